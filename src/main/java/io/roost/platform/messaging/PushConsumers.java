@@ -1,0 +1,61 @@
+package io.roost.platform.messaging;
+
+import io.roost.platform.config.NodeIdentity;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import org.apache.rocketmq.client.consumer.DefaultMQPushConsumer;
+import org.apache.rocketmq.client.consumer.listener.ConsumeConcurrentlyStatus;
+import org.apache.rocketmq.client.consumer.listener.MessageListenerConcurrently;
+import org.apache.rocketmq.client.exception.MQClientException;
+import org.apache.rocketmq.common.consumer.ConsumeFromWhere;
+
+/**
+ * Builds push consumers for the modules' {@code events} packages. The message is acknowledged
+ * (CONSUME_SUCCESS) only when the handler returned, i.e. after its transaction committed; a
+ * failure is never swallowed but answered with RECONSUME_LATER, so RocketMQ redelivers.
+ */
+@ApplicationScoped
+public class PushConsumers {
+
+    private static final Logger LOG = Logger.getLogger(PushConsumers.class.getName());
+
+    @Inject
+    RocketMqSettings settings;
+
+    @Inject
+    NodeIdentity node;
+
+    /** Starts a consumer; the caller keeps it and calls {@code shutdown()} when it stops. */
+    public DefaultMQPushConsumer start(ConsumerSpec spec, MessageBatchHandler handler) {
+        RocketMqSettings.routeClientLogs();
+        DefaultMQPushConsumer consumer = new DefaultMQPushConsumer(spec.group());
+        consumer.setNamesrvAddr(settings.nameServer());
+        consumer.setInstanceName("roost-node-" + node.nodeId() + "-" + ProcessHandle.current().pid());
+        consumer.setVipChannelEnabled(false);
+        consumer.setConsumeFromWhere(ConsumeFromWhere.CONSUME_FROM_LAST_OFFSET);
+        consumer.setConsumeMessageBatchMaxSize(spec.batchSize());
+        consumer.setPullBatchSize(Math.max(32, spec.batchSize()));
+        consumer.setConsumeThreadMin(spec.threads());
+        consumer.setConsumeThreadMax(spec.threads());
+        try {
+            consumer.subscribe(spec.topic(), spec.tags());
+            consumer.registerMessageListener((MessageListenerConcurrently) (messages, context) -> {
+                try {
+                    handler.handle(messages);
+                    return ConsumeConcurrentlyStatus.CONSUME_SUCCESS;
+                } catch (Exception | Error e) {
+                    LOG.log(Level.WARNING, "Consumer " + spec.group() + " failed on " + messages.size()
+                            + " message(s) of " + spec.topic() + "; they will be redelivered", e);
+                    return ConsumeConcurrentlyStatus.RECONSUME_LATER;
+                }
+            });
+            consumer.start();
+        } catch (MQClientException e) {
+            throw new IllegalStateException("Cannot start consumer " + spec.group() + " on " + spec.topic(), e);
+        }
+        LOG.info(() -> "Consumer " + spec.group() + " subscribed to " + spec.topic() + " [" + spec.tags() + "]");
+        return consumer;
+    }
+}

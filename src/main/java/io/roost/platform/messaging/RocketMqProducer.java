@@ -1,0 +1,97 @@
+package io.roost.platform.messaging;
+
+import io.roost.platform.config.NodeIdentity;
+import jakarta.annotation.PostConstruct;
+import jakarta.annotation.PreDestroy;
+import jakarta.ejb.ConcurrencyManagement;
+import jakarta.ejb.ConcurrencyManagementType;
+import jakarta.ejb.Singleton;
+import jakarta.ejb.Startup;
+import jakarta.inject.Inject;
+import java.nio.charset.StandardCharsets;
+import java.util.logging.Logger;
+import org.apache.rocketmq.client.exception.MQClientException;
+import org.apache.rocketmq.client.producer.DefaultMQProducer;
+import org.apache.rocketmq.client.producer.SendResult;
+import org.apache.rocketmq.client.producer.SendStatus;
+import org.apache.rocketmq.common.message.Message;
+
+/**
+ * The node's one RocketMQ producer. Modules do not send through it directly: they write to the
+ * outbox, and the relay sends (durable before published). Starting needs no reachable broker;
+ * sends fail until one is there, and the outbox keeps the messages meanwhile.
+ */
+@Singleton
+@Startup
+@ConcurrencyManagement(ConcurrencyManagementType.BEAN)
+public class RocketMqProducer {
+
+    private static final Logger LOG = Logger.getLogger(RocketMqProducer.class.getName());
+
+    @Inject
+    RocketMqSettings settings;
+
+    @Inject
+    NodeIdentity node;
+
+    private DefaultMQProducer producer;
+
+    @PostConstruct
+    void start() {
+        RocketMqSettings.routeClientLogs();
+        producer = new DefaultMQProducer("roost-producer");
+        producer.setNamesrvAddr(settings.nameServer());
+        producer.setInstanceName("roost-node-" + node.nodeId() + "-" + ProcessHandle.current().pid());
+        producer.setVipChannelEnabled(false);
+        producer.setSendMsgTimeout(settings.sendTimeoutMs());
+        producer.setRetryTimesWhenSendFailed(1);
+        try {
+            producer.start();
+        } catch (MQClientException e) {
+            throw new IllegalStateException("Cannot start the RocketMQ producer for " + settings.nameServer(), e);
+        }
+        LOG.info(() -> "RocketMQ producer started, name server " + settings.nameServer());
+    }
+
+    @PreDestroy
+    void stop() {
+        producer.shutdown();
+    }
+
+    /**
+     * Sends synchronously and returns the broker's message id; throws when the broker did not
+     * store the message, so the caller (the outbox relay) keeps it for a later try.
+     */
+    public String send(long id, String topic, String tag, String key, String body) throws MessagingException {
+        Message message = new Message(topic, tag, key, body.getBytes(StandardCharsets.UTF_8));
+        message.putUserProperty(MessageIds.PROPERTY, Long.toString(id));
+        try {
+            SendResult result = producer.send(message);
+            if (result.getSendStatus() != SendStatus.SEND_OK) {
+                // Stored, but not yet flushed/replicated as configured: we count it as sent, as the
+                // broker does; consumers are idempotent if we ever send it again.
+                LOG.fine(() -> "Send status " + result.getSendStatus() + " for " + topic + "/" + key);
+            }
+            return result.getMsgId();
+        } catch (Exception e) {
+            if (e instanceof InterruptedException) {
+                Thread.currentThread().interrupt();
+            }
+            throw new MessagingException("Sending to " + topic + " failed: " + e.getMessage(), e);
+        }
+    }
+
+    /** Asks the name server for the cluster; true if at least one broker is registered. */
+    public boolean brokerReachable(long timeoutMs) {
+        try {
+            var clientFactory = producer.getDefaultMQProducerImpl().getMqClientFactory();
+            var clusterInfo = clientFactory.getMQClientAPIImpl().getBrokerClusterInfo(timeoutMs);
+            return clusterInfo != null && !clusterInfo.getBrokerAddrTable().isEmpty();
+        } catch (Exception e) {
+            if (e instanceof InterruptedException) {
+                Thread.currentThread().interrupt();
+            }
+            return false;
+        }
+    }
+}

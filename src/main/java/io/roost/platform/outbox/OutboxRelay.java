@@ -1,0 +1,91 @@
+package io.roost.platform.outbox;
+
+import jakarta.annotation.Resource;
+import jakarta.ejb.Asynchronous;
+import jakarta.ejb.SessionContext;
+import jakarta.ejb.ConcurrencyManagement;
+import jakarta.ejb.ConcurrencyManagementType;
+import jakarta.ejb.DependsOn;
+import jakarta.ejb.EJB;
+import jakarta.ejb.Schedule;
+import jakarta.ejb.Singleton;
+import jakarta.ejb.Startup;
+import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.event.TransactionPhase;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * Sends outbox rows to RocketMQ. Woken right after a commit that wrote rows, and by a timer as a
+ * safety net (rows written on another node, rows whose send failed and are due again).
+ *
+ * <p>One drain at a time per node: a nudge that arrives during a drain only asks for one more
+ * round. Across nodes, batches are claimed with {@code FOR UPDATE SKIP LOCKED}, so two nodes never
+ * send the same row at the same time.
+ */
+@Singleton
+@Startup
+@DependsOn("DatabaseMigrator")
+@ConcurrencyManagement(ConcurrencyManagementType.BEAN)
+public class OutboxRelay {
+
+    private static final Logger LOG = Logger.getLogger(OutboxRelay.class.getName());
+    static final int BATCH = 200;
+
+    @EJB
+    OutboxStore store;
+
+    private final AtomicBoolean draining = new AtomicBoolean();
+    private final AtomicBoolean again = new AtomicBoolean();
+
+    @Resource
+    SessionContext context;
+
+    public void afterCommit(@Observes(during = TransactionPhase.AFTER_SUCCESS) OutboxWritten event) {
+        // Coalesce: a burst of commits while a drain runs costs one more round, not one per row.
+        if (draining.get()) {
+            again.set(true);
+        } else {
+            context.getBusinessObject(OutboxRelay.class).nudge();
+        }
+    }
+
+    @Asynchronous
+    public void nudge() {
+        drain();
+    }
+
+    @Schedule(hour = "*", minute = "*", second = "*/2", persistent = false, info = "outbox-relay")
+    void tick() {
+        drain();
+    }
+
+    /** Sends everything that is due; returns how many messages went out. */
+    public int drain() {
+        if (!draining.compareAndSet(false, true)) {
+            again.set(true);
+            return 0;
+        }
+        int total = 0;
+        try {
+            do {
+                again.set(false);
+                int sent;
+                do {
+                    OutboxStore.BatchResult result = store.relayBatch(BATCH);
+                    sent = result.sent();
+                    total += sent;
+                    if (result.failed()) {
+                        return total; // broker trouble: the timer tries again after the backoff
+                    }
+                } while (sent == BATCH);
+            } while (again.get());
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "Outbox relay round failed; the timer retries", e);
+        } finally {
+            draining.set(false);
+        }
+        return total;
+    }
+}

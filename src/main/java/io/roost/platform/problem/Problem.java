@@ -1,0 +1,34 @@
+package io.roost.platform.problem;
+
+import jakarta.json.bind.annotation.JsonbPropertyOrder;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import java.util.List;
+
+/**
+ * RFC 9457 problem details. {@code type} is {@code urn:roost:problem:<slug>}: stable, and not a
+ * URL that pretends to resolve.
+ */
+@JsonbPropertyOrder({"type", "title", "status", "detail", "instance", "errors"})
+public record Problem(String type, String title, int status, String detail, String instance,
+                      List<FieldError> errors) {
+
+    public static final String TYPE_PREFIX = "urn:roost:problem:";
+    public static final MediaType MEDIA_TYPE = new MediaType("application", "problem+json");
+
+    /** One invalid input: which field (a property path) and what is wrong with it. */
+    public record FieldError(String field, String message) {
+    }
+
+    public static Problem of(int status, String slug, String title, String detail) {
+        return new Problem(TYPE_PREFIX + slug, title, status, detail, null, null);
+    }
+
+    public Problem withErrors(List<FieldError> fieldErrors) {
+        return new Problem(type, title, status, detail, instance, fieldErrors);
+    }
+
+    public Response toResponse() {
+        return Response.status(status).type(MEDIA_TYPE).entity(this).build();
+    }
+}

@@ -1,0 +1,69 @@
+package io.roost.platform.security;
+
+import io.roost.platform.problem.Problem;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import jakarta.json.bind.Jsonb;
+import jakarta.json.bind.JsonbBuilder;
+import jakarta.security.enterprise.AuthenticationStatus;
+import jakarta.security.enterprise.authentication.mechanism.http.HttpAuthenticationMechanism;
+import jakarta.security.enterprise.authentication.mechanism.http.HttpMessageContext;
+import jakarta.security.enterprise.credential.Credential;
+import jakarta.security.enterprise.identitystore.CredentialValidationResult;
+import jakarta.security.enterprise.identitystore.IdentityStoreHandler;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+
+/**
+ * HTTP Basic and bearer tokens on every request. Which URLs need a caller is declared in web.xml
+ * (everything under /api except health and signed webhooks); this mechanism only authenticates.
+ * Failures are answered here with problem+json, because the container's own 401 is an HTML page.
+ */
+@ApplicationScoped
+public class RoostAuthenticationMechanism implements HttpAuthenticationMechanism {
+
+    private static final String CHALLENGE = "Basic realm=\"roost\", Bearer realm=\"roost\"";
+    private static final Jsonb JSONB = JsonbBuilder.create();
+
+    @Inject
+    IdentityStoreHandler identityStoreHandler;
+
+    @Override
+    public AuthenticationStatus validateRequest(HttpServletRequest request, HttpServletResponse response,
+                                                HttpMessageContext context) {
+        String header = request.getHeader("Authorization");
+        if (header == null || header.isBlank()) {
+            return context.isProtected()
+                    ? unauthorized(response, context, "missing-credentials",
+                            "This endpoint needs HTTP Basic credentials or a bearer token.")
+                    : context.doNothing();
+        }
+        Credential credential = AuthorizationHeader.parse(header.trim());
+        if (credential == null) {
+            return unauthorized(response, context, "malformed-credentials",
+                    "The Authorization header is neither valid Basic nor Bearer.");
+        }
+        CredentialValidationResult result = identityStoreHandler.validate(credential);
+        if (result.getStatus() == CredentialValidationResult.Status.VALID) {
+            return context.notifyContainerAboutLogin(result);
+        }
+        return unauthorized(response, context, "invalid-credentials",
+                "The credentials are wrong, expired, revoked, or the account is disabled.");
+    }
+
+    private static AuthenticationStatus unauthorized(HttpServletResponse response, HttpMessageContext context,
+                                                     String slug, String detail) {
+        try {
+            response.setStatus(401);
+            response.setHeader("WWW-Authenticate", CHALLENGE);
+            response.setContentType(Problem.MEDIA_TYPE.toString());
+            response.setCharacterEncoding("UTF-8");
+            response.getWriter().write(JSONB.toJson(Problem.of(401, slug, "Unauthorized", detail)));
+            response.flushBuffer();
+        } catch (IOException e) {
+            // The client went away; nothing more to tell it.
+        }
+        return AuthenticationStatus.SEND_FAILURE;
+    }
+}

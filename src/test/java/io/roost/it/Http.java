@@ -1,0 +1,74 @@
+package io.roost.it;
+
+import jakarta.json.Json;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonReader;
+import java.io.StringReader;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Base64;
+
+/** A small HTTP client for the client-mode tests: real requests against the deployed server. */
+public final class Http {
+
+    public static final String ADMIN_USER = "admin";
+    public static final String ADMIN_PASSWORD = "admin-test-password";
+
+    private static final HttpClient CLIENT = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+    private final URI base;
+
+    public Http(URI base) {
+        this.base = base;
+    }
+
+    public static String basic(String user, String password) {
+        return "Basic " + Base64.getEncoder().encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8));
+    }
+
+    public static String bearer(String token) {
+        return "Bearer " + token;
+    }
+
+    public HttpResponse<String> get(String path, String authorization) {
+        return send(request(path, authorization).GET().build());
+    }
+
+    public HttpResponse<String> post(String path, String authorization, String json) {
+        return send(request(path, authorization).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(json)).build());
+    }
+
+    public HttpResponse<String> delete(String path, String authorization) {
+        return send(request(path, authorization).DELETE().build());
+    }
+
+    private HttpRequest.Builder request(String path, String authorization) {
+        HttpRequest.Builder b = HttpRequest.newBuilder(base.resolve(path)).timeout(Duration.ofSeconds(30))
+                .header("Accept", "application/json, application/problem+json");
+        if (authorization != null) {
+            b.header("Authorization", authorization);
+        }
+        return b;
+    }
+
+    private static HttpResponse<String> send(HttpRequest request) {
+        try {
+            return CLIENT.send(request, HttpResponse.BodyHandlers.ofString());
+        } catch (Exception e) {
+            throw new AssertionError("request " + request.uri() + " failed: " + e, e);
+        }
+    }
+
+    public static JsonObject json(HttpResponse<String> response) {
+        try (JsonReader reader = Json.createReader(new StringReader(response.body()))) {
+            return reader.readObject();
+        } catch (RuntimeException e) {
+            throw new AssertionError("not a JSON object (" + response.statusCode() + "): " + response.body(), e);
+        }
+    }
+}

@@ -1,0 +1,158 @@
+package io.roost.it;
+
+import static io.roost.it.Http.ADMIN_PASSWORD;
+import static io.roost.it.Http.ADMIN_USER;
+import static io.roost.it.Http.basic;
+import static io.roost.it.Http.bearer;
+import static io.roost.it.Http.json;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import jakarta.json.JsonObject;
+import java.net.URI;
+import java.net.URL;
+import java.net.http.HttpResponse;
+import java.util.UUID;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.container.test.api.RunAsClient;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.arquillian.test.api.ArquillianResource;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/** Client-mode: real HTTP against the deployed WAR, as an enterprise back end would call it. */
+@ExtendWith(ArquillianExtension.class)
+@RunAsClient
+class PlatformApiIT {
+
+    @Deployment(testable = false)
+    static WebArchive deployment() {
+        return Deployments.roost();
+    }
+
+    @ArquillianResource
+    URL baseUrl;
+
+    private Http http() throws Exception {
+        return new Http(baseUrl.toURI());
+    }
+
+    private static void assertProblem(HttpResponse<String> response, int status, String slug) {
+        assertEquals(status, response.statusCode(), response.body());
+        assertTrue(response.headers().firstValue("Content-Type").orElse("").startsWith("application/problem+json"),
+                "problem+json expected, got " + response.headers().firstValue("Content-Type") + ": " + response.body());
+        JsonObject problem = json(response);
+        assertEquals("urn:roost:problem:" + slug, problem.getString("type"), response.body());
+        assertEquals(status, problem.getInt("status"));
+        assertFalse(response.body().contains("at io.roost") || response.body().contains("Exception:"),
+                "no stack trace in a problem: " + response.body());
+    }
+
+    @Test
+    void healthReportsDatabaseAndBrokerWithoutCredentials() throws Exception {
+        HttpResponse<String> response = http().get("api/health", null);
+        assertEquals(200, response.statusCode(), response.body());
+        JsonObject body = json(response);
+        assertTrue(body.getBoolean("up"));
+        assertTrue(body.getJsonObject("checks").getJsonObject("database").getBoolean("up"));
+        assertTrue(body.getJsonObject("checks").getJsonObject("database").getString("detail").startsWith("PostgreSQL"));
+        assertTrue(body.getJsonObject("checks").getJsonObject("rocketmq").getBoolean("up"), response.body());
+    }
+
+    @Test
+    void openApiDocumentIsPublicAndListsTheApi() throws Exception {
+        HttpResponse<String> response = http().get("openapi?format=JSON", null);
+        assertEquals(200, response.statusCode());
+        JsonObject doc = json(response);
+        assertTrue(doc.getJsonObject("paths").containsKey("/api/v1/accounts"), response.body());
+        assertTrue(doc.getJsonObject("paths").containsKey("/api/health"));
+    }
+
+    @Test
+    void noCredentialsIs401ProblemWithChallenge() throws Exception {
+        HttpResponse<String> response = http().get("api/v1/accounts/me", null);
+        assertProblem(response, 401, "missing-credentials");
+        assertTrue(response.headers().firstValue("WWW-Authenticate").orElse("").contains("Basic"));
+    }
+
+    @Test
+    void wrongPasswordAndGarbageCredentialsAre401() throws Exception {
+        assertProblem(http().get("api/v1/accounts/me", basic(ADMIN_USER, "not-the-password")), 401, "invalid-credentials");
+        assertProblem(http().get("api/v1/accounts/me", basic("nobody-" + UUID.randomUUID(), "whatever-12345")), 401,
+                "invalid-credentials");
+        assertProblem(http().get("api/v1/accounts/me", "Basic %%%not-base64"), 401, "malformed-credentials");
+        assertProblem(http().get("api/v1/accounts/me", bearer("rst_forged")), 401, "invalid-credentials");
+    }
+
+    @Test
+    void adminSeesItself() throws Exception {
+        HttpResponse<String> response = http().get("api/v1/accounts/me", basic(ADMIN_USER, ADMIN_PASSWORD));
+        assertEquals(200, response.statusCode(), response.body());
+        JsonObject me = json(response);
+        assertEquals(ADMIN_USER, me.getString("username"));
+        assertTrue(me.getJsonArray("roles").getString(0).equals("admin"));
+    }
+
+    @Test
+    void userWithBearerTokenIsForbiddenAdminWorkAndRevocationEndsTheToken() throws Exception {
+        Http http = http();
+        String admin = basic(ADMIN_USER, ADMIN_PASSWORD);
+        String name = "user-" + UUID.randomUUID().toString().substring(0, 8);
+        HttpResponse<String> created = http.post("api/v1/accounts", admin,
+                "{\"username\":\"" + name + "\",\"password\":\"correct horse battery\",\"roles\":[\"user\"]}");
+        assertEquals(201, created.statusCode(), created.body());
+        String id = json(created).getString("id");
+        assertTrue(created.headers().firstValue("Location").orElse("").endsWith("/api/v1/accounts/" + id));
+
+        HttpResponse<String> issued = http.post("api/v1/auth/tokens", basic(name, "correct horse battery"), "{}");
+        assertEquals(201, issued.statusCode(), issued.body());
+        String token = json(issued).getString("token");
+
+        HttpResponse<String> me = http.get("api/v1/accounts/me", bearer(token));
+        assertEquals(200, me.statusCode(), me.body());
+        assertEquals(id, json(me).getString("id"));
+
+        // Role check: a user may not create accounts, nor read someone else's.
+        assertProblem(http.post("api/v1/accounts", bearer(token),
+                "{\"username\":\"x" + name + "\",\"password\":\"correct horse battery\",\"roles\":[\"admin\"]}"), 403, "forbidden");
+        String adminId = json(http.get("api/v1/accounts/me", admin)).getString("id");
+        assertProblem(http.get("api/v1/accounts/" + adminId, bearer(token)), 403, "forbidden");
+
+        assertEquals(204, http.delete("api/v1/auth/tokens/current", bearer(token)).statusCode());
+        assertProblem(http.get("api/v1/accounts/me", bearer(token)), 401, "invalid-credentials");
+    }
+
+    @Test
+    void malformedJsonIs400ProblemAndCreatesNothing() throws Exception {
+        Http http = http();
+        String admin = basic(ADMIN_USER, ADMIN_PASSWORD);
+        String name = "broken-" + UUID.randomUUID().toString().substring(0, 8);
+        assertProblem(http.post("api/v1/accounts", admin, "{\"username\":\"" + name + "\",\"password\":"), 400, "malformed-json");
+        assertProblem(http.post("api/v1/accounts", admin, "[1,2,3]"), 400, "malformed-json");
+        // The account was not created: creating it properly now succeeds.
+        assertEquals(201, http.post("api/v1/accounts", admin,
+                "{\"username\":\"" + name + "\",\"password\":\"long enough password\",\"roles\":[\"service\"]}").statusCode());
+    }
+
+    @Test
+    void invalidInputIs400WithFieldErrorsAndDuplicateIs409() throws Exception {
+        Http http = http();
+        String admin = basic(ADMIN_USER, ADMIN_PASSWORD);
+        HttpResponse<String> invalid = http.post("api/v1/accounts", admin,
+                "{\"username\":\"a b\",\"password\":\"short\",\"roles\":[\"emperor\"]}");
+        assertProblem(invalid, 400, "validation-failed");
+        String fields = json(invalid).getJsonArray("errors").toString();
+        assertTrue(fields.contains("username") && fields.contains("password") && fields.contains("roles"), fields);
+
+        assertProblem(http.post("api/v1/accounts", admin, ""), 400, "validation-failed");
+        assertProblem(http.post("api/v1/accounts", admin,
+                "{\"username\":\"ADMIN\",\"password\":\"long enough password\",\"roles\":[\"user\"]}"), 409, "username-taken");
+    }
+
+    @Test
+    void unknownPathIs404Problem() throws Exception {
+        assertProblem(http().get("api/v1/no-such-thing", basic(ADMIN_USER, ADMIN_PASSWORD)), 404, "not-found");
+    }
+}

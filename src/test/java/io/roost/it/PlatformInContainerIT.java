@@ -1,0 +1,126 @@
+package io.roost.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.roost.platform.ids.IdGenerator;
+import io.roost.platform.ids.Snowflake;
+import io.roost.platform.messaging.ConsumedMessages;
+import io.roost.platform.outbox.OutboxPublisher;
+import jakarta.inject.Inject;
+import jakarta.persistence.EntityManager;
+import jakarta.persistence.PersistenceContext;
+import jakarta.transaction.UserTransaction;
+import java.util.List;
+import java.util.UUID;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/** In-container: the platform services injected, against the real database and broker. */
+@ExtendWith(ArquillianExtension.class)
+class PlatformInContainerIT {
+
+    @Deployment
+    static WebArchive deployment() {
+        return Deployments.roost().addClasses(PlatformInContainerIT.class, ProbeConsumer.class,
+                ProbeConsumer.ProbeApplier.class);
+    }
+
+    @Inject
+    IdGenerator ids;
+
+    @Inject
+    OutboxPublisher outbox;
+
+    @Inject
+    ConsumedMessages consumed;
+
+    @Inject
+    UserTransaction tx;
+
+    @PersistenceContext(unitName = "roost")
+    EntityManager em;
+
+    @Test
+    void idGeneratorUsesTheConfiguredNodeAndIncreases() {
+        long a = ids.nextId();
+        long b = ids.nextId();
+        assertTrue(b > a);
+        assertEquals(1, Snowflake.nodeId(a), "ROOST_NODE_ID=1 in the test environment");
+        assertTrue(Math.abs(Snowflake.timestampMs(a) - System.currentTimeMillis()) < 10_000);
+    }
+
+    @Test
+    void flywayCreatedTheSchema() {
+        Object version = em.createNativeQuery(
+                "SELECT version FROM flyway_schema_history WHERE success AND version = '1'").getSingleResult();
+        assertEquals("1", version);
+        List<?> tables = em.createNativeQuery("""
+                SELECT table_name FROM information_schema.tables
+                WHERE table_schema = 'public' AND table_name IN ('outbox', 'consumed_message', 'account', 'access_token')""")
+                .getResultList();
+        assertEquals(4, tables.size(), "tables: " + tables);
+    }
+
+    @Test
+    void committedOutboxMessageIsConsumedBackFromTheBroker() throws Exception {
+        String body = "committed-" + UUID.randomUUID();
+        tx.begin();
+        long id = outbox.publish(ProbeConsumer.TOPIC, "probe", "k-" + body, body);
+        tx.commit();
+        awaitApplied(body);
+        assertEquals(0L, ((Number) em.createNativeQuery("SELECT count(*) FROM outbox WHERE id = ?1")
+                .setParameter(1, id).getSingleResult()).longValue(), "the relay deletes what it sent");
+    }
+
+    @Test
+    void rolledBackOutboxMessageIsNeverSent() throws Exception {
+        String rolledBack = "rolled-back-" + UUID.randomUUID();
+        tx.begin();
+        long id = outbox.publish(ProbeConsumer.TOPIC, "probe", "k", rolledBack);
+        tx.rollback();
+        assertEquals(0L, ((Number) em.createNativeQuery("SELECT count(*) FROM outbox WHERE id = ?1")
+                .setParameter(1, id).getSingleResult()).longValue());
+
+        // A message committed after it arrives; the rolled-back one, sent before it if at all, did not.
+        String committed = "after-rollback-" + UUID.randomUUID();
+        tx.begin();
+        outbox.publish(ProbeConsumer.TOPIC, "probe", "k", committed);
+        tx.commit();
+        awaitApplied(committed);
+        assertFalse(ProbeConsumer.DELIVERED.contains(rolledBack));
+    }
+
+    @Test
+    void aRedeliveredMessageIsAppliedOnce() throws Exception {
+        String messageId = "m-" + UUID.randomUUID();
+        tx.begin();
+        assertTrue(consumed.firstDelivery("it-group", messageId));
+        assertFalse(consumed.firstDelivery("it-group", messageId));
+        assertTrue(consumed.firstDelivery("other-group", messageId), "groups are independent");
+        tx.commit();
+
+        String rolledBackId = "m-" + UUID.randomUUID();
+        tx.begin();
+        assertTrue(consumed.firstDelivery("it-group", rolledBackId));
+        tx.rollback();
+        tx.begin();
+        assertTrue(consumed.firstDelivery("it-group", rolledBackId), "a rolled-back application does not count");
+        tx.commit();
+    }
+
+    private static void awaitApplied(String body) throws InterruptedException {
+        long deadline = System.nanoTime() + 60_000_000_000L;
+        while (System.nanoTime() < deadline) {
+            if (ProbeConsumer.APPLIED.contains(body)) {
+                return;
+            }
+            Thread.sleep(50);
+        }
+        throw new AssertionError("message " + body + " was not consumed back within 60 s; applied: " + ProbeConsumer.APPLIED);
+    }
+}
