@@ -65,10 +65,18 @@ public final class Http {
     }
 
     public static JsonObject json(HttpResponse<String> response) {
-        try (JsonReader reader = Json.createReader(new StringReader(response.body()))) {
+        try {
+            return json(response.body());
+        } catch (AssertionError e) {
+            throw new AssertionError("HTTP " + response.statusCode() + ": " + e.getMessage(), e);
+        }
+    }
+
+    public static JsonObject json(String body) {
+        try (JsonReader reader = Json.createReader(new StringReader(body))) {
             return reader.readObject();
         } catch (RuntimeException e) {
-            throw new AssertionError("not a JSON object (" + response.statusCode() + "): " + response.body(), e);
+            throw new AssertionError("not a JSON object: " + body, e);
         }
     }
 }

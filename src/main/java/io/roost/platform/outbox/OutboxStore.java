@@ -2,6 +2,7 @@ package io.roost.platform.outbox;
 
 import io.roost.platform.messaging.MessagingException;
 import io.roost.platform.messaging.RocketMqProducer;
+import io.roost.platform.retry.Backoff;
 import jakarta.ejb.EJB;
 import jakarta.ejb.Stateless;
 import jakarta.ejb.TransactionAttribute;
@@ -17,11 +18,6 @@ import java.util.logging.Logger;
 public class OutboxStore {
 
     private static final Logger LOG = Logger.getLogger(OutboxStore.class.getName());
-
-    /** Backoff after the n-th failed attempt: 1 s, 2 s, 4 s ... capped at 5 minutes. */
-    static long backoffSeconds(int attempts) {
-        return Math.min(300, 1L << Math.min(attempts, 9));
-    }
 
     public record BatchResult(int sent, boolean failed) {
     }
@@ -62,7 +58,7 @@ public class OutboxStore {
                         .setParameter(1, id)
                         .setParameter(2, attempts)
                         .setParameter(3, truncate(e.getMessage(), 1000))
-                        .setParameter(4, (double) backoffSeconds(attempts))
+                        .setParameter(4, (double) Backoff.seconds(attempts))
                         .executeUpdate();
                 failed = true;
                 break;

@@ -1,0 +1,154 @@
+package io.roost.presence.rtc;
+
+import io.roost.presence.store.RtcStore;
+import jakarta.annotation.PostConstruct;
+import jakarta.annotation.PreDestroy;
+import jakarta.annotation.Resource;
+import jakarta.ejb.ConcurrencyManagement;
+import jakarta.ejb.ConcurrencyManagementType;
+import jakarta.ejb.DependsOn;
+import jakarta.ejb.EJB;
+import jakarta.ejb.Singleton;
+import jakarta.ejb.Startup;
+import jakarta.enterprise.concurrent.ManagedThreadFactory;
+import jakarta.inject.Inject;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * Group commit for NCS notices. Webhook requests hand their notice to a queue and wait; a couple
+ * of writer threads each take whatever has queued up (up to batch-max), apply it in one
+ * transaction with one multi-row statement, and complete every waiting request only after the
+ * commit. Under load a commit carries hundreds of notices; when idle, one.
+ *
+ * <p>Duplicates are dropped early by a bounded memory of recently applied noticeIds (per node), so
+ * redeliveries rarely reach the database; correctness does not depend on it — the conditional
+ * upsert on clientSeq is what makes a duplicate harmless.
+ */
+@Singleton
+@Startup
+@DependsOn("DatabaseMigrator")
+@ConcurrencyManagement(ConcurrencyManagementType.BEAN)
+public class RtcIngestor {
+
+    private static final Logger LOG = Logger.getLogger(RtcIngestor.class.getName());
+    static final int WRITERS = 2;
+
+    private record Pending(NcsNotice notice, CompletableFuture<Void> done) {
+    }
+
+    @Resource
+    ManagedThreadFactory threads;
+
+    @EJB
+    RtcStore store;
+
+    @Inject
+    RtcSettings settings;
+
+    private final BlockingQueue<Pending> queue = new LinkedBlockingQueue<>(100_000);
+    private final RecentNotices recent = new RecentNotices(200_000);
+    private final List<Thread> writers = new ArrayList<>();
+    private volatile boolean running = true;
+
+    final AtomicLong received = new AtomicLong();
+    final AtomicLong duplicates = new AtomicLong();
+    final AtomicLong unknownTypes = new AtomicLong();
+    final AtomicLong batches = new AtomicLong();
+    final AtomicLong membersChanged = new AtomicLong();
+
+    public record Stats(long received, long duplicatesSkipped, long unknownTypes, long batches, long membersChanged,
+                        int queued) {
+    }
+
+    @PostConstruct
+    void start() {
+        for (int i = 0; i < WRITERS; i++) {
+            Thread t = threads.newThread(this::writeLoop);
+            t.setName("rtc-ingest-" + i);
+            t.setDaemon(true);
+            writers.add(t);
+            t.start();
+        }
+    }
+
+    @PreDestroy
+    void stop() {
+        running = false;
+        writers.forEach(Thread::interrupt);
+    }
+
+    /** Completes when the notice's effect is committed (or it was a known duplicate / unknown type). */
+    public CompletableFuture<Void> submit(NcsNotice notice) {
+        received.incrementAndGet();
+        if (!NcsEventType.isKnown(notice.eventType())) {
+            unknownTypes.incrementAndGet();
+            return CompletableFuture.completedFuture(null);
+        }
+        if (recent.contains(notice.noticeId())) {
+            duplicates.incrementAndGet();
+            return CompletableFuture.completedFuture(null);
+        }
+        Pending p = new Pending(notice, new CompletableFuture<>());
+        if (!queue.offer(p)) {
+            p.done.completeExceptionally(new IllegalStateException("ingest queue full"));
+        }
+        return p.done;
+    }
+
+    public Stats stats() {
+        return new Stats(received.get(), duplicates.get(), unknownTypes.get(), batches.get(), membersChanged.get(),
+                queue.size());
+    }
+
+    private void writeLoop() {
+        List<Pending> batch = new ArrayList<>();
+        while (running) {
+            try {
+                Pending first = queue.poll(1, TimeUnit.SECONDS);
+                if (first == null) {
+                    continue;
+                }
+                batch.add(first);
+                queue.drainTo(batch, settings.batchMax() - 1);
+                applyAndComplete(batch);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            } catch (RuntimeException e) {
+                LOG.log(Level.SEVERE, "RTC writer loop error", e);
+            } finally {
+                batch.clear();
+            }
+        }
+    }
+
+    private void applyAndComplete(List<Pending> batch) {
+        List<NcsNotice> channelEvents = new ArrayList<>();
+        List<NcsNotice> memberEvents = new ArrayList<>();
+        for (Pending p : batch) {
+            (p.notice.isChannelEvent() ? channelEvents : memberEvents).add(p.notice);
+        }
+        try {
+            RtcStore.BatchOutcome outcome = store.applyBatch(channelEvents,
+                    MemberTransitions.latestPerMember(memberEvents), settings.kickDelay());
+            batches.incrementAndGet();
+            membersChanged.addAndGet(outcome.membersChanged());
+            for (Pending p : batch) {
+                recent.add(p.notice.noticeId());
+                p.done.complete(null);
+            }
+        } catch (RuntimeException e) {
+            // Nothing was committed: every request of the batch fails, and NCS will retry it.
+            LOG.log(Level.WARNING, "RTC batch of " + batch.size() + " notices failed", e);
+            batch.forEach(p -> p.done.completeExceptionally(e));
+        }
+    }
+}

@@ -1,0 +1,246 @@
+package io.roost.presence.store;
+
+import io.roost.platform.ids.IdGenerator;
+import io.roost.presence.rtc.NcsEventType;
+import io.roost.presence.rtc.NcsNotice;
+import jakarta.annotation.Resource;
+import jakarta.ejb.Stateless;
+import jakarta.ejb.TransactionAttribute;
+import jakarta.ejb.TransactionAttributeType;
+import jakarta.inject.Inject;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.TreeSet;
+import javax.sql.DataSource;
+
+/**
+ * RTC presence rows. The write path is plain JDBC on purpose: one multi-row conditional upsert
+ * per batch, with arrays, is what makes durable ingestion fast.
+ */
+@Stateless
+public class RtcStore {
+
+    /** What one batch did: how many member rows changed, and the 999 kicks it scheduled. */
+    public record BatchOutcome(int membersChanged, int kicksScheduled) {
+    }
+
+    @Resource(lookup = "java:jboss/datasources/RoostDS")
+    DataSource dataSource;
+
+    @Inject
+    IdGenerator ids;
+
+    /**
+     * Applies channel events, then member events (already reduced to one per member, sorted), in
+     * one transaction. Every member row is changed by one conditional statement, so any number of
+     * concurrent batches on any nodes converge to the state of the highest clientSeq.
+     */
+    @TransactionAttribute(TransactionAttributeType.REQUIRES_NEW)
+    public BatchOutcome applyBatch(List<NcsNotice> channelEvents, List<NcsNotice> memberEvents, Duration kickDelay) {
+        try (Connection c = dataSource.getConnection()) {
+            applyChannelEvents(c, channelEvents);
+            if (memberEvents.isEmpty()) {
+                return new BatchOutcome(0, 0);
+            }
+            ensureChannels(c, memberEvents);
+            List<long[]> kicks = new ArrayList<>();
+            List<String> kickChannels = new ArrayList<>();
+            int changed = 0;
+            try (PreparedStatement ps = c.prepareStatement(UPSERT_MEMBERS)) {
+                int n = memberEvents.size();
+                String[] channel = new String[n];
+                Long[] uid = new Long[n];
+                Short[] role = new Short[n];
+                Boolean[] online = new Boolean[n];
+                Long[] seq = new Long[n];
+                Short[] type = new Short[n];
+                Long[] ts = new Long[n];
+                Integer[] platform = new Integer[n];
+                Integer[] clientType = new Integer[n];
+                String[] account = new String[n];
+                Integer[] reason = new Integer[n];
+                for (int i = 0; i < n; i++) {
+                    NcsNotice e = memberEvents.get(i);
+                    channel[i] = e.channelName();
+                    uid[i] = e.uid();
+                    role[i] = NcsEventType.role(e.eventType()).code;
+                    online[i] = NcsEventType.online(e.eventType());
+                    seq[i] = e.clientSeq();
+                    type[i] = (short) e.eventType();
+                    ts[i] = e.ts();
+                    platform[i] = e.platform();
+                    clientType[i] = e.clientType();
+                    account[i] = e.account();
+                    reason[i] = e.reason();
+                }
+                int p = 1;
+                ps.setArray(p++, c.createArrayOf("varchar", channel));
+                ps.setArray(p++, c.createArrayOf("int8", uid));
+                ps.setArray(p++, c.createArrayOf("int2", role));
+                ps.setArray(p++, c.createArrayOf("bool", online));
+                ps.setArray(p++, c.createArrayOf("int8", seq));
+                ps.setArray(p++, c.createArrayOf("int2", type));
+                ps.setArray(p++, c.createArrayOf("int8", ts));
+                ps.setArray(p++, c.createArrayOf("int4", platform));
+                ps.setArray(p++, c.createArrayOf("int4", clientType));
+                ps.setArray(p++, c.createArrayOf("varchar", account));
+                ps.setArray(p, c.createArrayOf("int4", reason));
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        changed++;
+                        int leaveReason = rs.getInt(5);
+                        if (!rs.wasNull() && leaveReason == NcsEventType.REASON_ABNORMAL && !rs.getBoolean(4)) {
+                            kickChannels.add(rs.getString(1));
+                            kicks.add(new long[] {rs.getLong(2), rs.getLong(3)});
+                        }
+                    }
+                }
+            }
+            if (!kicks.isEmpty()) {
+                try (PreparedStatement ps = c.prepareStatement("""
+                        INSERT INTO rtc_channel_kick (id, channel_name, uid, client_seq, due_at)
+                        VALUES (?, ?, ?, ?, now() + make_interval(secs => ?))
+                        ON CONFLICT (channel_name, uid, client_seq) DO NOTHING""")) {
+                    for (int i = 0; i < kicks.size(); i++) {
+                        ps.setLong(1, ids.nextId());
+                        ps.setString(2, kickChannels.get(i));
+                        ps.setLong(3, kicks.get(i)[0]);
+                        ps.setLong(4, kicks.get(i)[1]);
+                        ps.setDouble(5, kickDelay.toMillis() / 1000.0);
+                        ps.addBatch();
+                    }
+                    ps.executeBatch();
+                }
+            }
+            return new BatchOutcome(changed, kicks.size());
+        } catch (SQLException e) {
+            throw new IllegalStateException("RTC batch failed: " + e.getMessage(), e);
+        }
+    }
+
+    // The CASE on c.destroyed_ts: a join older than the channel's last destroy happened in a
+    // channel that is gone, so it lands offline (type 102 = channel destroyed).
+    private static final String UPSERT_MEMBERS = """
+            INSERT INTO rtc_member AS m (channel_name, uid, role, online, last_client_seq, last_event_type, last_ts,
+                                         platform, client_type, account, joined_at, left_at, leave_reason, updated_at)
+            SELECT e.channel_name, e.uid, e.role, x.online, e.client_seq,
+                   CASE WHEN e.online AND NOT x.online THEN 102 ELSE e.event_type END,
+                   e.ts, e.platform, e.client_type, e.account,
+                   CASE WHEN x.online THEN now() END,
+                   CASE WHEN x.online THEN NULL ELSE now() END,
+                   CASE WHEN e.online THEN NULL ELSE e.reason END,
+                   now()
+            FROM unnest(?::varchar[], ?::int8[], ?::int2[], ?::bool[], ?::int8[], ?::int2[], ?::int8[],
+                        ?::int4[], ?::int4[], ?::varchar[], ?::int4[])
+                 AS e(channel_name, uid, role, online, client_seq, event_type, ts, platform, client_type, account, reason)
+            LEFT JOIN rtc_channel c ON c.channel_name = e.channel_name
+            CROSS JOIN LATERAL (SELECT e.online AND NOT coalesce(e.ts < c.destroyed_ts, false) AS online) x
+            ON CONFLICT (channel_name, uid) DO UPDATE SET
+                role = EXCLUDED.role,
+                online = EXCLUDED.online,
+                last_client_seq = EXCLUDED.last_client_seq,
+                last_event_type = EXCLUDED.last_event_type,
+                last_ts = EXCLUDED.last_ts,
+                platform = coalesce(EXCLUDED.platform, m.platform),
+                client_type = coalesce(EXCLUDED.client_type, m.client_type),
+                account = coalesce(EXCLUDED.account, m.account),
+                joined_at = CASE WHEN NOT EXCLUDED.online THEN m.joined_at
+                                 WHEN m.online THEN m.joined_at ELSE now() END,
+                left_at = CASE WHEN EXCLUDED.online THEN NULL
+                               WHEN m.online THEN now() ELSE m.left_at END,
+                leave_reason = EXCLUDED.leave_reason,
+                updated_at = now()
+            WHERE m.last_client_seq < EXCLUDED.last_client_seq
+            RETURNING m.channel_name, m.uid, m.last_client_seq, m.online, m.leave_reason""";
+
+    private static void ensureChannels(Connection c, List<NcsNotice> memberEvents) throws SQLException {
+        TreeSet<String> names = new TreeSet<>();
+        memberEvents.forEach(e -> names.add(e.channelName()));
+        try (PreparedStatement ps = c.prepareStatement("""
+                INSERT INTO rtc_channel (channel_name) SELECT unnest(?::varchar[]) ORDER BY 1
+                ON CONFLICT (channel_name) DO NOTHING""")) {
+            ps.setArray(1, c.createArrayOf("varchar", names.toArray(String[]::new)));
+            ps.executeUpdate();
+        }
+    }
+
+    private static void applyChannelEvents(Connection c, List<NcsNotice> channelEvents) throws SQLException {
+        if (channelEvents.isEmpty()) {
+            return;
+        }
+        List<NcsNotice> sorted = new ArrayList<>(channelEvents);
+        sorted.sort(Comparator.comparing(NcsNotice::channelName).thenComparingLong(NcsNotice::ts));
+        try (PreparedStatement create = c.prepareStatement("""
+                INSERT INTO rtc_channel AS ch (channel_name, created_ts) VALUES (?, ?)
+                ON CONFLICT (channel_name) DO UPDATE SET created_ts = greatest(ch.created_ts, EXCLUDED.created_ts),
+                    updated_at = now()""");
+             PreparedStatement destroy = c.prepareStatement("""
+                INSERT INTO rtc_channel AS ch (channel_name, destroyed_ts) VALUES (?, ?)
+                ON CONFLICT (channel_name) DO UPDATE SET destroyed_ts = greatest(ch.destroyed_ts, EXCLUDED.destroyed_ts),
+                    updated_at = now()""");
+             PreparedStatement offline = c.prepareStatement("""
+                UPDATE rtc_member SET online = false, last_event_type = 102, leave_reason = NULL,
+                    left_at = now(), updated_at = now()
+                WHERE channel_name = ? AND online AND last_ts < ?""")) {
+            for (NcsNotice e : sorted) {
+                if (e.eventType() == NcsEventType.CHANNEL_CREATE) {
+                    create.setString(1, e.channelName());
+                    create.setLong(2, e.ts());
+                    create.executeUpdate();
+                } else {
+                    destroy.setString(1, e.channelName());
+                    destroy.setLong(2, e.ts());
+                    destroy.executeUpdate();
+                    // Whoever is still online by an event older than the destroy was in the old channel.
+                    offline.setString(1, e.channelName());
+                    offline.setLong(2, e.ts());
+                    offline.executeUpdate();
+                }
+            }
+        }
+    }
+
+    /**
+     * Deletes offline tombstones whose last change is older than the retention, at most
+     * {@code limit}; the condition is re-checked under the row lock, so a re-join that raced the
+     * sweep keeps its row. Also forgets destroyed channels that have no member rows left.
+     */
+    @TransactionAttribute(TransactionAttributeType.REQUIRES_NEW)
+    public int sweepTombstones(Duration retention, int limit) {
+        try (Connection c = dataSource.getConnection();
+             PreparedStatement ps = c.prepareStatement("""
+                     DELETE FROM rtc_member WHERE (channel_name, uid) IN (
+                         SELECT channel_name, uid FROM rtc_member
+                         WHERE NOT online AND updated_at < now() - make_interval(secs => ?)
+                         LIMIT ? FOR UPDATE SKIP LOCKED)
+                     AND NOT online AND updated_at < now() - make_interval(secs => ?)""");
+             PreparedStatement channels = c.prepareStatement("""
+                     WITH gone AS (
+                         DELETE FROM rtc_channel ch
+                         WHERE updated_at < now() - make_interval(secs => ?)
+                           AND NOT EXISTS (SELECT 1 FROM rtc_member m WHERE m.channel_name = ch.channel_name)
+                           AND ch.channel_name IN (SELECT channel_name FROM rtc_channel
+                                                   WHERE updated_at < now() - make_interval(secs => ?) LIMIT 1000)
+                         RETURNING channel_name)
+                     DELETE FROM rtc_channel_count WHERE channel_name IN (SELECT channel_name FROM gone)""")) {
+            double seconds = retention.toMillis() / 1000.0;
+            ps.setDouble(1, seconds);
+            ps.setInt(2, limit);
+            ps.setDouble(3, seconds);
+            int deleted = ps.executeUpdate();
+            channels.setDouble(1, seconds);
+            channels.setDouble(2, seconds);
+            channels.executeUpdate();
+            return deleted;
+        } catch (SQLException e) {
+            throw new IllegalStateException("RTC tombstone sweep failed: " + e.getMessage(), e);
+        }
+    }
+
+}

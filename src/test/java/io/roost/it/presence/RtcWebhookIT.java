@@ -1,0 +1,321 @@
+package io.roost.it.presence;
+
+import static io.roost.it.Http.ADMIN_PASSWORD;
+import static io.roost.it.Http.ADMIN_USER;
+import static io.roost.it.Http.basic;
+import static io.roost.it.Http.json;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.sun.net.httpserver.HttpServer;
+import io.roost.it.Deployments;
+import io.roost.it.Http;
+import io.roost.presence.rtc.AgoraSignature;
+import jakarta.json.JsonObject;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.URL;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.container.test.api.RunAsClient;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.arquillian.test.api.ArquillianResource;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/** The NCS webhook end to end: real signed HTTP in, PostgreSQL state out through the query API. */
+@ExtendWith(ArquillianExtension.class)
+@RunAsClient
+class RtcWebhookIT {
+
+    static final String ADMIN = basic(ADMIN_USER, ADMIN_PASSWORD);
+    static HttpServer agora;
+    static final List<String> KICK_REQUESTS = new CopyOnWriteArrayList<>();
+    static final List<String> KICK_AUTH = new CopyOnWriteArrayList<>();
+    static final AtomicInteger KICK_FAILURES_LEFT = new AtomicInteger();
+
+    @Deployment(testable = false)
+    static WebArchive deployment() {
+        return Deployments.roost();
+    }
+
+    @ArquillianResource
+    URL baseUrl;
+
+    /** A stand-in for Agora's REST API: records kicking-rule requests, fails the first ones on demand. */
+    @BeforeAll
+    static void startAgoraStub() throws IOException {
+        int port = Integer.parseInt(System.getProperty("roost.test.agora.port", "18089"));
+        agora = HttpServer.create(new InetSocketAddress("127.0.0.1", port), 0);
+        agora.createContext("/dev/v1/kicking-rule", exchange -> {
+            String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
+            KICK_REQUESTS.add(body);
+            KICK_AUTH.add(exchange.getRequestHeaders().getFirst("Authorization"));
+            boolean fail = KICK_FAILURES_LEFT.getAndUpdate(n -> Math.max(0, n - 1)) > 0;
+            byte[] answer = (fail ? "{\"message\":\"boom\"}" : "{\"status\":\"success\",\"id\":1953}")
+                    .getBytes(StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().add("Content-Type", "application/json");
+            exchange.sendResponseHeaders(fail ? 500 : 200, answer.length);
+            exchange.getResponseBody().write(answer);
+            exchange.close();
+        });
+        agora.start();
+    }
+
+    @AfterAll
+    static void stopAgoraStub() {
+        agora.stop(0);
+    }
+
+    Http http() throws Exception {
+        return new Http(baseUrl.toURI());
+    }
+
+    Ncs ncs() throws Exception {
+        return new Ncs(baseUrl.toURI());
+    }
+
+    static String channelName() {
+        return "it-" + UUID.randomUUID().toString().substring(0, 12);
+    }
+
+    static long now() {
+        return System.currentTimeMillis() / 1000;
+    }
+
+    JsonObject channel(String name) throws Exception {
+        HttpResponse<String> r = http().get("api/v1/presence/channels/" + name, ADMIN);
+        assertEquals(200, r.statusCode(), r.body());
+        return json(r);
+    }
+
+    JsonObject members(String name, String query) throws Exception {
+        HttpResponse<String> r = http().get("api/v1/presence/channels/" + name + "/members" + query, ADMIN);
+        assertEquals(200, r.statusCode(), r.body());
+        return json(r);
+    }
+
+    static void await(String what, long timeoutMs, Supplier<Boolean> condition) throws InterruptedException {
+        long deadline = System.currentTimeMillis() + timeoutMs;
+        while (System.currentTimeMillis() < deadline) {
+            if (condition.get()) {
+                return;
+            }
+            Thread.sleep(100);
+        }
+        throw new AssertionError("timed out waiting for " + what);
+    }
+
+    @Test
+    void signatureChecks() throws Exception {
+        Ncs ncs = ncs();
+        String name = channelName();
+        byte[] body = Ncs.member("sig-1", 103, name, 1, 1, now(), null).getBytes(StandardCharsets.UTF_8);
+        String sha1 = AgoraSignature.hmacHex("HmacSHA1", Ncs.SECRET, body);
+        String sha256 = AgoraSignature.hmacHex("HmacSHA256", Ncs.SECRET, body);
+
+        // Refused: nothing at all, a wrong secret, a body changed after signing.
+        assertInvalidSignature(ncs.send(body, null, null));
+        assertInvalidSignature(ncs.send(body, AgoraSignature.hmacHex("HmacSHA1", "wrong", body),
+                AgoraSignature.hmacHex("HmacSHA256", "wrong", body)));
+        byte[] modified = Ncs.member("sig-1", 103, name, 1, 2, now(), null).getBytes(StandardCharsets.UTF_8);
+        assertInvalidSignature(ncs.send(modified, sha1, sha256));
+        assertEquals(404, http().get("api/v1/presence/channels/" + name, ADMIN).statusCode(), "nothing applied");
+
+        // Accepted: SHA1 only, SHA256 only, both, and the previous secret during a rotation.
+        assertEquals(200, ncs.send(body, sha1, null).statusCode());
+        byte[] second = Ncs.member("sig-2", 103, name, 2, 1, now(), null).getBytes(StandardCharsets.UTF_8);
+        assertEquals(200, ncs.send(second, null, AgoraSignature.hmacHex("HmacSHA256", Ncs.SECRET, second)).statusCode());
+        byte[] third = Ncs.member("sig-3", 103, name, 3, 1, now(), null).getBytes(StandardCharsets.UTF_8);
+        assertEquals(200, ncs.send(third, AgoraSignature.hmacHex("HmacSHA1", Ncs.SECRET, third),
+                AgoraSignature.hmacHex("HmacSHA256", Ncs.SECRET, third)).statusCode());
+        byte[] fourth = Ncs.member("sig-4", 103, name, 4, 1, now(), null).getBytes(StandardCharsets.UTF_8);
+        assertEquals(200, ncs.send(fourth, AgoraSignature.hmacHex("HmacSHA1", "it-secret-old", fourth), null).statusCode());
+        assertEquals(4, channel(name).getJsonObject("online").getInt("broadcasters"));
+    }
+
+    private static void assertInvalidSignature(HttpResponse<String> r) {
+        assertEquals(401, r.statusCode(), r.body());
+        assertEquals("urn:roost:problem:invalid-signature", json(r).getString("type"));
+    }
+
+    @Test
+    void malformedOrIncompleteNoticesAre400AndChangeNothing() throws Exception {
+        Ncs ncs = ncs();
+        String name = channelName();
+        HttpResponse<String> broken = ncs.send("{\"noticeId\":\"x\",\"eventType\":103,\"payload\":{\"channelName\":\"" + name);
+        assertEquals(400, broken.statusCode(), broken.body());
+        assertEquals("urn:roost:problem:malformed-json", json(broken).getString("type"));
+        HttpResponse<String> noSeq = ncs.send("{\"noticeId\":\"x\",\"eventType\":103,\"payload\":{\"channelName\":\""
+                + name + "\",\"uid\":5,\"ts\":1}}");
+        assertEquals(400, noSeq.statusCode());
+        assertEquals("urn:roost:problem:invalid-notice", json(noSeq).getString("type"));
+        assertTrue(json(noSeq).getString("detail").contains("clientSeq"));
+        assertEquals(404, http().get("api/v1/presence/channels/" + name, ADMIN).statusCode());
+    }
+
+    @Test
+    void unknownEventTypesAreAcknowledgedAndCounted() throws Exception {
+        long before = json(http().get("api/v1/presence/rtc/stats", ADMIN)).getJsonNumber("unknownTypes").longValue();
+        HttpResponse<String> r = ncs().send("{\"noticeId\":\"u-" + UUID.randomUUID() + "\",\"eventType\":10,\"payload\":{\"a\":\"1\"}}");
+        assertEquals(200, r.statusCode(), r.body());
+        long after = json(http().get("api/v1/presence/rtc/stats", ADMIN)).getJsonNumber("unknownTypes").longValue();
+        assertEquals(before + 1, after);
+    }
+
+    @Test
+    void joinsLeavesRolesCountsAndQueries() throws Exception {
+        Ncs ncs = ncs();
+        String name = channelName();
+        long ts = now();
+        assertEquals(200, ncs.send(Ncs.member("q1", 103, name, 10, 1, ts, null)).statusCode());
+        assertEquals(200, ncs.send(Ncs.member("q2", 105, name, 11, 1, ts, null)).statusCode());
+        assertEquals(200, ncs.send(Ncs.member("q3", 105, name, 12, 1, ts, null)).statusCode());
+        assertEquals(200, ncs.send(Ncs.member("q4", 107, name, 13, 1, ts, null)).statusCode());
+        // A leave whose join never arrived: a tombstone, and the late join is rejected.
+        assertEquals(200, ncs.send(Ncs.member("q5", 106, name, 14, 9, ts, null)).statusCode());
+        assertEquals(200, ncs.send(Ncs.member("q6", 105, name, 14, 8, ts, null)).statusCode());
+        // Audience 12 becomes a broadcaster; a stale duplicate of its join changes nothing.
+        assertEquals(200, ncs.send(Ncs.member("q7", 111, name, 12, 2, ts, null)).statusCode());
+        assertEquals(200, ncs.send(Ncs.member("q3-again", 105, name, 12, 1, ts, null)).statusCode());
+
+        JsonObject online = channel(name).getJsonObject("online");
+        assertEquals(2, online.getInt("broadcasters"));
+        assertEquals(1, online.getInt("audience"));
+        assertEquals(1, online.getInt("communication"));
+
+        JsonObject all = members(name, "?limit=10");
+        assertEquals(5, all.getJsonArray("members").size());
+        JsonObject broadcasters = members(name, "?role=broadcaster&online=true");
+        assertEquals("[10,12]", broadcasters.getJsonArray("members").stream()
+                .map(m -> m.asJsonObject().get("uid").toString()).toList().toString().replace(" ", ""));
+        JsonObject offline = members(name, "?online=false");
+        assertEquals(1, offline.getJsonArray("members").size());
+        assertEquals(14, offline.getJsonArray("members").getJsonObject(0).getInt("uid"));
+
+        // Keyset paging: two pages of 3 and 2, no overlap.
+        JsonObject page1 = members(name, "?limit=3");
+        String cursor = page1.getString("nextCursor");
+        JsonObject page2 = members(name, "?limit=3&cursor=" + cursor);
+        assertEquals(3, page1.getJsonArray("members").size());
+        assertEquals(2, page2.getJsonArray("members").size());
+        assertTrue(page2.isNull("nextCursor"));
+
+        JsonObject where = json(http().get("api/v1/presence/users/12/channels", ADMIN));
+        assertTrue(where.getJsonArray("channels").stream()
+                .anyMatch(c -> c.asJsonObject().getString("channelName").equals(name)));
+
+        // The channel listing finds it with the same counts.
+        boolean listed = false;
+        String after = name.substring(0, name.length() - 1);
+        JsonObject list = json(http().get("api/v1/presence/channels?limit=5&cursor=" + after, ADMIN));
+        for (var c : list.getJsonArray("channels")) {
+            if (c.asJsonObject().getString("channelName").equals(name)) {
+                listed = true;
+                assertEquals(2, c.asJsonObject().getJsonObject("online").getInt("broadcasters"));
+            }
+        }
+        assertTrue(listed, list.toString());
+    }
+
+    @Test
+    void channelDestroyTakesOlderMembersOffline() throws Exception {
+        Ncs ncs = ncs();
+        String name = channelName();
+        long ts = now();
+        ncs.send(Ncs.channel("d0", 101, name, ts - 10));
+        ncs.send(Ncs.member("d1", 105, name, 1, 1, ts - 5, null));
+        ncs.send(Ncs.member("d2", 105, name, 2, 1, ts + 5, null)); // joined after the destroy below
+        assertEquals(200, ncs.send(Ncs.channel("d3", 102, name, ts)).statusCode());
+        JsonObject channel = channel(name);
+        assertEquals(1, channel.getJsonObject("online").getInt("audience"));
+        // A late join from before the destroy does not bring the user back.
+        ncs.send(Ncs.member("d4", 105, name, 3, 1, ts - 2, null));
+        assertEquals(1, channel(name).getJsonObject("online").getInt("audience"));
+        JsonObject gone = members(name, "?online=false").getJsonArray("members").getJsonObject(0);
+        assertEquals(1, gone.getInt("uid"));
+        assertEquals(102, gone.getInt("lastEventType"));
+    }
+
+    @Test
+    void abnormalLeaveIsKickedThroughAgorasApiOnceRetriedAfterA500() throws Exception {
+        Ncs ncs = ncs();
+        String name = channelName();
+        KICK_FAILURES_LEFT.set(1);
+        ncs.send(Ncs.member("k1", 103, name, 77, 1, now(), null));
+        assertEquals(200, ncs.send(Ncs.member("k2", 104, name, 77, 2, now(), 999)).statusCode());
+        // NCS sends the same notice again: still one kick.
+        assertEquals(200, ncs.send(Ncs.member("k2", 104, name, 77, 2, now(), 999)).statusCode());
+
+        await("kick DONE", 30_000, () -> {
+            try {
+                var kicks = json(http().get("api/v1/presence/channels/" + name + "/kicks", ADMIN)).getJsonArray("kicks");
+                return kicks.size() == 1 && kicks.getJsonObject(0).getString("status").equals("DONE");
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        JsonObject kick = json(http().get("api/v1/presence/channels/" + name + "/kicks", ADMIN))
+                .getJsonArray("kicks").getJsonObject(0);
+        assertEquals(1953, kick.getInt("ruleId"));
+        assertEquals(2, kick.getInt("attempts"), "one failure (HTTP 500), then success");
+        List<String> mine = KICK_REQUESTS.stream().filter(b -> b.contains("\"" + name + "\"")).toList();
+        assertEquals(2, mine.size(), "the stub saw the failed try and the retry, nothing more: " + mine);
+        JsonObject request = json(mine.get(1));
+        assertEquals("it-app", request.getString("appid"));
+        assertEquals(name, request.getString("cname"));
+        assertEquals(77, request.getInt("uid"));
+        assertEquals("join_channel", request.getJsonArray("privileges").getString(0));
+        assertTrue(request.getInt("time") > 0);
+        assertTrue(KICK_AUTH.contains(basic("it-customer", "it-customer-secret")));
+    }
+
+    @Test
+    void tombstonesAreRemovedAfterTheRetentionUnlessTheUserCameBack() throws Exception {
+        Ncs ncs = ncs();
+        String name = channelName();
+        ncs.send(Ncs.member("r1", 105, name, 1, 1, now(), null));
+        ncs.send(Ncs.member("r2", 106, name, 1, 2, now(), null));
+        ncs.send(Ncs.member("r3", 105, name, 2, 1, now(), null));
+        ncs.send(Ncs.member("r4", 106, name, 2, 2, now(), null));
+        ncs.send(Ncs.member("r5", 105, name, 2, 3, now(), null)); // came back: keeps its row
+        assertEquals(2, members(name, "").getJsonArray("members").size());
+        // ROOST_PRESENCE_QUIT_RETENTION is 20 s in the test environment; the sweep runs every second.
+        await("tombstone of uid 1 removed", 40_000, () -> {
+            try {
+                return members(name, "").getJsonArray("members").size() == 1;
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        JsonObject left = members(name, "").getJsonArray("members").getJsonObject(0);
+        assertEquals(2, left.getInt("uid"));
+        assertTrue(left.getBoolean("online"));
+    }
+
+    @Test
+    void queryApiValidatesAndNeedsAnAdminOrServiceCaller() throws Exception {
+        Http http = http();
+        HttpResponse<String> badRole = http.get("api/v1/presence/channels/x/members?role=king", ADMIN);
+        assertEquals(400, badRole.statusCode());
+        assertEquals("urn:roost:problem:invalid-parameter", json(badRole).getString("type"));
+        assertEquals(400, http.get("api/v1/presence/channels/x/members?limit=10001", ADMIN).statusCode());
+        assertEquals(400, http.get("api/v1/presence/channels?limit=0", ADMIN).statusCode());
+        assertEquals(400, http.get("api/v1/presence/users/abc/channels", ADMIN).statusCode());
+        assertEquals(404, http.get("api/v1/presence/channels/no-such-channel-" + UUID.randomUUID(), ADMIN).statusCode());
+        assertEquals(401, http.get("api/v1/presence/channels", null).statusCode());
+        String user = "rtc-user-" + UUID.randomUUID().toString().substring(0, 8);
+        assertEquals(201, http.post("api/v1/accounts", ADMIN, "{\"username\":\"" + user
+                + "\",\"password\":\"long enough password\",\"roles\":[\"user\"]}").statusCode());
+        assertEquals(403, http.get("api/v1/presence/channels", basic(user, "long enough password")).statusCode());
+    }
+}
