@@ -152,6 +152,31 @@ class PlatformApiIT {
     }
 
     @Test
+    void concurrentCreationsOfOneNameMakeExactlyOneAccount() throws Exception {
+        Http http = http();
+        String admin = basic(ADMIN_USER, ADMIN_PASSWORD);
+        String name = "race-" + UUID.randomUUID().toString().substring(0, 8);
+        String body = "{\"username\":\"" + name + "\",\"password\":\"long enough password\",\"roles\":[\"user\"]}";
+        var pool = java.util.concurrent.Executors.newFixedThreadPool(10);
+        var results = new java.util.ArrayList<java.util.concurrent.Future<Integer>>();
+        var start = new java.util.concurrent.CountDownLatch(1);
+        for (int i = 0; i < 10; i++) {
+            results.add(pool.submit(() -> {
+                start.await();
+                return http.post("api/v1/accounts", admin, body).statusCode();
+            }));
+        }
+        start.countDown();
+        var codes = new java.util.ArrayList<Integer>();
+        for (var f : results) {
+            codes.add(f.get());
+        }
+        pool.shutdown();
+        assertEquals(1, codes.stream().filter(c -> c == 201).count(), codes.toString());
+        assertEquals(9, codes.stream().filter(c -> c == 409).count(), codes.toString());
+    }
+
+    @Test
     void unknownPathIs404Problem() throws Exception {
         assertProblem(http().get("api/v1/no-such-thing", basic(ADMIN_USER, ADMIN_PASSWORD)), 404, "not-found");
     }
