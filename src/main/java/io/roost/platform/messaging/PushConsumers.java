@@ -34,6 +34,8 @@ public class PushConsumers {
         consumer.setNamesrvAddr(settings.nameServer());
         consumer.setInstanceName("roost-node-" + node.nodeId() + "-" + ProcessHandle.current().pid());
         consumer.setVipChannelEnabled(false);
+        // Find routes of topics created after start (auto-created on a dev broker) within seconds.
+        consumer.setPollNameServerInterval(5_000);
         consumer.setConsumeFromWhere(ConsumeFromWhere.CONSUME_FROM_LAST_OFFSET);
         consumer.setConsumeMessageBatchMaxSize(spec.batchSize());
         consumer.setPullBatchSize(Math.max(32, spec.batchSize()));

@@ -126,7 +126,7 @@ public class RtcPresenceResource {
         return requested;
     }
 
-    private static Boolean bool(String value) {
+    static Boolean bool(String value) {
         if (value == null || value.isBlank()) {
             return null;
         }

@@ -1,0 +1,44 @@
+package io.roost.presence.mqtt;
+
+import io.roost.presence.store.MqttStore;
+import jakarta.ejb.ConcurrencyManagement;
+import jakarta.ejb.ConcurrencyManagementType;
+import jakarta.ejb.DependsOn;
+import jakarta.ejb.EJB;
+import jakarta.ejb.Schedule;
+import jakarta.ejb.Singleton;
+import jakarta.ejb.Startup;
+import jakarta.inject.Inject;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/** Cleans closed connections after their retention and history after ROOST_MQTT_HISTORY_DAYS, in small batches. */
+@Singleton
+@Startup
+@DependsOn("DatabaseMigrator")
+@ConcurrencyManagement(ConcurrencyManagementType.BEAN)
+public class MqttHousekeeping {
+
+    private static final Logger LOG = Logger.getLogger(MqttHousekeeping.class.getName());
+    static final int BATCH = 5_000;
+
+    @EJB
+    MqttStore store;
+
+    @Inject
+    MqttSettings settings;
+
+    @Schedule(hour = "*", minute = "*", second = "*/30", persistent = false, info = "mqtt-housekeeping")
+    void tick() {
+        try {
+            while (store.purgeClosedConnections(settings.connectionRetention(), BATCH) == BATCH) {
+                Thread.onSpinWait();
+            }
+            while (store.purgeHistory(settings.historyDays(), BATCH) == BATCH) {
+                Thread.onSpinWait();
+            }
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "MQTT housekeeping failed; next tick retries", e);
+        }
+    }
+}

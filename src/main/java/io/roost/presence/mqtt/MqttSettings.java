@@ -1,0 +1,68 @@
+package io.roost.presence.mqtt;
+
+import io.roost.presence.rtc.RtcSettings;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.time.Duration;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+
+/** Configuration of the MQTT status feed (environment variables in the README). */
+@ApplicationScoped
+public class MqttSettings {
+
+    @Inject
+    @ConfigProperty(name = "roost.mqtt.status-topic", defaultValue = "GID_ROOST_MQTT")
+    String topic;
+
+    @Inject
+    @ConfigProperty(name = "roost.mqtt.consumer-group", defaultValue = "roost-mqtt-status")
+    String consumerGroup;
+
+    @Inject
+    @ConfigProperty(name = "roost.mqtt.consumer-enabled", defaultValue = "true")
+    boolean consumerEnabled;
+
+    @Inject
+    @ConfigProperty(name = "roost.mqtt.batch-size", defaultValue = "256")
+    int batchSize;
+
+    @Inject
+    @ConfigProperty(name = "roost.mqtt.consumer-threads", defaultValue = "4")
+    int consumerThreads;
+
+    @Inject
+    @ConfigProperty(name = "roost.mqtt.connection-retention", defaultValue = "3600s")
+    String connectionRetention;
+
+    @Inject
+    @ConfigProperty(name = "roost.mqtt.history-days", defaultValue = "30")
+    int historyDays;
+
+    public String topic() {
+        return topic;
+    }
+
+    public String consumerGroup() {
+        return consumerGroup;
+    }
+
+    public boolean consumerEnabled() {
+        return consumerEnabled;
+    }
+
+    public int batchSize() {
+        return batchSize;
+    }
+
+    public int consumerThreads() {
+        return consumerThreads;
+    }
+
+    public Duration connectionRetention() {
+        return RtcSettings.parseDuration(connectionRetention);
+    }
+
+    public int historyDays() {
+        return historyDays;
+    }
+}

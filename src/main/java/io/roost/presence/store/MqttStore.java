@@ -1,0 +1,209 @@
+package io.roost.presence.store;
+
+import io.roost.presence.mqtt.ConnectionRules;
+import io.roost.presence.mqtt.MqttStatusEvent;
+import jakarta.annotation.Resource;
+import jakarta.ejb.Stateless;
+import jakarta.ejb.TransactionAttribute;
+import jakarta.ejb.TransactionAttributeType;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import javax.sql.DataSource;
+
+/**
+ * MQTT presence rows. One batch, one transaction: lock the batch's client rows (in client id
+ * order, so batches never deadlock), merge the facts into the connection rows, append the
+ * history, then derive each client's state from its connections. Because every writer of a
+ * client holds its row lock until commit, the derivation (a new statement, a new snapshot) sees
+ * every connection fact committed before — no read-modify-write race across consumers or nodes.
+ */
+@Stateless
+public class MqttStore {
+
+    /** A message that can never be applied, to be kept with its reason. */
+    public record DeadLetter(String messageId, String tag, String body, String reason) {
+    }
+
+    @Resource(lookup = "java:jboss/datasources/RoostDS")
+    DataSource dataSource;
+
+    @TransactionAttribute(TransactionAttributeType.REQUIRES_NEW)
+    public void apply(List<MqttStatusEvent> events, List<DeadLetter> deadLetters) {
+        try (Connection c = dataSource.getConnection()) {
+            if (!events.isEmpty()) {
+                applyEvents(c, events);
+            }
+            if (!deadLetters.isEmpty()) {
+                try (PreparedStatement ps = c.prepareStatement(
+                        "INSERT INTO mqtt_dead_letter (message_id, tag, body, reason) VALUES (?, ?, ?, ?)")) {
+                    for (DeadLetter d : deadLetters) {
+                        ps.setString(1, d.messageId());
+                        ps.setString(2, d.tag());
+                        ps.setString(3, d.body());
+                        ps.setString(4, d.reason().length() > 500 ? d.reason().substring(0, 500) : d.reason());
+                        ps.addBatch();
+                    }
+                    ps.executeBatch();
+                }
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("MQTT batch failed: " + e.getMessage(), e);
+        }
+    }
+
+    private static void applyEvents(Connection c, List<MqttStatusEvent> events) throws SQLException {
+        // Facts per connection, merged in memory first: one row touched once per statement.
+        Map<String, String> groups = new TreeMap<>();
+        Comparator<List<String>> byClientThenChannel = Comparator.<List<String>, String>comparing(k -> k.get(0))
+                .thenComparing(k -> k.get(1));
+        Map<List<String>, ConnectionRules.Connection> connections = new TreeMap<>(byClientThenChannel);
+        Map<List<String>, String> ips = new TreeMap<>(byClientThenChannel);
+        for (MqttStatusEvent e : events) {
+            groups.put(e.clientId(), e.groupId());
+            List<String> key = List.of(e.clientId(), e.channelId());
+            connections.merge(key, ConnectionRules.Connection.empty(e.channelId()).with(e.type(), e.time()),
+                    (old, add) -> old.with(e.type(), e.time()));
+            if (e.type() == MqttStatusEvent.Type.CONNECT && e.clientIp() != null) {
+                ips.putIfAbsent(key, e.clientIp());
+            }
+        }
+        String[] clientIds = groups.keySet().toArray(String[]::new);
+
+        try (PreparedStatement ps = c.prepareStatement("""
+                INSERT INTO mqtt_client (client_id, group_id)
+                SELECT * FROM unnest(?::varchar[], ?::varchar[]) ORDER BY 1
+                ON CONFLICT (client_id) DO NOTHING""")) {
+            ps.setArray(1, c.createArrayOf("varchar", clientIds));
+            ps.setArray(2, c.createArrayOf("varchar", groups.values().toArray(String[]::new)));
+            ps.executeUpdate();
+        }
+        try (PreparedStatement ps = c.prepareStatement(
+                "SELECT client_id FROM mqtt_client WHERE client_id = ANY(?) ORDER BY client_id FOR UPDATE")) {
+            ps.setArray(1, c.createArrayOf("varchar", clientIds));
+            ps.executeQuery().close();
+        }
+
+        int n = connections.size();
+        String[] client = new String[n];
+        String[] channel = new String[n];
+        Long[] connect = new Long[n];
+        String[] ip = new String[n];
+        Long[] disconnect = new Long[n];
+        Long[] tcpclean = new Long[n];
+        int i = 0;
+        for (Map.Entry<List<String>, ConnectionRules.Connection> x : connections.entrySet()) {
+            client[i] = x.getKey().get(0);
+            channel[i] = x.getKey().get(1);
+            connect[i] = x.getValue().connectTime();
+            ip[i] = ips.get(x.getKey());
+            disconnect[i] = x.getValue().disconnectTime();
+            tcpclean[i] = x.getValue().tcpcleanTime();
+            i++;
+        }
+        try (PreparedStatement ps = c.prepareStatement("""
+                INSERT INTO mqtt_connection AS k (client_id, channel_id, connect_time, client_ip, disconnect_time,
+                                                  tcpclean_time, closed_at)
+                SELECT e.*, CASE WHEN e.d IS NOT NULL OR e.t IS NOT NULL THEN now() END
+                FROM unnest(?::varchar[], ?::varchar[], ?::int8[], ?::varchar[], ?::int8[], ?::int8[]) AS e(c, ch, ct, ip, d, t)
+                ON CONFLICT (client_id, channel_id) DO UPDATE SET
+                    connect_time = coalesce(k.connect_time, EXCLUDED.connect_time),
+                    client_ip = coalesce(k.client_ip, EXCLUDED.client_ip),
+                    disconnect_time = coalesce(k.disconnect_time, EXCLUDED.disconnect_time),
+                    tcpclean_time = coalesce(k.tcpclean_time, EXCLUDED.tcpclean_time),
+                    closed_at = coalesce(k.closed_at, EXCLUDED.closed_at)""")) {
+            ps.setArray(1, c.createArrayOf("varchar", client));
+            ps.setArray(2, c.createArrayOf("varchar", channel));
+            ps.setArray(3, c.createArrayOf("int8", connect));
+            ps.setArray(4, c.createArrayOf("varchar", ip));
+            ps.setArray(5, c.createArrayOf("int8", disconnect));
+            ps.setArray(6, c.createArrayOf("int8", tcpclean));
+            ps.executeUpdate();
+        }
+
+        List<MqttStatusEvent> distinct = new ArrayList<>(events);
+        try (PreparedStatement ps = c.prepareStatement("""
+                INSERT INTO mqtt_event (client_id, group_id, channel_id, event_type, event_time, client_ip)
+                SELECT * FROM unnest(?::varchar[], ?::varchar[], ?::varchar[], ?::varchar[], ?::int8[], ?::varchar[])
+                ON CONFLICT (client_id, channel_id, event_type) DO NOTHING""")) {
+            int m = distinct.size();
+            String[] ec = new String[m];
+            String[] eg = new String[m];
+            String[] ech = new String[m];
+            String[] et = new String[m];
+            Long[] etime = new Long[m];
+            String[] eip = new String[m];
+            for (int j = 0; j < m; j++) {
+                MqttStatusEvent e = distinct.get(j);
+                ec[j] = e.clientId();
+                eg[j] = e.groupId();
+                ech[j] = e.channelId();
+                et[j] = e.type().wire();
+                etime[j] = e.time();
+                eip[j] = e.clientIp();
+            }
+            ps.setArray(1, c.createArrayOf("varchar", ec));
+            ps.setArray(2, c.createArrayOf("varchar", eg));
+            ps.setArray(3, c.createArrayOf("varchar", ech));
+            ps.setArray(4, c.createArrayOf("varchar", et));
+            ps.setArray(5, c.createArrayOf("int8", etime));
+            ps.setArray(6, c.createArrayOf("varchar", eip));
+            ps.executeUpdate();
+        }
+
+        // The newest connect decides (ConnectionRules): online iff that connection is open.
+        try (PreparedStatement ps = c.prepareStatement("""
+                UPDATE mqtt_client m SET latest_connect_time = l.connect_time, latest_channel_id = l.channel_id,
+                    online = l.open, online_since = CASE WHEN l.open THEN l.connect_time END, updated_at = now()
+                FROM (SELECT DISTINCT ON (client_id) client_id, channel_id, connect_time,
+                             (disconnect_time IS NULL AND tcpclean_time IS NULL) AS open
+                      FROM mqtt_connection WHERE client_id = ANY(?) AND connect_time IS NOT NULL
+                      ORDER BY client_id, connect_time DESC, channel_id DESC) l
+                WHERE m.client_id = l.client_id""")) {
+            ps.setArray(1, c.createArrayOf("varchar", clientIds));
+            ps.executeUpdate();
+        }
+    }
+
+    /**
+     * Forgets closed connections older than the retention, except each client's newest connect
+     * (it decides the client's state, and keeps rejecting that channel's late duplicates).
+     */
+    @TransactionAttribute(TransactionAttributeType.REQUIRES_NEW)
+    public int purgeClosedConnections(Duration retention, int limit) {
+        try (Connection c = dataSource.getConnection();
+             PreparedStatement ps = c.prepareStatement("""
+                     DELETE FROM mqtt_connection WHERE ctid IN (
+                         SELECT k.ctid FROM mqtt_connection k JOIN mqtt_client m ON m.client_id = k.client_id
+                         WHERE k.closed_at < now() - make_interval(secs => ?)
+                           AND m.latest_channel_id IS DISTINCT FROM k.channel_id
+                         LIMIT ?)""")) {
+            ps.setDouble(1, retention.toMillis() / 1000.0);
+            ps.setInt(2, limit);
+            return ps.executeUpdate();
+        } catch (SQLException e) {
+            throw new IllegalStateException("MQTT connection purge failed: " + e.getMessage(), e);
+        }
+    }
+
+    /** Drops history older than {@code days}, in bounded batches so ingestion is never blocked. */
+    @TransactionAttribute(TransactionAttributeType.REQUIRES_NEW)
+    public int purgeHistory(int days, int limit) {
+        try (Connection c = dataSource.getConnection();
+             PreparedStatement ps = c.prepareStatement("""
+                     DELETE FROM mqtt_event WHERE id IN (
+                         SELECT id FROM mqtt_event WHERE received_at < now() - make_interval(days => ?) LIMIT ?)""")) {
+            ps.setInt(1, days);
+            ps.setInt(2, limit);
+            return ps.executeUpdate();
+        } catch (SQLException e) {
+            throw new IllegalStateException("MQTT history purge failed: " + e.getMessage(), e);
+        }
+    }
+}

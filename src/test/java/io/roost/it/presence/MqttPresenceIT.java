@@ -1,0 +1,198 @@
+package io.roost.it.presence;
+
+import static io.roost.it.Http.ADMIN_PASSWORD;
+import static io.roost.it.Http.ADMIN_USER;
+import static io.roost.it.Http.basic;
+import static io.roost.it.Http.json;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.roost.it.Deployments;
+import io.roost.it.Http;
+import io.roost.presence.mqtt.ConnectionRules;
+import io.roost.presence.mqtt.MqttStatusEvent;
+import jakarta.json.JsonObject;
+import java.net.URL;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import org.apache.rocketmq.client.producer.DefaultMQProducer;
+import org.apache.rocketmq.common.message.Message;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.container.test.api.RunAsClient;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.arquillian.test.api.ArquillianResource;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * MQTT status notifications through the real broker: a scrambled, duplicated stream for a few
+ * hundred clients (flapping, takeovers, lost tcpcleans), plus a poison message, must end with
+ * every client's online state equal to the oracle's. Randomized; seed printed.
+ */
+@ExtendWith(ArquillianExtension.class)
+@RunAsClient
+class MqttPresenceIT {
+
+    static final String ADMIN = basic(ADMIN_USER, ADMIN_PASSWORD);
+    static final String TOPIC = "GID_ROOST_IT_MQTT";
+
+    @Deployment(testable = false)
+    static WebArchive deployment() {
+        return Deployments.roost();
+    }
+
+    @ArquillianResource
+    URL baseUrl;
+
+    record Event(String clientId, String channelId, MqttStatusEvent.Type type, long time) {
+        String json() {
+            return "{\"clientId\":\"" + clientId + "\",\"time\":" + time + ",\"eventType\":\"" + type.wire()
+                    + "\",\"channelId\":\"" + channelId + "\",\"clientIp\":\"10.0.0.1:1234\"}";
+        }
+    }
+
+    @Test
+    void scrambledDuplicatedStreamThroughTheBrokerMatchesTheOracle() throws Exception {
+        long seed = Long.getLong("roost.seed", System.nanoTime());
+        System.out.println("MqttPresenceIT seed=" + seed + " (replay with -Droost.seed=" + seed + ")");
+        Random random = new Random(seed);
+        String group = "GID_IT" + Long.toHexString(seed).toUpperCase();
+        List<Event> events = new ArrayList<>();
+        for (int c = 0; c < 300; c++) {
+            String clientId = group + "@@@dev-" + c;
+            long t = 1_700_000_000L + random.nextInt(1000);
+            int connections = 1 + random.nextInt(4);
+            for (int k = 0; k < connections; k++) {
+                String channel = Long.toHexString(random.nextLong());
+                t += 1 + random.nextInt(5);
+                events.add(new Event(clientId, channel, MqttStatusEvent.Type.CONNECT, t));
+                boolean last = k == connections - 1;
+                int fate = random.nextInt(10);
+                if (!last || fate < 6) {
+                    // Closed: usually a disconnect then tcpclean, sometimes only tcpclean; on takeover the
+                    // old connection's tcpclean is stamped after the next connect; sometimes it is lost.
+                    if (random.nextBoolean()) {
+                        events.add(new Event(clientId, channel, MqttStatusEvent.Type.DISCONNECT, t + 1));
+                    }
+                    if (last || random.nextInt(5) > 0) {
+                        events.add(new Event(clientId, channel, MqttStatusEvent.Type.TCPCLEAN, last ? t + 2 : t + 7));
+                    }
+                }
+            }
+        }
+        Map<String, Boolean> expected = oracle(events);
+
+        List<Event> deliveries = new ArrayList<>();
+        for (Event e : events) {
+            for (int k = 1 + random.nextInt(2); k > 0; k--) {
+                deliveries.add(e);
+            }
+        }
+        Collections.shuffle(deliveries, random);
+
+        Http http = new Http(baseUrl.toURI());
+        long deadBefore = json(http.get("api/v1/presence/mqtt/stats", ADMIN)).getJsonNumber("deadLettersStored").longValue();
+        DefaultMQProducer producer = new DefaultMQProducer("roost-it-mqtt-producer");
+        producer.setNamesrvAddr(System.getProperty("roost.test.namesrv"));
+        producer.setVipChannelEnabled(false);
+        producer.setInstanceName("mqtt-it-" + seed);
+        producer.start();
+        try {
+            int poisonAt = deliveries.size() / 2;
+            for (int i = 0; i < deliveries.size(); i++) {
+                if (i == poisonAt) {
+                    producer.send(new Message(TOPIC, "connect", "{this is not json".getBytes(StandardCharsets.UTF_8)));
+                    producer.send(new Message(TOPIC, "connect",
+                            "{\"clientId\":\"x\",\"time\":1,\"channelId\":\"c\",\"eventType\":\"reboot\"}".getBytes(StandardCharsets.UTF_8)));
+                }
+                Event e = deliveries.get(i);
+                producer.send(new Message(TOPIC, e.type().wire(), e.json().getBytes(StandardCharsets.UTF_8)));
+            }
+        } finally {
+            producer.shutdown();
+        }
+        System.out.printf("MqttPresenceIT: %d clients, %d events, %d deliveries sent%n", expected.size(), events.size(),
+                deliveries.size());
+
+        long deadline = System.currentTimeMillis() + 120_000;
+        List<String> wrong = List.of("not checked");
+        while (System.currentTimeMillis() < deadline) {
+            Map<String, Boolean> actual = new HashMap<>();
+            HttpResponse<String> r = http.get("api/v1/presence/mqtt/clients?limit=10000&groupId=" + group, ADMIN);
+            assertEquals(200, r.statusCode(), r.body());
+            json(r).getJsonArray("clients").forEach(c -> actual.put(c.asJsonObject().getString("clientId"),
+                    c.asJsonObject().getBoolean("online")));
+            wrong = expected.entrySet().stream().filter(x -> !x.getValue().equals(actual.get(x.getKey())))
+                    .map(Map.Entry::getKey).toList();
+            if (wrong.isEmpty() && actual.size() == expected.size()) {
+                break;
+            }
+            Thread.sleep(500);
+        }
+        assertEquals(List.of(), wrong, "clients whose state differs from the oracle (seed " + seed + ")");
+
+        // Counted per group, and the poison messages were kept aside, not retried for ever.
+        long online = expected.values().stream().filter(b -> b).count();
+        JsonObject stats = json(http.get("api/v1/presence/mqtt/groups/" + group + "/stats?from=0&to=9999999999", ADMIN));
+        assertEquals(online, stats.getJsonNumber("online").longValue());
+        assertEquals(events.stream().filter(e -> e.type() == MqttStatusEvent.Type.CONNECT).count(),
+                stats.getJsonNumber("connects").longValue(), "each connect recorded once in the history");
+        long deadAfter = json(http.get("api/v1/presence/mqtt/stats", ADMIN)).getJsonNumber("deadLettersStored").longValue();
+        assertEquals(deadBefore + 2, deadAfter, "both poison messages dead-lettered, once each");
+
+        // One client's view: connections with superseded flags, and its trajectory.
+        String someone = expected.keySet().iterator().next();
+        JsonObject client = json(http.get("api/v1/presence/mqtt/clients/" + someone, ADMIN));
+        assertEquals(expected.get(someone), client.getBoolean("online"));
+        long supersededCount = client.getJsonArray("connections").stream()
+                .filter(c -> c.asJsonObject().getBoolean("superseded")).count();
+        assertEquals(client.getJsonArray("connections").size() - 1, supersededCount, client.toString());
+        long ownEvents = events.stream().filter(e -> e.clientId().equals(someone)).count();
+        assertEquals(ownEvents, json(http.get("api/v1/presence/mqtt/clients/" + someone + "/history", ADMIN))
+                .getJsonArray("events").size());
+    }
+
+    @Test
+    void theHttpBridgeAppliesTheSameRulesAndRefusesBadInput() throws Exception {
+        Http http = new Http(baseUrl.toURI());
+        String clientId = "GID_HTTP@@@dev-" + System.nanoTime();
+        String connect2 = "{\"clientId\":\"" + clientId + "\",\"time\":200,\"eventType\":\"connect\",\"channelId\":\"c2\"}";
+        String clean1 = "{\"clientId\":\"" + clientId + "\",\"time\":201,\"eventType\":\"tcpclean\",\"channelId\":\"c1\"}";
+        String connect1 = "{\"clientId\":\"" + clientId + "\",\"time\":100,\"eventType\":\"connect\",\"channelId\":\"c1\"}";
+        // Takeover delivered backwards: the old channel's tcpclean first, then the new connect, then the old connect.
+        assertEquals(200, http.post("api/v1/presence/mqtt/events", ADMIN, clean1).statusCode());
+        assertEquals(200, http.post("api/v1/presence/mqtt/events", ADMIN, "[" + connect2 + "," + connect1 + "]").statusCode());
+        JsonObject client = json(http.get("api/v1/presence/mqtt/clients/" + clientId, ADMIN));
+        assertTrue(client.getBoolean("online"), client.toString());
+        assertEquals(200, client.getJsonNumber("onlineSince").longValue());
+
+        HttpResponse<String> bad = http.post("api/v1/presence/mqtt/events", ADMIN,
+                "{\"clientId\":\"" + clientId + "\",\"time\":300,\"eventType\":\"tcpclean\"}");
+        assertEquals(400, bad.statusCode());
+        assertEquals("urn:roost:problem:invalid-status-event", json(bad).getString("type"));
+        assertEquals(400, http.post("api/v1/presence/mqtt/events", ADMIN, "{oops").statusCode());
+        assertTrue(json(http.get("api/v1/presence/mqtt/clients/" + clientId, ADMIN)).getBoolean("online"),
+                "a refused request changed nothing");
+        assertEquals(404, http.get("api/v1/presence/mqtt/clients/nobody-" + System.nanoTime(), ADMIN).statusCode());
+    }
+
+    static Map<String, Boolean> oracle(List<Event> events) {
+        Map<String, Map<String, ConnectionRules.Connection>> clients = new LinkedHashMap<>();
+        for (Event e : events) {
+            clients.computeIfAbsent(e.clientId(), k -> new LinkedHashMap<>())
+                    .merge(e.channelId(), ConnectionRules.Connection.empty(e.channelId()).with(e.type(), e.time()),
+                            (old, x) -> old.with(e.type(), e.time()));
+        }
+        Map<String, Boolean> online = new LinkedHashMap<>();
+        clients.forEach((id, conns) -> online.put(id, ConnectionRules.online(conns.values())));
+        return online;
+    }
+}
