@@ -53,7 +53,8 @@ public class MqttPresence {
             Long connect = r[2] == null ? null : ((Number) r[2]).longValue();
             Long disconnect = r[3] == null ? null : ((Number) r[3]).longValue();
             Long tcpclean = r[4] == null ? null : ((Number) r[4]).longValue();
-            Long closedAt = disconnect == null ? tcpclean : tcpclean == null ? disconnect : Math.min(disconnect, tcpclean);
+            Long closedAt = disconnect == null ? tcpclean : tcpclean == null ? disconnect
+                    : Long.valueOf(Math.min(disconnect, tcpclean));
             String kind = tcpclean != null && disconnect != null ? "disconnect+tcpclean"
                     : tcpclean != null ? "tcpclean" : disconnect != null ? "disconnect" : null;
             boolean superseded = connect != null && latest != null && !latest.equals(r[0]);

@@ -170,7 +170,9 @@ class MqttPresenceIT {
         // Takeover delivered backwards: the old channel's tcpclean first, then the new connect, then the old connect.
         assertEquals(200, http.post("api/v1/presence/mqtt/events", ADMIN, clean1).statusCode());
         assertEquals(200, http.post("api/v1/presence/mqtt/events", ADMIN, "[" + connect2 + "," + connect1 + "]").statusCode());
-        JsonObject client = json(http.get("api/v1/presence/mqtt/clients/" + clientId, ADMIN));
+        HttpResponse<String> got = http.get("api/v1/presence/mqtt/clients/" + clientId, ADMIN);
+        assertEquals(200, got.statusCode(), got.body());
+        JsonObject client = json(got);
         assertTrue(client.getBoolean("online"), client.toString());
         assertEquals(200, client.getJsonNumber("onlineSince").longValue());
 
