@@ -160,6 +160,61 @@ class MqttPresenceIT {
                 .getJsonArray("events").size());
     }
 
+    /**
+     * The database refuses the first batch that touches one client (a trigger that fails while a
+     * sequence is below 1; sequences are not rolled back). The consumer must not acknowledge it:
+     * RocketMQ redelivers, and the state ends right with every event recorded exactly once.
+     */
+    @Test
+    void aBatchThatFailsIsRedeliveredAndAppliedExactlyOnce() throws Exception {
+        String clientId = "GID_FAILONCE@@@dev-" + System.nanoTime();
+        try (java.sql.Connection db = java.sql.DriverManager.getConnection(System.getProperty("roost.test.db.url"),
+                "roost", "roost"); java.sql.Statement st = db.createStatement()) {
+            st.execute("CREATE SEQUENCE IF NOT EXISTS it_fail_once");
+            st.execute("SELECT setval('it_fail_once', 1, false)");
+            st.execute("""
+                    CREATE OR REPLACE FUNCTION it_fail_once() RETURNS trigger LANGUAGE plpgsql AS $$
+                    BEGIN
+                      IF NEW.client_id LIKE 'GID_FAILONCE@@@%' AND nextval('it_fail_once') <= 1 THEN
+                        RAISE EXCEPTION 'injected failure for %', NEW.client_id;
+                      END IF;
+                      RETURN NEW;
+                    END $$""");
+            st.execute("DROP TRIGGER IF EXISTS it_fail_once_trg ON mqtt_connection");
+            st.execute("CREATE TRIGGER it_fail_once_trg BEFORE INSERT ON mqtt_connection FOR EACH ROW EXECUTE FUNCTION it_fail_once()");
+            try {
+                DefaultMQProducer producer = new DefaultMQProducer("roost-it-mqtt-fail-producer");
+                producer.setNamesrvAddr(System.getProperty("roost.test.namesrv"));
+                producer.setVipChannelEnabled(false);
+                producer.setInstanceName("mqtt-it-fail-" + System.nanoTime());
+                producer.start();
+                try {
+                    Event connect = new Event(clientId, "ch-1", MqttStatusEvent.Type.CONNECT, 500);
+                    producer.send(new Message(TOPIC, "connect", connect.json().getBytes(StandardCharsets.UTF_8)));
+                } finally {
+                    producer.shutdown();
+                }
+                Http http = new Http(baseUrl.toURI());
+                long deadline = System.currentTimeMillis() + 90_000;
+                HttpResponse<String> r = http.get("api/v1/presence/mqtt/clients/" + clientId, ADMIN);
+                while (r.statusCode() != 200 && System.currentTimeMillis() < deadline) {
+                    Thread.sleep(500);
+                    r = http.get("api/v1/presence/mqtt/clients/" + clientId, ADMIN);
+                }
+                assertEquals(200, r.statusCode(), "applied after redelivery: " + r.body());
+                assertTrue(json(r).getBoolean("online"));
+                try (var rs = st.executeQuery("SELECT last_value FROM it_fail_once")) {
+                    rs.next();
+                    assertTrue(rs.getLong(1) >= 2, "the first attempt really failed");
+                }
+                assertEquals(1, json(http.get("api/v1/presence/mqtt/clients/" + clientId + "/history", ADMIN))
+                        .getJsonArray("events").size(), "recorded once");
+            } finally {
+                st.execute("DROP TRIGGER IF EXISTS it_fail_once_trg ON mqtt_connection");
+            }
+        }
+    }
+
     @Test
     void theHttpBridgeAppliesTheSameRulesAndRefusesBadInput() throws Exception {
         Http http = new Http(baseUrl.toURI());
