@@ -1,6 +1,6 @@
 package io.roost.presence.mqtt;
 
-import io.roost.presence.rtc.RtcSettings;
+import io.roost.platform.config.Durations;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Duration;
@@ -59,7 +59,7 @@ public class MqttSettings {
     }
 
     public Duration connectionRetention() {
-        return RtcSettings.parseDuration(connectionRetention);
+        return Durations.parse(connectionRetention);
     }
 
     public int historyDays() {

@@ -1,5 +1,6 @@
 package io.roost.presence.rtc;
 
+import io.roost.platform.config.Durations;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Duration;
@@ -55,11 +56,11 @@ public class RtcSettings {
     }
 
     public Duration quitRetention() {
-        return parseDuration(quitRetention);
+        return Durations.parse(quitRetention);
     }
 
     public Duration kickDelay() {
-        return parseDuration(kickDelay);
+        return Durations.parse(kickDelay);
     }
 
     public int kickMinutes() {
@@ -84,20 +85,5 @@ public class RtcSettings {
 
     public int batchMax() {
         return batchMax;
-    }
-
-    /** "60s", "500ms", "2m" or plain seconds. */
-    public static Duration parseDuration(String value) {
-        String v = value.trim().toLowerCase();
-        if (v.endsWith("ms")) {
-            return Duration.ofMillis(Long.parseLong(v.substring(0, v.length() - 2)));
-        }
-        if (v.endsWith("s")) {
-            return Duration.ofSeconds(Long.parseLong(v.substring(0, v.length() - 1)));
-        }
-        if (v.endsWith("m")) {
-            return Duration.ofMinutes(Long.parseLong(v.substring(0, v.length() - 1)));
-        }
-        return Duration.ofSeconds(Long.parseLong(v));
     }
 }
