@@ -18,7 +18,7 @@ public final class Http {
     public static final String ADMIN_USER = "admin";
     public static final String ADMIN_PASSWORD = "admin-test-password";
 
-    private static final HttpClient CLIENT = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private static final HttpClient CLIENT = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5)).build();
 
     private final URI base;
 

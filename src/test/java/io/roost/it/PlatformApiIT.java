@@ -177,6 +177,13 @@ class PlatformApiIT {
     }
 
     @Test
+    void oversizedBodyIsRefusedWith413Problem() throws Exception {
+        String huge = "{\"username\":\"" + "x".repeat(1536 * 1024) + "\"}";
+        HttpResponse<String> response = http().post("api/v1/accounts", basic(ADMIN_USER, ADMIN_PASSWORD), huge);
+        assertProblem(response, 413, "payload-too-large");
+    }
+
+    @Test
     void unknownPathIs404Problem() throws Exception {
         assertProblem(http().get("api/v1/no-such-thing", basic(ADMIN_USER, ADMIN_PASSWORD)), 404, "not-found");
     }

@@ -36,7 +36,21 @@ public final class ProblemMappers {
         return null;
     }
 
+    /** Undertow stops reading past its hard limit; the JSON reader then sees a cut body. */
+    static boolean tooLarge(Throwable t) {
+        for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
+            if (c.getClass().getSimpleName().equals("RequestTooBigException")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     static Response malformedBody(Throwable t) {
+        if (tooLarge(t)) {
+            return Problem.of(413, "payload-too-large", "Payload too large",
+                    "The request body is larger than this server accepts.").toResponse();
+        }
         Throwable root = t;
         while (root.getCause() != null && root.getCause() != root) {
             root = root.getCause();
@@ -170,6 +184,9 @@ public final class ProblemMappers {
             OptimisticLockException lock = causeOf(t, OptimisticLockException.class);
             if (lock != null) {
                 return new OptimisticLockMapper().toResponse(lock);
+            }
+            if (tooLarge(t)) {
+                return malformedBody(t);
             }
             return internalError(t);
         }

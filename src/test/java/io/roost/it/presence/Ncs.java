@@ -12,7 +12,7 @@ import java.time.Duration;
 final class Ncs {
 
     static final String SECRET = "it-secret-new";
-    private static final HttpClient CLIENT = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private static final HttpClient CLIENT = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5)).build();
 
     private final URI webhook;
 
