@@ -3,7 +3,6 @@ package io.roost.presence.api;
 import io.roost.platform.problem.ProblemException;
 import io.roost.platform.security.Roles;
 import io.roost.presence.RtcPresence;
-import io.roost.presence.rtc.RtcIngestor;
 import io.roost.presence.rtc.RtcRole;
 import io.roost.presence.store.RtcKickStore;
 import jakarta.annotation.security.RolesAllowed;
@@ -22,7 +21,7 @@ import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /** Read API of RTC channel presence, for operators and enterprise back ends. */
-@Path("/v1/presence")
+@Path("/v1/presence/channels")
 @Produces(MediaType.APPLICATION_JSON)
 @RolesAllowed({Roles.ADMIN, Roles.SERVICE})
 @Tag(name = "presence")
@@ -39,9 +38,6 @@ public class RtcPresenceResource {
     public record MemberPage(String channelName, List<RtcPresence.Member> members, String nextCursor) {
     }
 
-    public record UserChannels(long uid, List<RtcPresence.Member> channels) {
-    }
-
     public record KickList(String channelName, List<RtcKickStore.Kick> kicks) {
     }
 
@@ -49,13 +45,9 @@ public class RtcPresenceResource {
     RtcPresence presence;
 
     @EJB
-    RtcIngestor ingestor;
-
-    @EJB
     RtcKickStore kicks;
 
     @GET
-    @Path("/channels")
     @Operation(summary = "Channels with online counts per role, in name order (keyset paging by cursor)")
     public ChannelPage channels(@QueryParam("cursor") String cursor, @QueryParam("limit") Integer limit) {
         int n = limit(limit, 100, MAX_CHANNEL_PAGE);
@@ -64,7 +56,7 @@ public class RtcPresenceResource {
     }
 
     @GET
-    @Path("/channels/{channelName}")
+    @Path("/{channelName}")
     @Operation(summary = "One channel: online counts per role and lifecycle")
     public RtcPresence.Channel channel(@PathParam("channelName") String channelName) {
         return presence.channel(channelName)
@@ -72,7 +64,7 @@ public class RtcPresenceResource {
     }
 
     @GET
-    @Path("/channels/{channelName}/members")
+    @Path("/{channelName}/members")
     @Operation(summary = "Members of a channel by uid (keyset paging by cursor = last uid), filtered by online and role")
     public MemberPage members(@PathParam("channelName") String channelName, @QueryParam("online") String online,
                               @QueryParam("role") String role, @QueryParam("cursor") String cursor,
@@ -91,29 +83,10 @@ public class RtcPresenceResource {
     }
 
     @GET
-    @Path("/channels/{channelName}/kicks")
+    @Path("/{channelName}/kicks")
     @Operation(summary = "Kicks of abnormal (reason 999) users in a channel, newest first, with their outcome")
     public KickList kicks(@PathParam("channelName") String channelName, @QueryParam("limit") Integer limit) {
         return new KickList(channelName, kicks.forChannel(channelName, limit(limit, 100, 1000)));
-    }
-
-    @GET
-    @Path("/users/{uid}/channels")
-    @Operation(summary = "The RTC channels a uid is online in now")
-    public UserChannels channelsOf(@PathParam("uid") String uid) {
-        try {
-            long id = Long.parseLong(uid);
-            return new UserChannels(id, presence.channelsOf(id));
-        } catch (NumberFormatException e) {
-            throw ProblemException.badRequest("invalid-parameter", "uid must be an integer");
-        }
-    }
-
-    @GET
-    @Path("/rtc/stats")
-    @Operation(summary = "Webhook ingestion counters of this node (received, duplicates skipped, unknown types, batches)")
-    public RtcIngestor.Stats stats() {
-        return ingestor.stats();
     }
 
     static int limit(Integer requested, int defaultLimit, int max) {

@@ -1,0 +1,48 @@
+package io.roost.gateway;
+
+import io.roost.presence.session.SessionEnded;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.event.TransactionPhase;
+import jakarta.websocket.CloseReason;
+import jakarta.websocket.Session;
+import java.io.IOException;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/** This node's live WebSocket connections by connection id, and the kick of one of them. */
+@ApplicationScoped
+public class Connections {
+
+    private static final Logger LOG = Logger.getLogger(Connections.class.getName());
+
+    private final Map<String, Session> open = new ConcurrentHashMap<>();
+
+    public void add(String connectionId, Session session) {
+        open.put(connectionId, session);
+    }
+
+    public void remove(String connectionId) {
+        open.remove(connectionId);
+    }
+
+    public int count() {
+        return open.size();
+    }
+
+    /** A session of this node ended elsewhere (newer login, timeout, operator): tell the device and close. */
+    void onSessionEnded(@Observes(during = TransactionPhase.AFTER_SUCCESS) SessionEnded ended) {
+        Session session = open.remove(ended.connectionId());
+        if (session == null || !session.isOpen()) {
+            return;
+        }
+        try {
+            session.getBasicRemote().sendText(Frames.kick(ended.reason()));
+            session.close(new CloseReason(CloseReason.CloseCodes.VIOLATED_POLICY, ended.reason()));
+        } catch (IOException | IllegalStateException e) {
+            LOG.log(Level.FINE, "kick of " + ended.connectionId() + " could not be delivered", e);
+        }
+    }
+}

@@ -1,0 +1,28 @@
+package io.roost.gateway;
+
+import jakarta.json.Json;
+import jakarta.json.JsonObjectBuilder;
+
+/**
+ * The JSON envelope of seed 001: {@code {"v":1,"type":...,...,"tm":millis}}. Later issues add
+ * chat frame types to the same envelope; unknown types are answered with an error frame.
+ */
+public final class Frames {
+
+    public static final int VERSION = 1;
+
+    private Frames() {
+    }
+
+    public static JsonObjectBuilder frame(String type) {
+        return Json.createObjectBuilder().add("v", VERSION).add("type", type).add("tm", System.currentTimeMillis());
+    }
+
+    public static String error(String code, String message) {
+        return frame("error").add("code", code).add("message", message).build().toString();
+    }
+
+    public static String kick(String reason) {
+        return frame("kick").add("reason", reason).build().toString();
+    }
+}

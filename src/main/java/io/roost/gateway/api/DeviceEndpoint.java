@@ -1,0 +1,205 @@
+package io.roost.gateway.api;
+
+import io.roost.gateway.Connections;
+import io.roost.gateway.Frames;
+import io.roost.identity.TokenService;
+import io.roost.identity.store.Account;
+import io.roost.platform.ids.IdGenerator;
+import io.roost.presence.session.DeviceSessions;
+import io.roost.presence.session.HeartbeatBuffer;
+import io.roost.presence.session.SessionSettings;
+import jakarta.inject.Inject;
+import jakarta.json.Json;
+import jakarta.json.JsonException;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonReader;
+import jakarta.websocket.CloseReason;
+import jakarta.websocket.OnClose;
+import jakarta.websocket.OnError;
+import jakarta.websocket.OnMessage;
+import jakarta.websocket.OnOpen;
+import jakarta.websocket.Session;
+import jakarta.websocket.server.ServerEndpoint;
+import java.io.IOException;
+import java.io.StringReader;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * A device's long connection: {@code hello} (device id and type), {@code login} (bearer token),
+ * {@code heartbeat}, {@code logout}. One instance per connection. Protocol violations (not JSON,
+ * frames out of order, a bad token) get an error frame and a close, never a server exception.
+ */
+@ServerEndpoint("/ws")
+public class DeviceEndpoint {
+
+    private static final Logger LOG = Logger.getLogger(DeviceEndpoint.class.getName());
+    static final int MAX_FRAME = 16 * 1024;
+
+    private enum Stage { NEW, HELLO, LOGGED_IN, CLOSED }
+
+    @Inject
+    TokenService tokens;
+
+    @Inject
+    DeviceSessions sessions;
+
+    @Inject
+    HeartbeatBuffer heartbeats;
+
+    @Inject
+    SessionSettings settings;
+
+    @Inject
+    Connections connections;
+
+    @Inject
+    IdGenerator ids;
+
+    private Stage stage = Stage.NEW;
+    private String connectionId;
+    private String deviceType;
+    private String deviceId;
+    private String token;
+
+    @OnOpen
+    public void open(Session session) {
+        connectionId = Long.toString(ids.nextId());
+        session.setMaxIdleTimeout(settings.heartbeatTimeout().toMillis() + 30_000);
+    }
+
+    @OnMessage(maxMessageSize = MAX_FRAME)
+    public void message(String text, Session session) {
+        JsonObject frame;
+        try (JsonReader reader = Json.createReader(new StringReader(text))) {
+            frame = reader.readObject();
+        } catch (JsonException | IllegalStateException e) {
+            violation(session, "malformed-frame", "A frame is one JSON object.");
+            return;
+        }
+        String type = frame.getString("type", "");
+        switch (type) {
+            case "hello" -> hello(frame, session);
+            case "login" -> login(frame, session);
+            case "heartbeat" -> {
+                if (requireLogin(session)) {
+                    heartbeats.mark(connectionId);
+                    send(session, Frames.frame("heartbeat").build().toString());
+                }
+            }
+            case "logout" -> {
+                if (requireLogin(session)) {
+                    logout(frame, session);
+                }
+            }
+            default -> send(session, Frames.error("unknown-type", "Unknown frame type '" + type + "'."));
+        }
+    }
+
+    private void hello(JsonObject frame, Session session) {
+        if (stage != Stage.NEW) {
+            violation(session, "unexpected-hello", "hello comes once, first.");
+            return;
+        }
+        String type = frame.getString("deviceType", "").toLowerCase(Locale.ROOT);
+        if (!settings.deviceTypes().contains(type)) {
+            violation(session, "unknown-device-type", "deviceType must be one of " + settings.deviceTypes() + ".");
+            return;
+        }
+        String device = frame.getString("deviceId", "");
+        if (device.isBlank() || device.length() > 128) {
+            violation(session, "invalid-device-id", "deviceId is required (at most 128 characters).");
+            return;
+        }
+        deviceType = type;
+        deviceId = device;
+        stage = Stage.HELLO;
+        send(session, Frames.frame("hello").add("serverVersion", "0.1.0").add("protocolVersion", Frames.VERSION)
+                .add("heartbeatIntervalSeconds", settings.heartbeatInterval().toSeconds()).build().toString());
+    }
+
+    private void login(JsonObject frame, Session session) {
+        if (stage != Stage.HELLO) {
+            violation(session, stage == Stage.NEW ? "hello-first" : "already-logged-in",
+                    stage == Stage.NEW ? "Send hello before login." : "This connection is logged in already.");
+            return;
+        }
+        String presented = frame.getString("token", "");
+        Optional<Account> account = tokens.accountFor(presented);
+        if (account.isEmpty()) {
+            violation(session, "invalid-token", "The token is unknown, expired, revoked, or its account is disabled.");
+            return;
+        }
+        long uid = account.get().getId();
+        // Register first: a kick for this very connection may follow the commit at once.
+        connections.add(connectionId, session);
+        DeviceSessions.Login login = sessions.login(uid, deviceType, deviceId, connectionId);
+        if (!login.accepted()) {
+            connections.remove(connectionId);
+            violation(session, "login-refused", "Another " + deviceType + " device is logged in and this type refuses a second.");
+            return;
+        }
+        token = presented;
+        stage = Stage.LOGGED_IN;
+        send(session, Frames.frame("login").add("uid", Long.toString(uid)).add("connectionId", connectionId)
+                .add("epoch", login.epoch()).build().toString());
+    }
+
+    private void logout(JsonObject frame, Session session) {
+        sessions.logout(connectionId);
+        connections.remove(connectionId);
+        if (frame.getBoolean("revoke", false)) {
+            tokens.revoke(token);
+        }
+        stage = Stage.CLOSED;
+        send(session, Frames.frame("logout").build().toString());
+        close(session, CloseReason.CloseCodes.NORMAL_CLOSURE, "logout");
+    }
+
+    private boolean requireLogin(Session session) {
+        if (stage == Stage.LOGGED_IN) {
+            return true;
+        }
+        violation(session, "login-first", "Log in before this frame.");
+        return false;
+    }
+
+    @OnClose
+    public void closed(Session session, CloseReason reason) {
+        if (stage == Stage.LOGGED_IN) {
+            connections.remove(connectionId);
+            sessions.logout(connectionId); // removes the route only if this connection still holds it
+        }
+        stage = Stage.CLOSED;
+    }
+
+    @OnError
+    public void error(Session session, Throwable failure) {
+        LOG.log(Level.FINE, "connection " + connectionId + ": " + failure, failure);
+    }
+
+    private void violation(Session session, String code, String message) {
+        send(session, Frames.error(code, message));
+        close(session, CloseReason.CloseCodes.VIOLATED_POLICY, code);
+    }
+
+    private static void send(Session session, String text) {
+        try {
+            if (session.isOpen()) {
+                session.getBasicRemote().sendText(text);
+            }
+        } catch (IOException | IllegalStateException e) {
+            LOG.log(Level.FINE, "send failed", e);
+        }
+    }
+
+    private static void close(Session session, CloseReason.CloseCode code, String reason) {
+        try {
+            session.close(new CloseReason(code, reason));
+        } catch (IOException e) {
+            LOG.log(Level.FINE, "close failed", e);
+        }
+    }
+}

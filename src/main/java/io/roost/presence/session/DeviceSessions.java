@@ -1,0 +1,102 @@
+package io.roost.presence.session;
+
+import io.roost.platform.config.NodeIdentity;
+import io.roost.platform.ids.IdGenerator;
+import io.roost.platform.outbox.OutboxPublisher;
+import io.roost.presence.store.RouteStore;
+import jakarta.ejb.EJB;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Event;
+import jakarta.inject.Inject;
+import jakarta.json.Json;
+import jakarta.transaction.Transactional;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Device sessions: the presence module's public face for logins over long connections. The route
+ * row is the truth; kicking a displaced connection is an event after commit (this node) or a
+ * RocketMQ message through the outbox (the node that holds it).
+ */
+@ApplicationScoped
+public class DeviceSessions {
+
+    public static final String KICK_TOPIC = "roost-session-kicks";
+
+    /** The outcome of a login: accepted, or refused because the slot is held (refuse-new). */
+    public record Login(boolean accepted, long epoch, Optional<RouteStore.Route> displaced) {
+    }
+
+    @EJB
+    RouteStore routes;
+
+    @Inject
+    NodeIdentity node;
+
+    @Inject
+    IdGenerator ids;
+
+    @Inject
+    SessionSettings settings;
+
+    @Inject
+    OutboxPublisher outbox;
+
+    @Inject
+    Event<SessionEnded> ended;
+
+    @Transactional
+    public Login login(long uid, String deviceType, String deviceId, String connectionId) {
+        SessionSettings.Policy policy = settings.policy(deviceType);
+        long epoch = ids.nextId();
+        String sessionKey = policy == SessionSettings.Policy.ALLOW_MANY ? connectionId : "";
+        RouteStore.Route wanted = new RouteStore.Route(uid, deviceType, sessionKey, node.nodeId(), connectionId, deviceId,
+                epoch, null, null);
+        Optional<RouteStore.Route> holder = routes.claim(wanted, policy == SessionSettings.Policy.KICK_OLD);
+        if (holder.isPresent() && policy == SessionSettings.Policy.REFUSE_NEW) {
+            return new Login(false, epoch, Optional.empty());
+        }
+        holder.filter(h -> !h.connectionId().equals(connectionId))
+                .ifPresent(h -> end(h, SessionEnded.REPLACED));
+        return new Login(true, epoch, holder);
+    }
+
+    /** The connection ends its own session (logout or close). */
+    public Optional<RouteStore.Route> logout(String connectionId) {
+        return routes.release(connectionId);
+    }
+
+    /** Expires silent sessions and those of lost nodes; their connections get kicked. */
+    @Transactional
+    public int expire() {
+        List<RouteStore.Route> gone = routes.expire(settings.heartbeatTimeout(), NodeRegistry.NODE_TIMEOUT);
+        for (RouteStore.Route r : gone) {
+            end(r, isSilent(r) ? SessionEnded.TIMEOUT : SessionEnded.NODE_LOST);
+        }
+        return gone.size();
+    }
+
+    private boolean isSilent(RouteStore.Route r) {
+        return r.lastHeartbeatAt() != null && r.lastHeartbeatAt().isBefore(
+                java.time.OffsetDateTime.now().minus(settings.heartbeatTimeout()));
+    }
+
+    public List<RouteStore.Route> routesOf(long uid) {
+        return routes.routesOf(uid);
+    }
+
+    public List<RouteStore.Route> routesOf(List<Long> uids) {
+        return routes.routesOf(uids);
+    }
+
+    private void end(RouteStore.Route r, String reason) {
+        SessionEnded event = new SessionEnded(r.nodeId(), r.connectionId(), r.uid(), r.deviceType(), reason);
+        if (r.nodeId() == node.nodeId()) {
+            ended.fire(event); // observed after commit by this node's gateway
+        } else {
+            outbox.publish(KICK_TOPIC, "node-" + r.nodeId(), r.connectionId(), Json.createObjectBuilder()
+                    .add("nodeId", r.nodeId()).add("connectionId", r.connectionId()).add("uid", r.uid())
+                    .add("deviceType", r.deviceType()).add("reason", reason).build().toString());
+        }
+    }
+}

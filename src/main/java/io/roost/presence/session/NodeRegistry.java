@@ -1,0 +1,66 @@
+package io.roost.presence.session;
+
+import io.roost.platform.config.NodeIdentity;
+import io.roost.presence.store.RouteStore;
+import jakarta.annotation.PostConstruct;
+import jakarta.ejb.ConcurrencyManagement;
+import jakarta.ejb.ConcurrencyManagementType;
+import jakarta.ejb.DependsOn;
+import jakarta.ejb.EJB;
+import jakarta.ejb.Schedule;
+import jakarta.ejb.Singleton;
+import jakarta.ejb.Startup;
+import jakarta.inject.Inject;
+import java.net.InetAddress;
+import java.time.Duration;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * This node in the node table, heartbeating every 5 s; and, every 5 s on every node, the expiry of
+ * sessions that went silent or whose node stopped heartbeating (so a crashed node does not leave
+ * its users online for ever).
+ */
+@Singleton
+@Startup
+@DependsOn("DatabaseMigrator")
+@ConcurrencyManagement(ConcurrencyManagementType.BEAN)
+public class NodeRegistry {
+
+    private static final Logger LOG = Logger.getLogger(NodeRegistry.class.getName());
+    static final Duration NODE_TIMEOUT = Duration.ofSeconds(30);
+
+    @EJB
+    RouteStore routes;
+
+    @Inject
+    NodeIdentity node;
+
+    @Inject
+    DeviceSessions sessions;
+
+    private String address;
+
+    @PostConstruct
+    void register() {
+        try {
+            address = InetAddress.getLocalHost().getHostName() + "/" + ProcessHandle.current().pid();
+        } catch (Exception e) {
+            address = "pid-" + ProcessHandle.current().pid();
+        }
+        routes.heartbeatNode(node.nodeId(), address, true);
+    }
+
+    @Schedule(hour = "*", minute = "*", second = "*/5", persistent = false, info = "node-heartbeat-and-session-expiry")
+    void tick() {
+        try {
+            routes.heartbeatNode(node.nodeId(), address, false);
+            int expired = sessions.expire();
+            if (expired > 0) {
+                LOG.fine(() -> expired + " device session(s) expired");
+            }
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "node tick failed; next tick retries", e);
+        }
+    }
+}

@@ -1,0 +1,13 @@
+package io.roost.presence.session;
+
+/**
+ * A device session that a connection held has ended without that connection asking: displaced by
+ * a newer login (kick-old), expired (no heartbeat), or ended by an operator. Fired after commit;
+ * the gateway of the node that holds the connection closes it with a kick frame.
+ */
+public record SessionEnded(int nodeId, String connectionId, long uid, String deviceType, String reason) {
+
+    public static final String REPLACED = "replaced_by_new_login";
+    public static final String TIMEOUT = "heartbeat_timeout";
+    public static final String NODE_LOST = "node_lost";
+}

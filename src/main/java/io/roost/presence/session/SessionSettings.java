@@ -1,0 +1,61 @@
+package io.roost.presence.session;
+
+import io.roost.platform.config.Durations;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+
+/** Device-session configuration (environment variables in the README). */
+@ApplicationScoped
+public class SessionSettings {
+
+    /** What a second login of the same (uid, deviceType) does (Turms/OpenIM call it the same). */
+    public enum Policy { KICK_OLD, REFUSE_NEW, ALLOW_MANY }
+
+    @Inject
+    @ConfigProperty(name = "roost.session.device-types", defaultValue = "android,ios,web,desktop,pad")
+    String deviceTypes;
+
+    @Inject
+    @ConfigProperty(name = "roost.session.heartbeat-interval", defaultValue = "60s")
+    String heartbeatInterval;
+
+    @Inject
+    @ConfigProperty(name = "roost.session.heartbeat-timeout")
+    Optional<String> heartbeatTimeout;
+
+    /** e.g. "web=allow-many,pad=refuse-new"; unlisted types use kick-old. */
+    @Inject
+    @ConfigProperty(name = "roost.session.policies")
+    Optional<String> policies;
+
+    public Set<String> deviceTypes() {
+        return Arrays.stream(deviceTypes.split(",")).map(s -> s.trim().toLowerCase(Locale.ROOT))
+                .filter(s -> !s.isEmpty()).collect(Collectors.toSet());
+    }
+
+    public Duration heartbeatInterval() {
+        return Durations.parse(heartbeatInterval);
+    }
+
+    /** Silent longer than this = logged out (default three intervals). */
+    public Duration heartbeatTimeout() {
+        return heartbeatTimeout.map(Durations::parse).orElse(heartbeatInterval().multipliedBy(3));
+    }
+
+    public Policy policy(String deviceType) {
+        Map<String, Policy> map = Arrays.stream(policies.orElse("").split(","))
+                .map(String::trim).filter(s -> s.contains("="))
+                .collect(Collectors.toMap(s -> s.substring(0, s.indexOf('=')).trim().toLowerCase(Locale.ROOT),
+                        s -> Policy.valueOf(s.substring(s.indexOf('=') + 1).trim().toUpperCase(Locale.ROOT).replace('-', '_')),
+                        (a, b) -> b));
+        return map.getOrDefault(deviceType, Policy.KICK_OLD);
+    }
+}

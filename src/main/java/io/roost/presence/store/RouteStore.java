@@ -1,0 +1,209 @@
+package io.roost.presence.store;
+
+import jakarta.annotation.Resource;
+import jakarta.ejb.Stateless;
+import jakarta.ejb.TransactionAttribute;
+import jakarta.ejb.TransactionAttributeType;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Optional;
+import javax.sql.DataSource;
+
+/** The device route table: one row per live device session. */
+@Stateless
+public class RouteStore {
+
+    public record Route(long uid, String deviceType, String sessionKey, int nodeId, String connectionId, String deviceId,
+                        long epoch, OffsetDateTime loginAt, OffsetDateTime lastHeartbeatAt) {
+    }
+
+    @Resource(lookup = "java:jboss/datasources/RoostDS")
+    DataSource dataSource;
+
+    /**
+     * Takes the (uid, deviceType, sessionKey) slot for a connection. Under the row lock: the
+     * previous holder, if any, is returned so it can be kicked ({@code replace}) or the login is
+     * refused ({@code !replace}, returns the holder and changes nothing). Two logins at the same
+     * moment serialize on the row (or on the insert's unique check), so exactly one ends holding it.
+     */
+    @TransactionAttribute(TransactionAttributeType.REQUIRED)
+    public Optional<Route> claim(Route wanted, boolean replace) {
+        try (Connection c = dataSource.getConnection()) {
+            for (int attempt = 0; attempt < 5; attempt++) {
+                Optional<Route> holder = lockHolder(c, wanted);
+                if (holder.isPresent()) {
+                    if (replace) {
+                        try (PreparedStatement ps = c.prepareStatement("""
+                                UPDATE presence_device_route SET node_id = ?, connection_id = ?, device_id = ?, epoch = ?,
+                                    login_at = now(), last_heartbeat_at = now()
+                                WHERE uid = ? AND device_type = ? AND session_key = ?""")) {
+                            ps.setInt(1, wanted.nodeId());
+                            ps.setString(2, wanted.connectionId());
+                            ps.setString(3, wanted.deviceId());
+                            ps.setLong(4, wanted.epoch());
+                            ps.setLong(5, wanted.uid());
+                            ps.setString(6, wanted.deviceType());
+                            ps.setString(7, wanted.sessionKey());
+                            ps.executeUpdate();
+                        }
+                    }
+                    return holder;
+                }
+                try (PreparedStatement ps = c.prepareStatement("""
+                        INSERT INTO presence_device_route (uid, device_type, session_key, node_id, connection_id, device_id, epoch)
+                        VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (uid, device_type, session_key) DO NOTHING""")) {
+                    ps.setLong(1, wanted.uid());
+                    ps.setString(2, wanted.deviceType());
+                    ps.setString(3, wanted.sessionKey());
+                    ps.setInt(4, wanted.nodeId());
+                    ps.setString(5, wanted.connectionId());
+                    ps.setString(6, wanted.deviceId());
+                    ps.setLong(7, wanted.epoch());
+                    if (ps.executeUpdate() == 1) {
+                        return Optional.empty();
+                    }
+                }
+                // Someone inserted the slot between our look and our insert: lock it and decide again.
+            }
+            throw new IllegalStateException("route slot contended beyond retries");
+        } catch (SQLException e) {
+            throw new IllegalStateException("route claim failed: " + e.getMessage(), e);
+        }
+    }
+
+    private static Optional<Route> lockHolder(Connection c, Route wanted) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(SELECT + " WHERE uid = ? AND device_type = ? AND session_key = ? FOR UPDATE")) {
+            ps.setLong(1, wanted.uid());
+            ps.setString(2, wanted.deviceType());
+            ps.setString(3, wanted.sessionKey());
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? Optional.of(route(rs)) : Optional.empty();
+            }
+        }
+    }
+
+    /** Removes the route only if this connection still holds it (a displaced connection removes nothing). */
+    @TransactionAttribute(TransactionAttributeType.REQUIRES_NEW)
+    public Optional<Route> release(String connectionId) {
+        return delete("DELETE FROM presence_device_route WHERE connection_id = ? RETURNING " + COLUMNS, connectionId, null)
+                .stream().findFirst();
+    }
+
+    /** One statement for all heartbeats buffered since the last flush. */
+    @TransactionAttribute(TransactionAttributeType.REQUIRES_NEW)
+    public int touch(Collection<String> connectionIds) {
+        if (connectionIds.isEmpty()) {
+            return 0;
+        }
+        try (Connection c = dataSource.getConnection();
+             PreparedStatement ps = c.prepareStatement(
+                     "UPDATE presence_device_route SET last_heartbeat_at = now() WHERE connection_id = ANY(?)")) {
+            ps.setArray(1, c.createArrayOf("varchar", connectionIds.toArray()));
+            return ps.executeUpdate();
+        } catch (SQLException e) {
+            throw new IllegalStateException("heartbeat flush failed: " + e.getMessage(), e);
+        }
+    }
+
+    /** Deletes routes silent for longer than {@code timeout}, and those of nodes that stopped heartbeating. */
+    @TransactionAttribute(TransactionAttributeType.REQUIRES_NEW)
+    public List<Route> expire(Duration timeout, Duration nodeTimeout) {
+        List<Route> silent = delete("""
+                DELETE FROM presence_device_route WHERE ctid IN (
+                    SELECT ctid FROM presence_device_route WHERE last_heartbeat_at < now() - make_interval(secs => ?)
+                    LIMIT 10000 FOR UPDATE SKIP LOCKED)
+                RETURNING\s""" + COLUMNS, null, timeout.toMillis() / 1000.0);
+        List<Route> orphaned = delete("""
+                DELETE FROM presence_device_route WHERE ctid IN (
+                    SELECT r.ctid FROM presence_device_route r LEFT JOIN presence_node n ON n.node_id = r.node_id
+                    WHERE n.node_id IS NULL OR n.heartbeat_at < now() - make_interval(secs => ?)
+                    LIMIT 10000 FOR UPDATE OF r SKIP LOCKED)
+                RETURNING\s""" + COLUMNS, null, nodeTimeout.toMillis() / 1000.0);
+        List<Route> all = new ArrayList<>(silent);
+        all.addAll(orphaned);
+        return all;
+    }
+
+    public List<Route> routesOf(long uid) {
+        try (Connection c = dataSource.getConnection();
+             PreparedStatement ps = c.prepareStatement(SELECT + " WHERE uid = ? ORDER BY device_type, login_at")) {
+            ps.setLong(1, uid);
+            List<Route> routes = new ArrayList<>();
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    routes.add(route(rs));
+                }
+            }
+            return routes;
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    public List<Route> routesOf(Collection<Long> uids) {
+        try (Connection c = dataSource.getConnection();
+             PreparedStatement ps = c.prepareStatement(SELECT + " WHERE uid = ANY(?) ORDER BY uid, device_type")) {
+            ps.setArray(1, c.createArrayOf("int8", uids.toArray()));
+            List<Route> routes = new ArrayList<>();
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    routes.add(route(rs));
+                }
+            }
+            return routes;
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    @TransactionAttribute(TransactionAttributeType.REQUIRES_NEW)
+    public void heartbeatNode(int nodeId, String address, boolean starting) {
+        try (Connection c = dataSource.getConnection();
+             PreparedStatement ps = c.prepareStatement("""
+                     INSERT INTO presence_node AS n (node_id, address, started_at, heartbeat_at) VALUES (?, ?, now(), now())
+                     ON CONFLICT (node_id) DO UPDATE SET heartbeat_at = now(), address = EXCLUDED.address,
+                         started_at = CASE WHEN ? THEN now() ELSE n.started_at END""")) {
+            ps.setInt(1, nodeId);
+            ps.setString(2, address);
+            ps.setBoolean(3, starting);
+            ps.executeUpdate();
+        } catch (SQLException e) {
+            throw new IllegalStateException("node heartbeat failed: " + e.getMessage(), e);
+        }
+    }
+
+    private List<Route> delete(String sql, String connectionId, Double seconds) {
+        try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
+            if (connectionId != null) {
+                ps.setString(1, connectionId);
+            } else {
+                ps.setDouble(1, seconds);
+            }
+            List<Route> routes = new ArrayList<>();
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    routes.add(route(rs));
+                }
+            }
+            return routes;
+        } catch (SQLException e) {
+            throw new IllegalStateException("route delete failed: " + e.getMessage(), e);
+        }
+    }
+
+    private static final String COLUMNS =
+            "uid, device_type, session_key, node_id, connection_id, device_id, epoch, login_at, last_heartbeat_at";
+    private static final String SELECT = "SELECT " + COLUMNS + " FROM presence_device_route";
+
+    private static Route route(ResultSet rs) throws SQLException {
+        return new Route(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getInt(4), rs.getString(5), rs.getString(6),
+                rs.getLong(7), rs.getObject(8, OffsetDateTime.class), rs.getObject(9, OffsetDateTime.class));
+    }
+}

@@ -1,0 +1,271 @@
+package io.roost.it.gateway;
+
+import static io.roost.it.Http.ADMIN_PASSWORD;
+import static io.roost.it.Http.ADMIN_USER;
+import static io.roost.it.Http.basic;
+import static io.roost.it.Http.json;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.roost.it.Deployments;
+import io.roost.it.Http;
+import jakarta.json.JsonObject;
+import java.net.URI;
+import java.net.URL;
+import java.net.http.HttpClient;
+import java.net.http.WebSocket;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.container.test.api.RunAsClient;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.arquillian.test.api.ArquillianResource;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/** Devices on real WebSockets: hello, login, heartbeat, logout, kick-out, timeout, bad frames. */
+@ExtendWith(ArquillianExtension.class)
+@RunAsClient
+class DeviceSessionIT {
+
+    static final String ADMIN = basic(ADMIN_USER, ADMIN_PASSWORD);
+
+    @Deployment(testable = false)
+    static WebArchive deployment() {
+        return Deployments.roost();
+    }
+
+    @ArquillianResource
+    URL baseUrl;
+
+    /** A device's socket: frames received in order, and how it was closed. */
+    static final class Device implements WebSocket.Listener {
+        final BlockingQueue<JsonObject> frames = new LinkedBlockingQueue<>();
+        final CompletableFuture<Integer> closed = new CompletableFuture<>();
+        private final StringBuilder partial = new StringBuilder();
+        WebSocket socket;
+
+        @Override
+        public CompletionStage<?> onText(WebSocket ws, CharSequence data, boolean last) {
+            partial.append(data);
+            if (last) {
+                frames.add(json(partial.toString()));
+                partial.setLength(0);
+            }
+            ws.request(1);
+            return null;
+        }
+
+        @Override
+        public CompletionStage<?> onClose(WebSocket ws, int statusCode, String reason) {
+            closed.complete(statusCode);
+            return null;
+        }
+
+        @Override
+        public void onError(WebSocket ws, Throwable error) {
+            closed.complete(-1);
+        }
+
+        void send(String frame) {
+            socket.sendText(frame, true).join();
+        }
+
+        JsonObject next() throws InterruptedException {
+            JsonObject frame = frames.poll(20, TimeUnit.SECONDS);
+            assertNotNull(frame, "no frame within 20 s");
+            return frame;
+        }
+
+        JsonObject expect(String type) throws InterruptedException {
+            JsonObject frame = next();
+            assertEquals(type, frame.getString("type"), frame.toString());
+            return frame;
+        }
+
+        int closeCode() throws Exception {
+            return closed.get(30, TimeUnit.SECONDS);
+        }
+    }
+
+    Device connect() throws Exception {
+        Device device = new Device();
+        URI ws = URI.create(baseUrl.toString().replaceFirst("^http", "ws")).resolve("ws");
+        device.socket = HttpClient.newHttpClient().newWebSocketBuilder().buildAsync(ws, device).get(10, TimeUnit.SECONDS);
+        return device;
+    }
+
+    Device login(String token, String deviceType, String deviceId) throws Exception {
+        Device d = connect();
+        d.send("{\"v\":1,\"type\":\"hello\",\"deviceId\":\"" + deviceId + "\",\"deviceType\":\"" + deviceType
+                + "\",\"protocolVersion\":1,\"clientVersion\":\"it\"}");
+        d.expect("hello");
+        d.send("{\"v\":1,\"type\":\"login\",\"token\":\"" + token + "\"}");
+        d.expect("login");
+        return d;
+    }
+
+    /** A fresh user account and a bearer token for it. */
+    String[] user() throws Exception {
+        Http http = new Http(baseUrl.toURI());
+        String name = "dev-" + UUID.randomUUID().toString().substring(0, 10);
+        var created = http.post("api/v1/accounts", ADMIN, "{\"username\":\"" + name
+                + "\",\"password\":\"long enough password\",\"roles\":[\"user\"]}");
+        assertEquals(201, created.statusCode(), created.body());
+        var token = http.post("api/v1/auth/tokens", basic(name, "long enough password"), "{}");
+        return new String[] {json(created).getString("id"), json(token).getString("token")};
+    }
+
+    JsonObject presence(String uid) throws Exception {
+        return json(new Http(baseUrl.toURI()).get("api/v1/presence/users/" + uid, ADMIN));
+    }
+
+    @Test
+    void helloLoginHeartbeatLogout() throws Exception {
+        String[] user = user();
+        Device d = login(user[1], "android", "phone-1");
+        d.send("{\"v\":1,\"type\":\"heartbeat\"}");
+        d.expect("heartbeat");
+        JsonObject online = presence(user[0]);
+        assertTrue(online.getBoolean("online"));
+        assertEquals("android", online.getJsonArray("devices").getJsonObject(0).getString("deviceType"));
+        assertEquals("phone-1", online.getJsonArray("devices").getJsonObject(0).getString("deviceId"));
+        d.send("{\"v\":1,\"type\":\"logout\"}");
+        d.expect("logout");
+        assertEquals(1000, d.closeCode());
+        assertFalse(presence(user[0]).getBoolean("online"));
+        // Logout keeps the token (seed 001): the device can log in again with it.
+        login(user[1], "android", "phone-1").socket.sendClose(1000, "bye").join();
+    }
+
+    @Test
+    void aSecondLoginOfTheSameTypeKicksTheFirstAndOtherTypesStay() throws Exception {
+        String[] user = user();
+        Device phone = login(user[1], "android", "phone-old");
+        Device tablet = login(user[1], "ios", "ipad");
+        Device newPhone = login(user[1], "android", "phone-new");
+        JsonObject kick = phone.expect("kick");
+        assertEquals("replaced_by_new_login", kick.getString("reason"));
+        assertEquals(1008, phone.closeCode());
+        tablet.send("{\"v\":1,\"type\":\"heartbeat\"}");
+        tablet.expect("heartbeat");
+        JsonObject p = presence(user[0]);
+        assertEquals(2, p.getJsonArray("devices").size(), p.toString());
+        assertTrue(p.toString().contains("phone-new") && !p.toString().contains("phone-old"), p.toString());
+        newPhone.socket.sendClose(1000, "bye").join();
+        tablet.socket.sendClose(1000, "bye").join();
+    }
+
+    @Test
+    void twentyConcurrentLoginsLeaveExactlyOneSession() throws Exception {
+        String[] user = user();
+        List<Device> devices = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            Device d = connect();
+            d.send("{\"v\":1,\"type\":\"hello\",\"deviceId\":\"web-" + i + "\",\"deviceType\":\"web\"}");
+            d.expect("hello");
+            devices.add(d);
+        }
+        CountDownLatch start = new CountDownLatch(1);
+        ExecutorService pool = Executors.newFixedThreadPool(20);
+        for (Device d : devices) {
+            pool.submit(() -> {
+                start.await();
+                d.send("{\"v\":1,\"type\":\"login\",\"token\":\"" + user[1] + "\"}");
+                return null;
+            });
+        }
+        start.countDown();
+        pool.shutdown();
+        assertTrue(pool.awaitTermination(30, TimeUnit.SECONDS));
+        long deadline = System.currentTimeMillis() + 30_000;
+        while (devices.stream().filter(d -> d.closed.isDone()).count() < 19 && System.currentTimeMillis() < deadline) {
+            Thread.sleep(100);
+        }
+        List<Device> survivors = devices.stream().filter(d -> !d.closed.isDone()).toList();
+        assertEquals(1, survivors.size(), "exactly one live session");
+        JsonObject p = presence(user[0]);
+        assertEquals(1, p.getJsonArray("devices").size(), p.toString());
+        Device survivor = survivors.get(0);
+        survivor.send("{\"v\":1,\"type\":\"heartbeat\"}");
+        JsonObject frame;
+        do {
+            frame = survivor.next(); // skip its own login answer
+        } while (!frame.getString("type").equals("heartbeat"));
+        survivor.socket.sendClose(1000, "bye").join();
+    }
+
+    @Test
+    void forgedTokenIsRefusedWithPolicyViolation() throws Exception {
+        Device d = connect();
+        d.send("{\"v\":1,\"type\":\"hello\",\"deviceId\":\"x\",\"deviceType\":\"android\"}");
+        d.expect("hello");
+        d.send("{\"v\":1,\"type\":\"login\",\"token\":\"rst_forged\"}");
+        assertEquals("invalid-token", d.expect("error").getString("code"));
+        assertEquals(1008, d.closeCode());
+    }
+
+    @Test
+    void badFramesGetAnErrorAndProtocolViolationsAClose() throws Exception {
+        Device notJson = connect();
+        notJson.send("hello?");
+        assertEquals("malformed-frame", notJson.expect("error").getString("code"));
+        assertEquals(1008, notJson.closeCode());
+
+        Device early = connect();
+        early.send("{\"v\":1,\"type\":\"heartbeat\"}");
+        assertEquals("login-first", early.expect("error").getString("code"));
+        assertEquals(1008, early.closeCode());
+
+        Device loginFirst = connect();
+        loginFirst.send("{\"v\":1,\"type\":\"login\",\"token\":\"x\"}");
+        assertEquals("hello-first", loginFirst.expect("error").getString("code"));
+
+        String[] user = user();
+        Device d = login(user[1], "desktop", "pc");
+        d.send("{\"v\":1,\"type\":\"teleport\"}");
+        assertEquals("unknown-type", d.expect("error").getString("code"));
+        d.send("{\"v\":1,\"type\":\"heartbeat\"}");
+        d.expect("heartbeat"); // an unknown type is not a violation: still connected
+        d.socket.sendClose(1000, "bye").join();
+    }
+
+    @Test
+    void aSilentDeviceTimesOutAndIsKicked() throws Exception {
+        String[] user = user();
+        Device d = login(user[1], "pad", "tab"); // ROOST_SESSION_HEARTBEAT_TIMEOUT is 8 s in the tests
+        JsonObject kick = d.frames.poll(40, TimeUnit.SECONDS);
+        assertNotNull(kick, "kicked within 40 s");
+        assertEquals("kick", kick.getString("type"));
+        assertEquals("heartbeat_timeout", kick.getString("reason"));
+        assertEquals(1008, d.closeCode());
+        assertFalse(presence(user[0]).getBoolean("online"));
+    }
+
+    @Test
+    void bulkPresenceQuery() throws Exception {
+        String[] a = user();
+        String[] b = user();
+        Device d = login(a[1], "web", "browser");
+        var r = new Http(baseUrl.toURI()).post("api/v1/presence/users:query", ADMIN,
+                "{\"uids\":[\"" + a[0] + "\",\"" + b[0] + "\"]}");
+        assertEquals(200, r.statusCode(), r.body());
+        var users = json(r).getJsonArray("users");
+        assertTrue(users.getJsonObject(0).getBoolean("online"));
+        assertFalse(users.getJsonObject(1).getBoolean("online"));
+        assertEquals(400, new Http(baseUrl.toURI()).post("api/v1/presence/users:query", ADMIN, "{\"uids\":[]}").statusCode());
+        d.socket.sendClose(1000, "bye").join();
+    }
+}
