@@ -7,7 +7,11 @@ import io.roost.presence.rtc.RtcIngestor;
 import io.roost.presence.session.DeviceSessions;
 import io.roost.presence.store.RouteStore;
 import jakarta.annotation.security.RolesAllowed;
+import io.roost.platform.store.SqlTimes;
 import jakarta.ejb.EJB;
+import jakarta.persistence.EntityManager;
+import jakarta.persistence.PersistenceContext;
+import jakarta.ws.rs.QueryParam;
 import jakarta.inject.Inject;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Size;
@@ -83,6 +87,28 @@ public class UserPresenceResource {
     public UserChannels channelsOf(@PathParam("uid") String uid) {
         long id = parse(uid);
         return new UserChannels(id, rtc.channelsOf(id));
+    }
+
+    public record LoginLogEntry(String event, String deviceType, String deviceId, int node, String reason,
+                                OffsetDateTime at) {
+    }
+
+    @PersistenceContext(unitName = "roost")
+    EntityManager em;
+
+    @GET
+    @Path("/users/{uid}/logins")
+    @Operation(summary = "The user's recent logins, logouts, kicks and timeouts (login log), newest first")
+    public List<LoginLogEntry> logins(@PathParam("uid") String uid, @QueryParam("limit") Integer limit) {
+        @SuppressWarnings("unchecked")
+        List<Object[]> rows = em.createNativeQuery("""
+                        SELECT event, device_type, device_id, node_id, reason, at FROM login_log
+                        WHERE uid = ?1 ORDER BY at DESC, id DESC LIMIT ?2""")
+                .setParameter(1, parse(uid))
+                .setParameter(2, RtcPresenceResource.limit(limit, 50, 1000))
+                .getResultList();
+        return rows.stream().map(r -> new LoginLogEntry((String) r[0], (String) r[1], (String) r[2],
+                ((Number) r[3]).intValue(), (String) r[4], SqlTimes.of(r[5]))).toList();
     }
 
     @GET

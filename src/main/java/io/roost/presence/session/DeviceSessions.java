@@ -22,6 +22,7 @@ import java.util.Optional;
 public class DeviceSessions {
 
     public static final String KICK_TOPIC = "roost-session-kicks";
+    public static final String LOGIN_EVENTS_TOPIC = "roost-login-events";
 
     /** The outcome of a login: accepted, or refused because the slot is held (refuse-new). */
     public record Login(boolean accepted, long epoch, Optional<RouteStore.Route> displaced) {
@@ -58,12 +59,16 @@ public class DeviceSessions {
         }
         holder.filter(h -> !h.connectionId().equals(connectionId))
                 .ifPresent(h -> end(h, SessionEnded.REPLACED));
+        log("login", wanted, null);
         return new Login(true, epoch, holder);
     }
 
     /** The connection ends its own session (logout or close). */
+    @Transactional
     public Optional<RouteStore.Route> logout(String connectionId) {
-        return routes.release(connectionId);
+        Optional<RouteStore.Route> released = routes.release(connectionId);
+        released.ifPresent(r -> log("logout", r, null));
+        return released;
     }
 
     /** Expires silent sessions and those of lost nodes; their connections get kicked. */
@@ -89,7 +94,23 @@ public class DeviceSessions {
         return routes.routesOf(uids);
     }
 
+    /** Every session change goes to roost-login-events (and from there to the login log). */
+    private void log(String event, RouteStore.Route r, String reason) {
+        var body = Json.createObjectBuilder().add("event", event).add("uid", r.uid()).add("deviceType", r.deviceType())
+                .add("nodeId", r.nodeId()).add("connectionId", r.connectionId())
+                .add("at", java.time.Instant.now().toString());
+        if (r.deviceId() != null) {
+            body.add("deviceId", r.deviceId());
+        }
+        if (reason != null) {
+            body.add("reason", reason);
+        }
+        outbox.publish(LOGIN_EVENTS_TOPIC, event, Long.toString(r.uid()), body.build().toString());
+    }
+
     private void end(RouteStore.Route r, String reason) {
+        log(SessionEnded.REPLACED.equals(reason) ? "kick" : SessionEnded.TIMEOUT.equals(reason) ? "timeout" : "node_lost",
+                r, reason);
         SessionEnded event = new SessionEnded(r.nodeId(), r.connectionId(), r.uid(), r.deviceType(), reason);
         if (r.nodeId() == node.nodeId()) {
             ended.fire(event); // observed after commit by this node's gateway

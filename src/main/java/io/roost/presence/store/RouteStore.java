@@ -90,7 +90,7 @@ public class RouteStore {
     }
 
     /** Removes the route only if this connection still holds it (a displaced connection removes nothing). */
-    @TransactionAttribute(TransactionAttributeType.REQUIRES_NEW)
+    @TransactionAttribute(TransactionAttributeType.REQUIRED)
     public Optional<Route> release(String connectionId) {
         return delete("DELETE FROM presence_device_route WHERE connection_id = ? RETURNING " + COLUMNS, connectionId, null)
                 .stream().findFirst();
@@ -113,7 +113,7 @@ public class RouteStore {
     }
 
     /** Deletes routes silent for longer than {@code timeout}, and those of nodes that stopped heartbeating. */
-    @TransactionAttribute(TransactionAttributeType.REQUIRES_NEW)
+    @TransactionAttribute(TransactionAttributeType.REQUIRED)
     public List<Route> expire(Duration timeout, Duration nodeTimeout) {
         List<Route> silent = delete("""
                 DELETE FROM presence_device_route WHERE ctid IN (
