@@ -1,6 +1,6 @@
 package io.roost.gateway;
 
-import jakarta.json.Json;
+import io.roost.platform.json.Jsonp;
 import jakarta.json.JsonObjectBuilder;
 
 /**
@@ -15,7 +15,7 @@ public final class Frames {
     }
 
     public static JsonObjectBuilder frame(String type) {
-        return Json.createObjectBuilder().add("v", VERSION).add("type", type).add("tm", System.currentTimeMillis());
+        return Jsonp.PROVIDER.createObjectBuilder().add("v", VERSION).add("type", type).add("tm", System.currentTimeMillis());
     }
 
     public static String error(String code, String message) {

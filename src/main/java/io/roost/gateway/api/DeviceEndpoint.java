@@ -1,5 +1,6 @@
 package io.roost.gateway.api;
 
+import io.roost.platform.json.Jsonp;
 import io.roost.gateway.Connections;
 import io.roost.gateway.Frames;
 import io.roost.identity.TokenService;
@@ -9,7 +10,6 @@ import io.roost.presence.session.DeviceSessions;
 import io.roost.presence.session.HeartbeatBuffer;
 import io.roost.presence.session.SessionSettings;
 import jakarta.inject.Inject;
-import jakarta.json.Json;
 import jakarta.json.JsonException;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonReader;
@@ -73,7 +73,7 @@ public class DeviceEndpoint {
     @OnMessage(maxMessageSize = MAX_FRAME)
     public void message(String text, Session session) {
         JsonObject frame;
-        try (JsonReader reader = Json.createReader(new StringReader(text))) {
+        try (JsonReader reader = Jsonp.PROVIDER.createReader(new StringReader(text))) {
             frame = reader.readObject();
         } catch (JsonException | IllegalStateException e) {
             violation(session, "malformed-frame", "A frame is one JSON object.");

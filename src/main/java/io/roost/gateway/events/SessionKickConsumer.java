@@ -1,5 +1,6 @@
 package io.roost.gateway.events;
 
+import io.roost.platform.json.Jsonp;
 import io.roost.platform.config.NodeIdentity;
 import io.roost.platform.messaging.ConsumerSpec;
 import io.roost.platform.messaging.PushConsumers;
@@ -12,7 +13,6 @@ import jakarta.ejb.Singleton;
 import jakarta.ejb.Startup;
 import jakarta.enterprise.event.Event;
 import jakarta.inject.Inject;
-import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import java.io.StringReader;
 import java.nio.charset.StandardCharsets;
@@ -43,7 +43,7 @@ public class SessionKickConsumer {
     void start() {
         consumer = consumers.start(ConsumerSpec.of("roost-session-kicks-node-" + node.nodeId(), DeviceSessions.KICK_TOPIC,
                 "node-" + node.nodeId()), messages -> messages.forEach(m -> {
-                    JsonObject o = Json.createReader(new StringReader(new String(m.getBody(), StandardCharsets.UTF_8)))
+                    JsonObject o = Jsonp.PROVIDER.createReader(new StringReader(new String(m.getBody(), StandardCharsets.UTF_8)))
                             .readObject();
                     ended.fire(new SessionEnded(o.getInt("nodeId"), o.getString("connectionId"),
                             o.getJsonNumber("uid").longValue(), o.getString("deviceType"), o.getString("reason")));

@@ -1,5 +1,6 @@
 package io.roost.presence.api;
 
+import io.roost.platform.json.Jsonp;
 import io.roost.platform.problem.ProblemException;
 import io.roost.platform.security.Roles;
 import io.roost.presence.MqttPresence;
@@ -112,7 +113,7 @@ public class MqttPresenceResource {
 
     private static List<String> splitJson(String body) {
         jakarta.json.JsonValue value;
-        try (var reader = jakarta.json.Json.createReader(new java.io.StringReader(body == null ? "" : body))) {
+        try (var reader = Jsonp.PROVIDER.createReader(new java.io.StringReader(body == null ? "" : body))) {
             value = reader.readValue();
         } catch (RuntimeException e) {
             throw new ProblemException(400, "malformed-json", "Malformed request body", "The body is not JSON.");

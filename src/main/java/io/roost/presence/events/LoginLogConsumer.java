@@ -1,5 +1,6 @@
 package io.roost.presence.events;
 
+import io.roost.platform.json.Jsonp;
 import io.roost.platform.messaging.ConsumedMessages;
 import io.roost.platform.messaging.ConsumerSpec;
 import io.roost.platform.messaging.MessageIds;
@@ -12,7 +13,6 @@ import jakarta.ejb.Singleton;
 import jakarta.ejb.Startup;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
@@ -67,7 +67,7 @@ public class LoginLogConsumer {
                 if (!consumed.firstDelivery(GROUP, id)) {
                     continue;
                 }
-                JsonObject o = Json.createReader(new StringReader(new String(m.getBody(), StandardCharsets.UTF_8))).readObject();
+                JsonObject o = Jsonp.PROVIDER.createReader(new StringReader(new String(m.getBody(), StandardCharsets.UTF_8))).readObject();
                 em.createNativeQuery("""
                                 INSERT INTO login_log (id, uid, event, device_type, device_id, node_id, connection_id, reason, at)
                                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9) ON CONFLICT (id) DO NOTHING""")

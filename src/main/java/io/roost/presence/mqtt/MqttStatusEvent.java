@@ -1,6 +1,6 @@
 package io.roost.presence.mqtt;
 
-import jakarta.json.Json;
+import io.roost.platform.json.Jsonp;
 import jakarta.json.JsonException;
 import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
@@ -53,7 +53,7 @@ public record MqttStatusEvent(String clientId, String groupId, String channelId,
     /** Parses the JSON body; {@code tag} (connect|disconnect|tcpclean) stands in for a missing eventType. */
     public static MqttStatusEvent parse(String body, String tag) {
         JsonObject o;
-        try (JsonReader reader = Json.createReader(new StringReader(body))) {
+        try (JsonReader reader = Jsonp.PROVIDER.createReader(new StringReader(body))) {
             o = reader.readObject();
         } catch (JsonException | IllegalStateException e) {
             throw new Invalid("body is not a JSON object");

@@ -1,7 +1,7 @@
 package io.roost.presence.rtc;
 
+import io.roost.platform.json.Jsonp;
 import io.roost.platform.problem.ProblemException;
-import jakarta.json.Json;
 import jakarta.json.JsonException;
 import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
@@ -32,7 +32,7 @@ public record NcsNotice(String noticeId, int eventType, long notifyMs, String ch
     /** Parses and validates; a bad notice is a 400 {@code invalid-notice} naming what is wrong. */
     public static NcsNotice parse(byte[] body) {
         JsonObject root;
-        try (JsonReader reader = Json.createReader(new ByteArrayInputStream(body))) {
+        try (JsonReader reader = Jsonp.PROVIDER.createReader(new ByteArrayInputStream(body))) {
             root = reader.readObject();
         } catch (JsonException | IllegalStateException | ClassCastException e) {
             throw new ProblemException(400, "malformed-json", "Malformed request body",

@@ -1,5 +1,6 @@
 package io.roost.presence.rtc;
 
+import io.roost.platform.json.Jsonp;
 import io.roost.platform.retry.Backoff;
 import io.roost.presence.store.RtcKickStore;
 import jakarta.ejb.ConcurrencyManagement;
@@ -10,7 +11,6 @@ import jakarta.ejb.Schedule;
 import jakarta.ejb.Singleton;
 import jakarta.ejb.Startup;
 import jakarta.inject.Inject;
-import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import java.io.StringReader;
 import java.net.URI;
@@ -67,12 +67,12 @@ public class RtcKicker {
                     + "ROOST_AGORA_CUSTOMER_SECRET, ROOST_AGORA_APP_ID)", 0, 0);
             return;
         }
-        String body = Json.createObjectBuilder()
+        String body = Jsonp.PROVIDER.createObjectBuilder()
                 .add("appid", settings.appId().get())
                 .add("cname", kick.channelName())
                 .add("uid", kick.uid())
                 .add("time", settings.kickMinutes())
-                .add("privileges", Json.createArrayBuilder().add("join_channel"))
+                .add("privileges", Jsonp.PROVIDER.createArrayBuilder().add("join_channel"))
                 .build().toString();
         String credentials = Base64.getEncoder().encodeToString(
                 (settings.customerId().get() + ":" + settings.customerSecret().get()).getBytes(StandardCharsets.UTF_8));
@@ -85,7 +85,7 @@ public class RtcKicker {
         try {
             HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
             if (response.statusCode() / 100 == 2) {
-                JsonObject json = Json.createReader(new StringReader(response.body())).readObject();
+                JsonObject json = Jsonp.PROVIDER.createReader(new StringReader(response.body())).readObject();
                 if ("success".equals(json.getString("status", null)) && json.containsKey("id")) {
                     kicks.succeeded(kick, json.getJsonNumber("id").longValue());
                     LOG.info(() -> "Kicked uid " + kick.uid() + " from " + kick.channelName());

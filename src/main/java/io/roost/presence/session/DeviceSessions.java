@@ -1,5 +1,6 @@
 package io.roost.presence.session;
 
+import io.roost.platform.json.Jsonp;
 import io.roost.platform.config.NodeIdentity;
 import io.roost.platform.ids.IdGenerator;
 import io.roost.platform.outbox.OutboxPublisher;
@@ -8,7 +9,6 @@ import jakarta.ejb.EJB;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Event;
 import jakarta.inject.Inject;
-import jakarta.json.Json;
 import jakarta.transaction.Transactional;
 import java.util.List;
 import java.util.Optional;
@@ -96,7 +96,7 @@ public class DeviceSessions {
 
     /** Every session change goes to roost-login-events (and from there to the login log). */
     private void log(String event, RouteStore.Route r, String reason) {
-        var body = Json.createObjectBuilder().add("event", event).add("uid", r.uid()).add("deviceType", r.deviceType())
+        var body = Jsonp.PROVIDER.createObjectBuilder().add("event", event).add("uid", r.uid()).add("deviceType", r.deviceType())
                 .add("nodeId", r.nodeId()).add("connectionId", r.connectionId())
                 .add("at", java.time.Instant.now().toString());
         if (r.deviceId() != null) {
@@ -115,7 +115,7 @@ public class DeviceSessions {
         if (r.nodeId() == node.nodeId()) {
             ended.fire(event); // observed after commit by this node's gateway
         } else {
-            outbox.publish(KICK_TOPIC, "node-" + r.nodeId(), r.connectionId(), Json.createObjectBuilder()
+            outbox.publish(KICK_TOPIC, "node-" + r.nodeId(), r.connectionId(), Jsonp.PROVIDER.createObjectBuilder()
                     .add("nodeId", r.nodeId()).add("connectionId", r.connectionId()).add("uid", r.uid())
                     .add("deviceType", r.deviceType()).add("reason", reason).build().toString());
         }

@@ -1,12 +1,12 @@
 package io.roost.presence.store;
 
+import io.roost.platform.json.Jsonp;
 import io.roost.platform.outbox.OutboxPublisher;
 import io.roost.platform.store.SqlTimes;
 import jakarta.ejb.Stateless;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
 import jakarta.inject.Inject;
-import jakarta.json.Json;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
 import java.time.OffsetDateTime;
@@ -93,7 +93,7 @@ public class RtcKickStore {
     }
 
     private void publish(Kick kick, String status, Long ruleId, String error) {
-        var body = Json.createObjectBuilder()
+        var body = Jsonp.PROVIDER.createObjectBuilder()
                 .add("type", "rtc.kick")
                 .add("channelName", kick.channelName())
                 .add("uid", kick.uid())

@@ -1,0 +1,175 @@
+package io.roost.bench;
+
+import io.roost.presence.rtc.AgoraSignature;
+import io.roost.presence.rtc.MemberTransitions;
+import io.roost.presence.rtc.NcsNotice;
+import jakarta.json.Json;
+import jakarta.json.JsonObject;
+import java.io.StringReader;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Base64;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Load for the NCS webhook: signed single-event POSTs from N closed-loop connections, with ~30 %
+ * duplicate deliveries and local reordering; reports durable events/s and latency, then checks
+ * every (channel, uid) against the highest-clientSeq oracle. Run by bench/rtc-webhook.sh.
+ */
+public final class RtcWebhookBench {
+
+    public static void main(String[] args) throws Exception {
+        Map<String, String> o = new HashMap<>();
+        for (String a : args) {
+            int eq = a.indexOf('=');
+            o.put(a.substring(2, eq), a.substring(eq + 1));
+        }
+        String url = o.getOrDefault("url", "http://127.0.0.1:8080");
+        String secret = o.getOrDefault("secret", "bench-secret");
+        String admin = o.getOrDefault("admin", "admin:bench-admin-password");
+        int connections = Integer.parseInt(o.getOrDefault("connections", "64"));
+        int events = Integer.parseInt(o.getOrDefault("events", "60000"));
+        int users = Integer.parseInt(o.getOrDefault("users", "5000"));
+        int channels = Integer.parseInt(o.getOrDefault("channels", "50"));
+        double duplicates = Double.parseDouble(o.getOrDefault("duplicates", "0.3"));
+        long seed = Long.parseLong(o.getOrDefault("seed", Long.toString(System.nanoTime())));
+        int warmup = Integer.parseInt(o.getOrDefault("warmup", "3000"));
+        System.out.printf("seed=%d connections=%d events=%d users=%d channels=%d duplicates=%.0f%%%n", seed, connections,
+                events, users, channels, duplicates * 100);
+
+        Random random = new Random(seed);
+        String run = "b" + Long.toHexString(seed);
+        long[] seq = new long[users];
+        int[] types = {103, 104, 105, 106, 107, 108, 111, 112};
+        long ts = System.currentTimeMillis() / 1000;
+        List<NcsNotice> unique = new ArrayList<>(events);
+        for (int i = 0; i < events; i++) {
+            int u = random.nextInt(users);
+            seq[u] += 1 + random.nextInt(3);
+            String channel = run + "-ch" + (u % channels);
+            unique.add(new NcsNotice(run + "-" + i, types[random.nextInt(types.length)], 0, channel, u + 1L, seq[u], ts,
+                    1, 3, null, null));
+        }
+        List<NcsNotice> deliveries = new ArrayList<>(unique);
+        for (int i = 0; i < (int) (events * duplicates); i++) {
+            deliveries.add(unique.get(random.nextInt(unique.size())));
+        }
+        // Reordering: deliveries (duplicates included) are shuffled within windows of `window`
+        // deliveries, so an event arrives up to a few seconds early or late, as with NCS retries.
+        int window = Integer.parseInt(o.getOrDefault("window", "5000"));
+        for (int from = 0; from < deliveries.size(); from += window) {
+            Collections.shuffle(deliveries.subList(from, Math.min(deliveries.size(), from + window)), random);
+        }
+
+        HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(Duration.ofSeconds(5)).executor(Executors.newFixedThreadPool(4)).build();
+        URI webhook = URI.create(url + "/api/v1/webhooks/agora");
+        byte[][] bodies = new byte[deliveries.size()][];
+        String[] sha256 = new String[deliveries.size()];
+        for (int i = 0; i < bodies.length; i++) {
+            NcsNotice n = deliveries.get(i);
+            bodies[i] = ("{\"noticeId\":\"" + n.noticeId() + "\",\"productId\":1,\"eventType\":" + n.eventType()
+                    + ",\"notifyMs\":" + System.currentTimeMillis() + ",\"payload\":{\"channelName\":\"" + n.channelName()
+                    + "\",\"uid\":" + n.uid() + ",\"clientSeq\":" + n.clientSeq() + ",\"ts\":" + n.ts()
+                    + ",\"platform\":1,\"clientType\":3}}").getBytes(StandardCharsets.UTF_8);
+            sha256[i] = AgoraSignature.hmacHex("HmacSHA256", secret, bodies[i]);
+        }
+
+        long[] latency = new long[bodies.length];
+        AtomicInteger next = new AtomicInteger();
+        AtomicLong failures = new AtomicLong();
+        AtomicLong measuredStart = new AtomicLong();
+        ExecutorService pool = Executors.newFixedThreadPool(connections);
+        List<java.util.concurrent.Future<?>> workers = new ArrayList<>();
+        for (int t = 0; t < connections; t++) {
+            workers.add(pool.submit(() -> {
+                for (int i; (i = next.getAndIncrement()) < bodies.length; ) {
+                    if (i == warmup) {
+                        measuredStart.set(System.nanoTime());
+                    }
+                    HttpRequest request = HttpRequest.newBuilder(webhook).timeout(Duration.ofSeconds(30))
+                            .header("Content-Type", "application/json").header("Agora-Signature-V2", sha256[i])
+                            .POST(HttpRequest.BodyPublishers.ofByteArray(bodies[i])).build();
+                    long start = System.nanoTime();
+                    try {
+                        HttpResponse<Void> r = http.send(request, HttpResponse.BodyHandlers.discarding());
+                        if (r.statusCode() != 200) {
+                            failures.incrementAndGet();
+                        }
+                    } catch (Exception e) {
+                        failures.incrementAndGet();
+                    }
+                    latency[i] = System.nanoTime() - start;
+                }
+                return null;
+            }));
+        }
+        for (var w : workers) {
+            w.get();
+        }
+        long end = System.nanoTime();
+        pool.shutdown();
+        int measured = bodies.length - warmup;
+        double seconds = (end - measuredStart.get()) / 1e9;
+        long[] sorted = Arrays.copyOfRange(latency, warmup, latency.length);
+        Arrays.sort(sorted);
+        System.out.printf("RESULT requests=%d seconds=%.2f requests_per_s=%.0f p50_ms=%.2f p90_ms=%.2f p99_ms=%.2f max_ms=%.2f non200=%d%n",
+                measured, seconds, measured / seconds, sorted[sorted.length / 2] / 1e6,
+                sorted[(int) (sorted.length * 0.90)] / 1e6, sorted[(int) (sorted.length * 0.99)] / 1e6,
+                sorted[sorted.length - 1] / 1e6, failures.get());
+
+        // Correctness: every pair in the state of its highest clientSeq.
+        Map<String, MemberTransitions.State> expected = new HashMap<>();
+        List<NcsNotice> bySeq = new ArrayList<>(unique);
+        bySeq.sort((a, b) -> Long.compare(a.clientSeq(), b.clientSeq()));
+        for (NcsNotice n : bySeq) {
+            expected.merge(n.channelName() + "/" + n.uid(), MemberTransitions.apply(null, n, null),
+                    (old, x) -> MemberTransitions.apply(old, n, null));
+        }
+        String auth = "Basic " + Base64.getEncoder().encodeToString(admin.getBytes(StandardCharsets.UTF_8));
+        int mismatches = 0;
+        int checked = 0;
+        for (int c = 0; c < channels; c++) {
+            String channel = run + "-ch" + c;
+            HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(url + "/api/v1/presence/channels/"
+                    + channel + "/members?limit=10000")).header("Authorization", auth).build(), HttpResponse.BodyHandlers.ofString());
+            Map<Long, JsonObject> actual = new HashMap<>();
+            if (r.statusCode() == 200) {
+                Json.createReader(new StringReader(r.body())).readObject().getJsonArray("members")
+                        .forEach(m -> actual.put(m.asJsonObject().getJsonNumber("uid").longValue(), m.asJsonObject()));
+            }
+            for (var e : expected.entrySet()) {
+                if (!e.getKey().startsWith(channel + "/")) {
+                    continue;
+                }
+                checked++;
+                JsonObject got = actual.get(Long.parseLong(e.getKey().substring(channel.length() + 1)));
+                MemberTransitions.State want = e.getValue();
+                boolean ok = got == null ? !want.online()
+                        : got.getBoolean("online") == want.online() && got.getJsonNumber("clientSeq").longValue() == want.clientSeq();
+                if (!ok) {
+                    mismatches++;
+                }
+            }
+        }
+        System.out.printf("CHECK pairs=%d mismatches=%d%n", checked, mismatches);
+        HttpResponse<String> stats = http.send(HttpRequest.newBuilder(URI.create(url + "/api/v1/presence/rtc/stats"))
+                .header("Authorization", auth).build(), HttpResponse.BodyHandlers.ofString());
+        System.out.println("SERVER " + stats.body());
+        System.exit(mismatches == 0 && failures.get() == 0 ? 0 : 1);
+    }
+}
