@@ -132,19 +132,7 @@ public class RouteStore {
     }
 
     public List<Route> routesOf(long uid) {
-        try (Connection c = dataSource.getConnection();
-             PreparedStatement ps = c.prepareStatement(SELECT + " WHERE uid = ? ORDER BY device_type, login_at")) {
-            ps.setLong(1, uid);
-            List<Route> routes = new ArrayList<>();
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    routes.add(route(rs));
-                }
-            }
-            return routes;
-        } catch (SQLException e) {
-            throw new IllegalStateException(e);
-        }
+        return routesOf(List.of(uid));
     }
 
     public List<Route> routesOf(Collection<Long> uids) {
