@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# MQTT status ingestion benchmark: 500,000 notifications (connect/close pairs over 50,000 client
+# ids, 20 % duplicated, scrambled) are put on the real broker first; then Roost starts and its
+# consumers drain the backlog; the figure is events/s from the first applied to the last, and
+# every client is checked against the oracle. Not part of ./mvnw verify.
+#   bench/mqtt-ingest.sh [--events=N --clients=N]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+DIR=$PWD/target/bench-mqtt
+SEED=${SEED:-$RANDOM$RANDOM}
+rm -rf "$DIR"; mkdir -p "$DIR"
+./mvnw -q package -DskipTests > "$DIR/build.log" 2>&1
+CP="target/test-classes:target/classes:$(cat target/devservices.classpath)"
+java -cp target/test-classes io.roost.devservices.DevServices start --fresh --dir="$DIR/devservices" \
+  --db-port=55432 --namesrv-port=19876 --broker-port=10911 --classpath-file=target/devservices.classpath
+export ROOST_DATA_DIR=$DIR/roost ROOST_MODE=dev ROOST_ADMIN_PASSWORD=bench-admin-password
+export ROOST_DB_URL=jdbc:postgresql://127.0.0.1:55432/roost ROOST_ROCKETMQ_NAMESRV=127.0.0.1:19876
+export ROOST_MQTT_STATUS_TOPIC=GID_BENCH_MQTT ROOST_MQTT_CONSUMER_GROUP=roost-bench-mqtt-$SEED
+cleanup() {
+  bin/roost stop >/dev/null 2>&1 || true
+  java -cp target/test-classes io.roost.devservices.DevServices stop --dir="$DIR/devservices" >/dev/null 2>&1 || true
+}
+trap cleanup EXIT
+
+echo "== producing (seed $SEED)"
+java -Xmx2g -cp "$CP" io.roost.bench.MqttIngestBench --phase=produce --seed="$SEED" "$@" | tee "$DIR/produce.out"
+MESSAGES=$(awk '/^PRODUCED/ { for (i=1;i<=NF;i++) if ($i ~ /^messages=/) { split($i,a,"="); print a[2] } }' "$DIR/produce.out")
+
+echo "== starting Roost on the backlog"
+bin/roost start > "$DIR/start.log" 2>&1 &
+java -Xmx1g -cp "$CP" io.roost.bench.MqttIngestBench --phase=measure --seed="$SEED" --messages="$MESSAGES" "$@" \
+  | tee "$DIR/measure.out"
+echo "machine: $(nproc) cores, $(free -g | awk '/Mem/ {print $2}') GiB"

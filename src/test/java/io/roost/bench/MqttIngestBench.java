@@ -1,0 +1,175 @@
+package io.roost.bench;
+
+import io.roost.presence.mqtt.ConnectionRules;
+import io.roost.presence.mqtt.MqttStatusEvent;
+import jakarta.json.Json;
+import jakarta.json.JsonObject;
+import java.io.StringReader;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import org.apache.rocketmq.client.producer.DefaultMQProducer;
+import org.apache.rocketmq.common.message.Message;
+
+/**
+ * MQTT status ingestion benchmark, two phases with the same seed (bench/mqtt-ingest.sh):
+ * {@code --phase=produce} puts the whole stream (connect/close pairs over many client ids, 20 %
+ * duplicated, scrambled) on the broker before Roost runs; {@code --phase=measure} then times
+ * Roost's consumers from the first applied notification to the last, and checks every client
+ * against the oracle (ConnectionRules).
+ */
+public final class MqttIngestBench {
+
+    record Event(String clientId, String channelId, MqttStatusEvent.Type type, long time) {
+        String json() {
+            return "{\"clientId\":\"" + clientId + "\",\"time\":" + time + ",\"eventType\":\"" + type.wire()
+                    + "\",\"channelId\":\"" + channelId + "\",\"clientIp\":\"10.1.2.3:4567\"}";
+        }
+    }
+
+    public static void main(String[] args) throws Exception {
+        Map<String, String> o = new HashMap<>();
+        for (String a : args) {
+            int eq = a.indexOf('=');
+            o.put(a.substring(2, eq), a.substring(eq + 1));
+        }
+        long seed = Long.parseLong(o.getOrDefault("seed", "1"));
+        int target = Integer.parseInt(o.getOrDefault("events", "500000"));
+        int clients = Integer.parseInt(o.getOrDefault("clients", "50000"));
+        double duplicates = Double.parseDouble(o.getOrDefault("duplicates", "0.2"));
+        String topic = o.getOrDefault("topic", "GID_BENCH_MQTT");
+        String group = "GID_BENCH" + Long.toHexString(seed).toUpperCase();
+
+        // Histories: per client, connections with connect, then (mostly) disconnect and/or tcpclean;
+        // takeovers stamp the old tcpclean after the next connect; some tcpcleans are lost.
+        Random random = new Random(seed);
+        List<Event> events = new ArrayList<>();
+        int unique = (int) (target / (1 + duplicates));
+        long[] clock = new long[clients];
+        int[] connection = new int[clients];
+        while (events.size() < unique) {
+            int c = random.nextInt(clients);
+            String clientId = group + "@@@d" + c;
+            clock[c] += 1 + random.nextInt(5);
+            String channel = Integer.toHexString(c) + "x" + (connection[c]++);
+            events.add(new Event(clientId, channel, MqttStatusEvent.Type.CONNECT, 1_700_000_000L + clock[c]));
+            int fate = random.nextInt(10);
+            if (fate < 4) {
+                events.add(new Event(clientId, channel, MqttStatusEvent.Type.DISCONNECT, 1_700_000_001L + clock[c]));
+            }
+            if (fate < 8) {
+                events.add(new Event(clientId, channel, MqttStatusEvent.Type.TCPCLEAN,
+                        1_700_000_000L + clock[c] + (fate < 2 ? 9 : 2)));
+            }
+        }
+        Map<String, Boolean> expected = oracle(events);
+
+        if (o.getOrDefault("phase", "produce").equals("produce")) {
+            List<Event> deliveries = new ArrayList<>(events);
+            for (int i = 0; i < (int) (events.size() * duplicates); i++) {
+                deliveries.add(events.get(random.nextInt(events.size())));
+            }
+            Collections.shuffle(deliveries, random);
+            DefaultMQProducer producer = new DefaultMQProducer("roost-bench-mqtt");
+            producer.setNamesrvAddr(o.getOrDefault("namesrv", "127.0.0.1:19876"));
+            producer.setVipChannelEnabled(false);
+            producer.setMaxMessageSize(4 * 1024 * 1024);
+            producer.start();
+            long start = System.nanoTime();
+            try {
+                List<Message> batch = new ArrayList<>();
+                for (Event e : deliveries) {
+                    // Batches need one tag per message but one topic: fine, the consumer filters by tag.
+                    batch.add(new Message(topic, e.type().wire(), e.json().getBytes(StandardCharsets.UTF_8)));
+                    if (batch.size() == 200) {
+                        producer.send(batch, 10_000);
+                        batch = new ArrayList<>();
+                    }
+                }
+                if (!batch.isEmpty()) {
+                    producer.send(batch, 10_000);
+                }
+            } finally {
+                producer.shutdown();
+            }
+            System.out.printf("PRODUCED seed=%d messages=%d unique=%d clients=%d online_expected=%d in %.1f s%n", seed,
+                    deliveries.size(), events.size(), expected.size(),
+                    expected.values().stream().filter(b -> b).count(), (System.nanoTime() - start) / 1e9);
+            return;
+        }
+
+        // Measure: from the first applied notification to all of them.
+        String url = o.getOrDefault("url", "http://127.0.0.1:8080");
+        String auth = "Basic " + Base64.getEncoder().encodeToString(
+                o.getOrDefault("admin", "admin:bench-admin-password").getBytes(StandardCharsets.UTF_8));
+        long total = Long.parseLong(o.get("messages"));
+        HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+        long first = 0;
+        long applied = 0;
+        long deadline = System.nanoTime() + 600_000_000_000L;
+        while (System.nanoTime() < deadline) {
+            JsonObject s;
+            try {
+                s = get(http, url + "/api/v1/presence/mqtt/stats", auth);
+            } catch (Exception notUpYet) {
+                Thread.sleep(500);
+                continue;
+            }
+            applied = s.getJsonNumber("applied").longValue() + s.getJsonNumber("deadLetteredByThisNode").longValue();
+            if (applied > 0 && first == 0) {
+                first = System.nanoTime();
+            }
+            if (applied >= total) {
+                break;
+            }
+            Thread.sleep(100);
+        }
+        double seconds = (System.nanoTime() - first) / 1e9;
+        System.out.printf("RESULT messages=%d seconds=%.1f events_per_s=%.0f%n", applied, seconds, applied / seconds);
+
+        Map<String, Boolean> actual = new HashMap<>();
+        String cursor = "";
+        while (cursor != null) {
+            JsonObject page = get(http, url + "/api/v1/presence/mqtt/clients?limit=10000&groupId=" + group
+                    + (cursor.isEmpty() ? "" : "&cursor=" + java.net.URLEncoder.encode(cursor, StandardCharsets.UTF_8)), auth);
+            page.getJsonArray("clients").forEach(c -> actual.put(c.asJsonObject().getString("clientId"),
+                    c.asJsonObject().getBoolean("online")));
+            cursor = page.isNull("nextCursor") ? null : page.getString("nextCursor");
+        }
+        long wrong = expected.entrySet().stream().filter(e -> !e.getValue().equals(actual.get(e.getKey()))).count();
+        System.out.printf("CHECK clients=%d online=%d wrong=%d%n", expected.size(),
+                actual.values().stream().filter(b -> b).count(), wrong);
+        System.exit(wrong == 0 ? 0 : 1);
+    }
+
+    static JsonObject get(HttpClient http, String url, String auth) throws Exception {
+        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(url)).header("Authorization", auth).build(),
+                HttpResponse.BodyHandlers.ofString());
+        if (r.statusCode() != 200) {
+            throw new IllegalStateException(url + " -> " + r.statusCode() + " " + r.body());
+        }
+        return Json.createReader(new StringReader(r.body())).readObject();
+    }
+
+    static Map<String, Boolean> oracle(List<Event> events) {
+        Map<String, Map<String, ConnectionRules.Connection>> byClient = new LinkedHashMap<>();
+        for (Event e : events) {
+            byClient.computeIfAbsent(e.clientId(), k -> new LinkedHashMap<>())
+                    .merge(e.channelId(), ConnectionRules.Connection.empty(e.channelId()).with(e.type(), e.time()),
+                            (old, x) -> old.with(e.type(), e.time()));
+        }
+        Map<String, Boolean> online = new LinkedHashMap<>();
+        byClient.forEach((id, conns) -> online.put(id, ConnectionRules.online(conns.values())));
+        return online;
+    }
+}
