@@ -1,6 +1,11 @@
 package io.roost.devservices;
 
+import java.io.File;
 import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -10,183 +15,441 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 /**
  * Dev services for Roost: a real PostgreSQL and a real RocketMQ name server + broker, run as one
- * background process, for {@code bin/roost start} and for the integration tests.
+ * background process, for {@code bin/roost start}, the benchmarks and the integration tests.
  *
  * <pre>
  * DevServices start [--fresh] --dir=D --db-port=P --namesrv-port=P --broker-port=P --classpath-file=F
  *                   [--max-lifetime-minutes=N] [--no-db] [--no-rocketmq]
  * DevServices stop --dir=D
- * DevServices run ...       (the background process itself; start launches it)
+ * DevServices run ...       (the background process itself, in the foreground; start launches it)
  * </pre>
  *
- * {@code start} needs only this class on its class path: it launches {@code run} in a child JVM with
- * the full test class path (read from --classpath-file), waits for {@code D/ready.properties},
- * and returns. {@code stop} sends SIGTERM to the recorded pid and waits; the child's shutdown hook
- * stops the broker, the name server and PostgreSQL in that order.
+ * {@code start} uses no class outside the JDK, so it runs with only the test classes on its class
+ * path: it launches {@code run} in a child JVM whose class path is the test classes plus the one
+ * line of --classpath-file (maven-dependency-plugin build-classpath), waits for
+ * {@code D/ready.properties} and returns. {@code stop} sends SIGTERM to the pid in
+ * {@code D/devservices.pid} and waits; the child's shutdown hook stops the broker, the name server
+ * and PostgreSQL, in that order. PostgreSQL is not a child of that JVM ({@code pg_ctl} daemonizes
+ * it), so after a forced kill {@code stop} finds the postmaster of {@code D/pgdata} by its command
+ * line and stops it by pid.
+ *
+ * <p>Files in D: {@code devservices.pid}, {@code devservices.log} (the child's stdout/stderr:
+ * our lines, embedded PostgreSQL's and the server log), {@code ready.properties} (db.url, db.user,
+ * db.password, rocketmq.namesrv), {@code pgdata/} (kept across runs unless --fresh),
+ * {@code rocketmq/} (store, name server config, {@code logs/}; kept unless --fresh).
+ *
+ * <p>Ports: db-port (PostgreSQL, 127.0.0.1), namesrv-port, broker-port, broker-port − 2 (the
+ * broker's "fast"/VIP remoting server) and broker-port + 1 (HA); they must all differ.
  */
 public final class DevServices {
 
     static final String READY = "ready.properties";
     static final String PID = "devservices.pid";
     static final String LOG = "devservices.log";
+    static final String PGDATA = "pgdata";
+    static final String ROCKETMQ = "rocketmq";
+
+    static final long START_TIMEOUT_SECONDS = 120;
+    static final long STOP_TIMEOUT_SECONDS = 60;
+    static final long POSTGRES_STOP_TIMEOUT_SECONDS = 20;
+
+    private static final Set<String> FLAGS = Set.of("fresh", "no-db", "no-rocketmq");
+    private static final Set<String> VALUED = Set.of("dir", "db-port", "namesrv-port", "broker-port",
+            "classpath-file", "max-lifetime-minutes");
 
     private DevServices() {
     }
 
     public static void main(String[] args) throws Exception {
         if (args.length == 0) {
-            usage();
+            usage("no command");
         }
-        Map<String, String> options = parse(args);
-        switch (args[0]) {
-            case "start" -> System.exit(start(options, args));
-            case "stop" -> System.exit(stop(Path.of(required(options, "dir"))));
+        Options options;
+        try {
+            options = Options.parse(args);
+        } catch (IllegalArgumentException e) {
+            usage(e.getMessage());
+            return;
+        }
+        switch (options.command()) {
+            case "start" -> System.exit(start(options));
+            case "stop" -> System.exit(stop(options.dir(), true));
             case "run" -> DevServicesProcess.run(options);
-            default -> usage();
+            default -> usage("unknown command " + options.command());
         }
     }
 
-    private static void usage() {
-        System.err.println("usage: DevServices start|stop|run --dir=DIR [options]");
+    private static void usage(String problem) {
+        System.err.println("[devservices] " + problem);
+        System.err.println("usage: DevServices start|run [--fresh] --dir=DIR --db-port=P --namesrv-port=P --broker-port=P"
+                + " --classpath-file=F [--max-lifetime-minutes=N] [--no-db] [--no-rocketmq]");
+        System.err.println("       DevServices stop --dir=DIR");
         System.exit(2);
     }
 
-    static Map<String, String> parse(String[] args) {
-        Map<String, String> options = new LinkedHashMap<>();
-        for (int i = 1; i < args.length; i++) {
-            String a = args[i];
-            if (!a.startsWith("--")) {
-                throw new IllegalArgumentException("unexpected argument " + a);
+    /** The parsed command line; {@link #childArguments()} gives it back for the {@code run} child. */
+    record Options(String command, Path dir, boolean fresh, boolean db, boolean rocketMq, int dbPort,
+                   int namesrvPort, int brokerPort, Path classpathFile, long maxLifetimeMinutes) {
+
+        static Options parse(String[] args) {
+            Map<String, String> raw = new LinkedHashMap<>();
+            for (int i = 1; i < args.length; i++) {
+                String a = args[i];
+                if (!a.startsWith("--")) {
+                    throw new IllegalArgumentException("unexpected argument " + a);
+                }
+                int eq = a.indexOf('=');
+                String name = eq < 0 ? a.substring(2) : a.substring(2, eq);
+                if (eq < 0 ? !FLAGS.contains(name) : !VALUED.contains(name)) {
+                    throw new IllegalArgumentException("unknown option " + a);
+                }
+                raw.put(name, eq < 0 ? "true" : a.substring(eq + 1));
             }
-            int eq = a.indexOf('=');
-            options.put(eq < 0 ? a.substring(2) : a.substring(2, eq), eq < 0 ? "true" : a.substring(eq + 1));
+            String command = args[0];
+            String dirValue = raw.get("dir");
+            if (dirValue == null || dirValue.isBlank()) {
+                throw new IllegalArgumentException("--dir is required");
+            }
+            Path dir = Path.of(dirValue).toAbsolutePath().normalize();
+            if (command.equals("stop")) {
+                return new Options(command, dir, false, false, false, 0, 0, 0, null, 0);
+            }
+            boolean db = !raw.containsKey("no-db");
+            boolean rocketMq = !raw.containsKey("no-rocketmq");
+            int dbPort = db ? port(raw, "db-port") : 0;
+            int namesrvPort = rocketMq ? port(raw, "namesrv-port") : 0;
+            int brokerPort = rocketMq ? port(raw, "broker-port") : 0;
+            if (rocketMq && brokerPort < 3) {
+                throw new IllegalArgumentException("--broker-port must be at least 3 (the broker also listens on port - 2)");
+            }
+            Path classpathFile = null;
+            if (command.equals("start") && (db || rocketMq)) {
+                String f = raw.get("classpath-file");
+                if (f == null || f.isBlank()) {
+                    throw new IllegalArgumentException("--classpath-file is required");
+                }
+                classpathFile = Path.of(f).toAbsolutePath().normalize();
+            }
+            long lifetime = 0;
+            if (raw.containsKey("max-lifetime-minutes")) {
+                lifetime = Long.parseLong(raw.get("max-lifetime-minutes"));
+                if (lifetime <= 0) {
+                    throw new IllegalArgumentException("--max-lifetime-minutes must be positive");
+                }
+            }
+            Options options = new Options(command, dir, raw.containsKey("fresh"), db, rocketMq, dbPort, namesrvPort,
+                    brokerPort, classpathFile, lifetime);
+            options.checkDistinctPorts();
+            return options;
         }
-        return options;
+
+        private static int port(Map<String, String> raw, String name) {
+            String v = raw.get(name);
+            if (v == null || v.isBlank()) {
+                throw new IllegalArgumentException("--" + name + " is required");
+            }
+            int port = Integer.parseInt(v);
+            if (port < 1 || port > 65534) {
+                throw new IllegalArgumentException("--" + name + " out of range: " + v);
+            }
+            return port;
+        }
+
+        /** Every port the services listen on, with what uses it. */
+        Map<Integer, String> ports() {
+            Map<Integer, String> ports = new LinkedHashMap<>();
+            if (db) {
+                ports.put(dbPort, "PostgreSQL (--db-port)");
+            }
+            if (rocketMq) {
+                ports.put(namesrvPort, "RocketMQ name server (--namesrv-port)");
+                ports.put(brokerPort, "RocketMQ broker (--broker-port)");
+                ports.put(brokerPort - 2, "RocketMQ broker fast/VIP remoting (--broker-port - 2)");
+                ports.put(brokerPort + 1, "RocketMQ broker HA (--broker-port + 1)");
+            }
+            return ports;
+        }
+
+        private void checkDistinctPorts() {
+            int expected = (db ? 1 : 0) + (rocketMq ? 4 : 0);
+            if (ports().size() != expected) {
+                throw new IllegalArgumentException("ports collide: db-port " + dbPort + ", namesrv-port " + namesrvPort
+                        + ", broker-port " + brokerPort + " (the broker also uses broker-port - 2 and broker-port + 1)");
+            }
+        }
+
+        /** The options of a {@code run} child equivalent to this {@code start}, with absolute paths. */
+        List<String> childArguments() {
+            List<String> a = new ArrayList<>();
+            a.add("run");
+            if (fresh) {
+                a.add("--fresh");
+            }
+            a.add("--dir=" + dir);
+            if (db) {
+                a.add("--db-port=" + dbPort);
+            } else {
+                a.add("--no-db");
+            }
+            if (rocketMq) {
+                a.add("--namesrv-port=" + namesrvPort);
+                a.add("--broker-port=" + brokerPort);
+            } else {
+                a.add("--no-rocketmq");
+            }
+            if (maxLifetimeMinutes > 0) {
+                a.add("--max-lifetime-minutes=" + maxLifetimeMinutes);
+            }
+            return a;
+        }
     }
 
-    static String required(Map<String, String> options, String name) {
-        String v = options.get(name);
-        if (v == null || v.isBlank()) {
-            throw new IllegalArgumentException("--" + name + " is required");
-        }
-        return v;
-    }
+    // ---------------------------------------------------------------------------------- start
 
-    private static int start(Map<String, String> options, String[] args) throws Exception {
-        Path dir = Path.of(required(options, "dir")).toAbsolutePath();
+    private static int start(Options options) throws Exception {
+        Path dir = options.dir();
         Files.createDirectories(dir);
-        if (options.containsKey("no-db") && options.containsKey("no-rocketmq")) {
-            System.out.println("[devservices] nothing to start (external database and broker)");
+        stop(dir, false); // a leftover from an earlier start must not hold the ports or the data
+        Files.deleteIfExists(dir.resolve(READY));
+        if (!options.db() && !options.rocketMq()) {
+            log("nothing to start (--no-db and --no-rocketmq)");
             return 0;
         }
-        stop(dir); // a leftover from an interrupted run must not hold the ports
-        Files.deleteIfExists(dir.resolve(READY));
+        for (Map.Entry<Integer, String> port : options.ports().entrySet()) {
+            if (!isFree(port.getKey())) {
+                System.err.println("[devservices] port " + port.getKey() + " on 127.0.0.1 is already in use; it is needed for "
+                        + port.getValue());
+                return 1;
+            }
+        }
 
-        String classPath = Files.readString(Path.of(required(options, "classpath-file"))).trim();
-        String ownClassPath = System.getProperty("java.class.path");
+        String classPath = Files.readString(options.classpathFile()).trim();
+        String ownClassPath = absoluteClassPath(System.getProperty("java.class.path"));
         List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xms64m", "-Xmx512m", "-XX:+UseSerialGC", "-XX:MaxDirectMemorySize=256m",
-                // RocketMQ writes its logs under ${user.home}/logs: keep them in the dev-services dir.
-                "-Duser.home=" + dir.resolve("home"),
+                "-Xms128m", "-Xmx512m", "-XX:+UseSerialGC", "-XX:MaxDirectMemorySize=256m",
                 "-Djava.net.preferIPv4Stack=true",
-                DevServices.class.getName(), "run"));
-        for (int i = 1; i < args.length; i++) {
-            command.add(args[i]);
-        }
+                DevServices.class.getName()));
+        command.addAll(options.childArguments());
         Path log = dir.resolve(LOG);
         ProcessBuilder builder = new ProcessBuilder(command);
-        // The class path goes in the environment: a short command line stays readable in ps and
-        // in /proc (which `stop` checks before it signals a pid).
-        builder.environment().put("CLASSPATH", ownClassPath + java.io.File.pathSeparator + classPath);
+        // The class path (~270 jars) goes in the environment, not on the command line: `ps` and
+        // /proc/<pid>/cmdline (which `stop` checks before it signals a pid) stay readable.
+        builder.environment().put("CLASSPATH", ownClassPath + File.pathSeparator + classPath);
         Process child = builder
                 .redirectErrorStream(true)
                 .redirectOutput(log.toFile())
-                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
+                .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
                 .start();
+        long begin = System.nanoTime();
         Files.writeString(dir.resolve(PID), Long.toString(child.pid()));
-        System.out.println("[devservices] started pid " + child.pid() + ", log " + log);
+        log("starting dev services, pid " + child.pid() + ", log " + log);
 
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(180);
+        long deadline = begin + TimeUnit.SECONDS.toNanos(START_TIMEOUT_SECONDS);
         Path ready = dir.resolve(READY);
         while (!Files.exists(ready)) {
             if (!child.isAlive()) {
-                System.err.println("[devservices] the dev services process exited with " + child.exitValue());
+                System.err.println("[devservices] the dev services process exited with status " + child.exitValue()
+                        + "; last lines of " + log + ":");
                 printTail(log);
+                Files.deleteIfExists(dir.resolve(PID));
+                stopOrphanedPostgres(dir.resolve(PGDATA));
                 return 1;
             }
             if (System.nanoTime() > deadline) {
-                System.err.println("[devservices] not ready after 180 s");
+                System.err.println("[devservices] not ready after " + START_TIMEOUT_SECONDS + " s; last lines of " + log + ":");
                 printTail(log);
-                stop(dir);
+                stop(dir, true);
                 return 1;
             }
-            Thread.sleep(200);
+            Thread.sleep(100);
         }
         Properties p = new Properties();
         try (var in = Files.newInputStream(ready)) {
             p.load(in);
         }
-        p.stringPropertyNames().stream().sorted()
-                .forEach(k -> System.out.println("[devservices] " + k + " = " + p.getProperty(k)));
+        log(String.format("ready in %.1f s (pid %d)", secondsSince(begin), child.pid()));
+        p.stringPropertyNames().stream().sorted().forEach(k -> log("  " + k + " = " + p.getProperty(k)));
         return 0;
     }
 
-    static int stop(Path dir) throws IOException, InterruptedException {
-        Path pidFile = dir.toAbsolutePath().resolve(PID);
-        if (!Files.exists(pidFile)) {
-            return 0;
-        }
-        long pid = Long.parseLong(Files.readString(pidFile).trim());
-        Optional<ProcessHandle> handle = ProcessHandle.of(pid).filter(ProcessHandle::isAlive)
-                .filter(h -> h.info().commandLine().map(c -> c.contains(DevServices.class.getName())).orElse(true));
-        if (handle.isEmpty()) {
-            System.out.println("[devservices] pid " + pid + " is not running");
-        } else {
-            List<ProcessHandle> descendants = handle.get().descendants().toList();
-            System.out.println("[devservices] stopping pid " + pid);
-            long start = System.nanoTime();
-            handle.get().destroy();
-            try {
-                handle.get().onExit().get(90, TimeUnit.SECONDS);
-            } catch (Exception e) {
-                System.err.println("[devservices] pid " + pid + " did not stop in 90 s; killing it");
-                handle.get().destroyForcibly();
-                handle.get().onExit().join();
+    private static String absoluteClassPath(String classPath) {
+        List<String> entries = new ArrayList<>();
+        for (String e : classPath.split(File.pathSeparator)) {
+            if (!e.isEmpty()) {
+                entries.add(Path.of(e).toAbsolutePath().normalize().toString());
             }
-            // PostgreSQL is stopped by the shutdown hook; after a forced kill its processes may remain.
-            for (ProcessHandle d : descendants) {
-                if (d.isAlive()) {
-                    d.destroy();
-                    d.onExit().orTimeout(20, TimeUnit.SECONDS).exceptionally(x -> {
-                        d.destroyForcibly();
-                        return d;
-                    }).join();
+        }
+        return String.join(File.pathSeparator, entries);
+    }
+
+    private static boolean isFree(int port) {
+        try (ServerSocket s = new ServerSocket()) {
+            s.setReuseAddress(true);
+            s.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    // ---------------------------------------------------------------------------------- stop
+
+    /**
+     * Stops the process recorded in {@code dir/devservices.pid} (SIGTERM, then SIGKILL after
+     * {@value #STOP_TIMEOUT_SECONDS} s) and any PostgreSQL still serving {@code dir/pgdata}.
+     * Returns 0 whether or not anything was running.
+     */
+    static int stop(Path dir, boolean verbose) throws IOException, InterruptedException {
+        dir = dir.toAbsolutePath().normalize();
+        Path pidFile = dir.resolve(PID);
+        Optional<ProcessHandle> handle = Optional.empty();
+        if (Files.exists(pidFile)) {
+            String recorded = Files.readString(pidFile).trim();
+            try {
+                handle = ProcessHandle.of(Long.parseLong(recorded)).filter(ProcessHandle::isAlive)
+                        .filter(DevServices::isDevServicesProcess);
+            } catch (NumberFormatException e) {
+                log("ignoring unreadable " + pidFile);
+            }
+            if (handle.isEmpty() && verbose) {
+                log("pid " + recorded + " from " + pidFile + " is not running");
+            }
+        } else if (verbose) {
+            log("not running (no " + pidFile + ")");
+        }
+        if (handle.isPresent()) {
+            ProcessHandle h = handle.get();
+            long begin = System.nanoTime();
+            log("stopping dev services, pid " + h.pid());
+            h.destroy(); // SIGTERM: the shutdown hook stops broker, name server, PostgreSQL
+            try {
+                h.onExit().get(STOP_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            } catch (Exception e) {
+                log("pid " + h.pid() + " did not stop in " + STOP_TIMEOUT_SECONDS + " s; killing it");
+                h.destroyForcibly();
+                try {
+                    h.onExit().get(10, TimeUnit.SECONDS);
+                } catch (Exception ignored) {
+                    // reported by the isAlive check below
                 }
             }
-            System.out.printf("[devservices] stopped in %.1f s%n", (System.nanoTime() - start) / 1e9);
+            log(String.format("dev services %s in %.1f s", h.isAlive() ? "STILL RUNNING" : "stopped", secondsSince(begin)));
         }
+        // After a clean shutdown hook PostgreSQL is already down; after a kill it is an orphan.
+        stopOrphanedPostgres(dir.resolve(PGDATA));
         Files.deleteIfExists(pidFile);
-        Files.deleteIfExists(dir.toAbsolutePath().resolve(READY));
+        Files.deleteIfExists(dir.resolve(READY));
         return 0;
     }
 
-    private static void printTail(Path log) throws IOException {
-        if (Files.exists(log)) {
-            List<String> lines = Files.readAllLines(log);
-            lines.subList(Math.max(0, lines.size() - 60), lines.size()).forEach(System.err::println);
+    private static boolean isDevServicesProcess(ProcessHandle h) {
+        // Guards against a recycled pid. Without a readable command line, trust the pid file.
+        return h.info().commandLine().map(c -> c.contains(DevServices.class.getName()) && c.contains(" run "))
+                .orElse(true);
+    }
+
+    /**
+     * Stops a postmaster serving {@code pgdata} (found by its command line, then signalled by pid):
+     * SIGINT (fast shutdown), then SIGKILL for it and its backends.
+     */
+    static void stopOrphanedPostgres(Path pgdata) throws InterruptedException {
+        for (ProcessHandle postmaster : postmastersOf(pgdata)) {
+            long begin = System.nanoTime();
+            log("stopping orphaned PostgreSQL postmaster pid " + postmaster.pid() + " (" + pgdata + ")");
+            List<ProcessHandle> backends = postmaster.descendants().toList();
+            signal(postmaster, "INT");
+            try {
+                postmaster.onExit().get(POSTGRES_STOP_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            } catch (Exception e) {
+                log("postmaster pid " + postmaster.pid() + " did not stop in " + POSTGRES_STOP_TIMEOUT_SECONDS + " s; killing it");
+                postmaster.destroyForcibly();
+                backends.forEach(ProcessHandle::destroyForcibly);
+                try {
+                    postmaster.onExit().get(10, TimeUnit.SECONDS);
+                } catch (Exception ignored) {
+                    // reported below
+                }
+            }
+            log(String.format("postmaster pid %d %s in %.1f s", postmaster.pid(),
+                    postmaster.isAlive() ? "STILL RUNNING" : "stopped", secondsSince(begin)));
         }
     }
 
-    static void writeReady(Path dir, Properties properties) throws IOException {
-        Path tmp = dir.resolve(READY + ".tmp");
-        try (var out = Files.newOutputStream(tmp)) {
-            properties.store(out, "Roost dev services");
+    /** Running {@code postgres} postmasters started with {@code -D <pgdata>}. */
+    static List<ProcessHandle> postmastersOf(Path pgdata) {
+        String wanted = pgdata.toAbsolutePath().normalize().toString();
+        return ProcessHandle.allProcesses()
+                .filter(p -> p.info().command().map(c -> c.endsWith("/postgres")).orElse(false))
+                .filter(p -> servesDataDirectory(p.info(), wanted))
+                .toList();
+    }
+
+    private static boolean servesDataDirectory(ProcessHandle.Info info, String pgdata) {
+        Optional<String[]> args = info.arguments();
+        if (args.isPresent() && args.get().length > 0) {
+            String[] a = args.get();
+            for (int i = 0; i < a.length - 1; i++) {
+                if (a[i].equals("-D") && Path.of(a[i + 1]).toAbsolutePath().normalize().toString().equals(pgdata)) {
+                    return true;
+                }
+            }
+            return false;
         }
+        return info.commandLine().map(c -> c.contains("-D " + pgdata + " ") || c.endsWith("-D " + pgdata)).orElse(false);
+    }
+
+    /** Sends a signal by pid ({@code kill -s NAME pid}); ProcessHandle only knows TERM and KILL. */
+    static void signal(ProcessHandle process, String signal) throws InterruptedException {
+        try {
+            Process kill = new ProcessBuilder("kill", "-s", signal, Long.toString(process.pid()))
+                    .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+            if (kill.waitFor(10, TimeUnit.SECONDS) && kill.exitValue() == 0) {
+                return;
+            }
+        } catch (IOException e) {
+            // no kill(1): fall back to SIGTERM
+        }
+        process.destroy();
+    }
+
+    // ---------------------------------------------------------------------------------- shared
+
+    private static void printTail(Path log) {
+        try {
+            if (Files.exists(log)) {
+                List<String> lines = Files.readAllLines(log);
+                lines.subList(Math.max(0, lines.size() - 60), lines.size()).forEach(System.err::println);
+            }
+        } catch (IOException | UncheckedIOException e) {
+            System.err.println("[devservices] cannot read " + log + ": " + e);
+        }
+    }
+
+    /**
+     * Plain {@code key=value} lines (no Properties.store escaping of ':'), so that shell scripts can
+     * read them as well as {@link Properties#load}; written to a temporary file, then renamed.
+     */
+    static void writeReady(Path dir, Properties properties) throws IOException {
+        StringBuilder text = new StringBuilder("# Roost dev services, pid " + ProcessHandle.current().pid() + "\n");
+        properties.stringPropertyNames().stream().sorted()
+                .forEach(k -> text.append(k).append('=').append(properties.getProperty(k)).append('\n'));
+        Path tmp = dir.resolve(READY + ".tmp");
+        Files.writeString(tmp, text);
         Files.move(tmp, dir.resolve(READY), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    }
+
+    static double secondsSince(long startNanos) {
+        return (System.nanoTime() - startNanos) / 1e9;
+    }
+
+    static void log(String message) {
+        System.out.println("[devservices] " + message);
+        System.out.flush();
     }
 }

@@ -1,17 +1,26 @@
 package io.roost.devservices;
 
+import static io.roost.devservices.DevServices.log;
+import static io.roost.devservices.DevServices.secondsSince;
+
+import io.roost.devservices.DevServices.Options;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
+import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.Comparator;
-import java.util.Map;
+import java.util.List;
 import java.util.Properties;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Stream;
 import org.apache.rocketmq.broker.BrokerController;
 import org.apache.rocketmq.client.producer.DefaultMQProducer;
@@ -25,28 +34,76 @@ import org.apache.rocketmq.remoting.netty.NettyServerConfig;
 import org.apache.rocketmq.remoting.protocol.RemotingCommand;
 import org.apache.rocketmq.store.config.MessageStoreConfig;
 
-/** The background process of {@link DevServices}: PostgreSQL + RocketMQ until SIGTERM. */
+/**
+ * The background process of {@link DevServices} ({@code DevServices run}): PostgreSQL + RocketMQ
+ * until SIGTERM/SIGINT or the max lifetime.
+ *
+ * <p>Layout under the dev-services directory D: {@code D/pgdata} (PostgreSQL data, kept unless
+ * --fresh), {@code D/rocketmq/store} (commit log, queues, topic/offset/subscription config),
+ * {@code D/rocketmq/namesrv} (name server kv config), {@code D/rocketmq/logs/rocketmq.log} (all
+ * RocketMQ logging: broker, name server, the readiness probe's client) and
+ * {@code rocketmq-stats.log}. The whole {@code D/rocketmq} is wiped by --fresh. {@code user.home}
+ * is {@code D/rocketmq} in this JVM, so nothing RocketMQ writes by default lands in ~.
+ */
 final class DevServicesProcess {
 
-    private EmbeddedPostgres postgres;
-    private NamesrvController nameServer;
-    private BrokerController broker;
+    private static final String DB_NAME = "roost";
+    private static final String DB_USER = "roost";
+    private static final String DB_PASSWORD = "roost";
 
-    private DevServicesProcess() {
+    private final Path dir;
+    private final boolean db;
+    private volatile EmbeddedPostgres postgres;
+    private volatile NamesrvController nameServer;
+    private volatile BrokerController broker;
+    private volatile Thread nameServerStopper;
+    private final AtomicBoolean nameServerStopping = new AtomicBoolean();
+
+    private DevServicesProcess(Path dir, boolean db) {
+        this.dir = dir;
+        this.db = db;
     }
 
-    static void run(Map<String, String> options) throws Exception {
-        Path dir = Path.of(DevServices.required(options, "dir")).toAbsolutePath();
-        boolean fresh = options.containsKey("fresh");
-        DevServicesProcess services = new DevServicesProcess();
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> services.shutdown(dir), "devservices-shutdown"));
-        String lifetime = options.get("max-lifetime-minutes");
-        if (lifetime != null) {
+    static void run(Options options) throws Exception {
+        long begin = System.nanoTime();
+        Path dir = options.dir();
+        Path pgdata = dir.resolve(DevServices.PGDATA);
+        Path rocketHome = dir.resolve(DevServices.ROCKETMQ);
+        Files.createDirectories(dir);
+        log("pid " + ProcessHandle.current().pid() + ", " + String.join(" ", options.childArguments()));
+        if (options.fresh()) {
+            if (options.db()) {
+                // Not while a postmaster from a killed run still uses it.
+                DevServices.stopOrphanedPostgres(pgdata);
+                deleteTree(pgdata);
+            }
+            if (options.rocketMq()) {
+                deleteTree(rocketHome);
+            }
+            log("--fresh: removed earlier data");
+        }
+        if (options.rocketMq()) {
+            // Both before the first RocketMQ class is initialized: its logging reads the
+            // configuration once, and default paths derive from user.home.
+            Files.createDirectories(rocketHome.resolve("logs"));
+            System.setProperty("user.home", rocketHome.toString());
+            System.setProperty("rmq.logback.configurationFile", writeLogbackConfig(rocketHome).toString());
+            // What the stock mqnamesrv/mqbroker start-up classes do first. Without it the name server
+            // drops the broker's topic routes ("No route info of this topic").
+            System.setProperty(RemotingCommand.REMOTING_VERSION_KEY, Integer.toString(MQVersion.CURRENT_VERSION));
+            // The default "permissive" TLS mode makes every remoting server build a self-signed
+            // certificate at start (3-12 s here); clients use plain TCP unless told otherwise.
+            System.setProperty("tls.server.mode", "disabled");
+        }
+
+        DevServicesProcess services = new DevServicesProcess(dir, options.db());
+        Runtime.getRuntime().addShutdownHook(new Thread(services::shutdown, "devservices-shutdown"));
+        if (options.maxLifetimeMinutes() > 0) {
             // Safety net: a build that died without calling stop does not leave us running for ever.
             Thread guard = new Thread(() -> {
                 try {
-                    TimeUnit.MINUTES.sleep(Long.parseLong(lifetime));
-                    log("max lifetime of " + lifetime + " min reached; stopping");
+                    TimeUnit.MINUTES.sleep(options.maxLifetimeMinutes());
+                    log("max lifetime of " + options.maxLifetimeMinutes() + " min reached; stopping");
                     System.exit(0);
                 } catch (InterruptedException ignored) {
                     // exiting anyway
@@ -58,82 +115,145 @@ final class DevServicesProcess {
 
         Properties ready = new Properties();
         try {
-            if (!options.containsKey("no-db")) {
-                int port = Integer.parseInt(DevServices.required(options, "db-port"));
-                services.startPostgres(dir.resolve("pgdata"), port, fresh);
-                ready.setProperty("db.url", "jdbc:postgresql://127.0.0.1:" + port + "/roost");
-                ready.setProperty("db.user", "roost");
-                ready.setProperty("db.password", "roost");
+            // Independent, so in parallel: PostgreSQL on a helper thread, RocketMQ on this one.
+            CompletableFuture<Void> db = options.db()
+                    ? CompletableFuture.runAsync(() -> {
+                        try {
+                            services.startPostgres(pgdata, options.dbPort());
+                        } catch (Exception e) {
+                            throw new CompletionException(e);
+                        }
+                    }, runnable -> new Thread(runnable, "devservices-postgres").start())
+                    : CompletableFuture.completedFuture(null);
+            if (options.rocketMq()) {
+                services.startRocketMq(rocketHome, options.namesrvPort(), options.brokerPort());
+                ready.setProperty("rocketmq.namesrv", "127.0.0.1:" + options.namesrvPort());
             }
-            if (!options.containsKey("no-rocketmq")) {
-                int namesrvPort = Integer.parseInt(DevServices.required(options, "namesrv-port"));
-                int brokerPort = Integer.parseInt(DevServices.required(options, "broker-port"));
-                services.startRocketMq(dir.resolve("rocketmq"), namesrvPort, brokerPort, fresh);
-                ready.setProperty("rocketmq.namesrv", "127.0.0.1:" + namesrvPort);
+            try {
+                db.join();
+            } catch (CompletionException e) {
+                throw e.getCause();
+            }
+            if (options.db()) {
+                ready.setProperty("db.url", "jdbc:postgresql://127.0.0.1:" + options.dbPort() + "/" + DB_NAME);
+                ready.setProperty("db.user", DB_USER);
+                ready.setProperty("db.password", DB_PASSWORD);
             }
         } catch (Throwable e) {
             log("start failed: " + e);
-            e.printStackTrace();
-            System.exit(1);
+            e.printStackTrace(System.out);
+            if (options.rocketMq()) {
+                log("RocketMQ's own log: " + rocketHome.resolve("logs/rocketmq.log"));
+            }
+            System.out.flush();
+            System.exit(1); // the shutdown hook stops whatever did start
         }
         DevServices.writeReady(dir, ready);
-        log("ready");
-        Thread.currentThread().join(); // until SIGTERM/SIGINT runs the shutdown hook
+        log(String.format("ready in %.1f s", secondsSince(begin)));
+        Thread.currentThread().join(); // until SIGTERM/SIGINT or the lifetime guard runs the shutdown hook
     }
 
-    private void startPostgres(Path dataDir, int port, boolean fresh) throws Exception {
+    // ------------------------------------------------------------------------------ PostgreSQL
+
+    private void startPostgres(Path dataDir, int port) throws Exception {
         long start = System.nanoTime();
-        if (fresh) {
-            deleteTree(dataDir);
-        }
+        // A postmaster left behind by a killed run would hold the port and the data directory.
+        DevServices.stopOrphanedPostgres(dataDir);
+        removeStaleLockFile(dataDir);
+        boolean existing = Files.exists(dataDir.resolve("PG_VERSION"));
         Files.createDirectories(dataDir.getParent());
-        postgres = EmbeddedPostgres.builder()
-                .setPort(port)
-                .setDataDirectory(dataDir)
-                .setCleanDataDirectory(false)
-                .setServerConfig("listen_addresses", "127.0.0.1")
-                .setServerConfig("max_connections", "300")
-                .setServerConfig("shared_buffers", "256MB")
-                .setPGStartupWait(java.time.Duration.ofSeconds(60))
-                .start();
-        try (Connection c = postgres.getPostgresDatabase().getConnection(); Statement s = c.createStatement()) {
-            s.execute("""
-                    DO $$ BEGIN
-                      IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'roost') THEN
-                        CREATE ROLE roost LOGIN PASSWORD 'roost';
-                      END IF;
-                    END $$""");
-            try (ResultSet rs = s.executeQuery("SELECT 1 FROM pg_database WHERE datname = 'roost'")) {
-                if (!rs.next()) {
-                    s.execute("CREATE DATABASE roost OWNER roost");
+        try {
+            postgres = EmbeddedPostgres.builder()
+                    .setPort(port)
+                    .setDataDirectory(dataDir)
+                    // zonky runs initdb only when the directory has no postgresql.conf, so this keeps the data.
+                    .setCleanDataDirectory(false)
+                    // Our shutdown hook stops it, after the broker.
+                    .setRegisterShutdownHook(false)
+                    .setServerConfig("listen_addresses", "127.0.0.1")
+                    .setServerConfig("max_connections", "300")
+                    .setServerConfig("shared_buffers", "256MB")
+                    .setPGStartupWait(Duration.ofSeconds(60))
+                    .start();
+        } catch (IOException | RuntimeException e) {
+            throw new IllegalStateException("PostgreSQL did not start on 127.0.0.1:" + port + " (see its output above; if "
+                    + dataDir + " is broken or from another PostgreSQL major version, start with --fresh)", e);
+        }
+        boolean created = ensureRoleAndDatabase(port);
+        log(String.format("postgres up in %.1f s on 127.0.0.1:%d (data %s: %s; %s)", secondsSince(start), port, dataDir,
+                existing ? "kept" : "new", created ? "created database " + DB_NAME : "database " + DB_NAME + " exists"));
+    }
+
+    /** Role roost (LOGIN, password roost) and database roost owned by it; true if the database was new. */
+    private static boolean ensureRoleAndDatabase(int port) throws Exception {
+        String url = "jdbc:postgresql://127.0.0.1:" + port + "/postgres";
+        try (Connection c = DriverManager.getConnection(url, "postgres", ""); Statement s = c.createStatement()) {
+            boolean roleExists;
+            try (ResultSet rs = s.executeQuery("SELECT 1 FROM pg_roles WHERE rolname = '" + DB_USER + "'")) {
+                roleExists = rs.next();
+            }
+            s.execute((roleExists ? "ALTER" : "CREATE") + " ROLE " + DB_USER + " LOGIN PASSWORD '" + DB_PASSWORD + "'");
+            try (ResultSet rs = s.executeQuery("SELECT 1 FROM pg_database WHERE datname = '" + DB_NAME + "'")) {
+                if (rs.next()) {
+                    return false;
                 }
             }
+            s.execute("CREATE DATABASE " + DB_NAME + " OWNER " + DB_USER);
+            return true;
         }
-        log(String.format("postgres up on 127.0.0.1:%d in %.1f s (data %s)", port, secondsSince(start), dataDir));
     }
 
-    private void startRocketMq(Path home, int namesrvPort, int brokerPort, boolean fresh) throws Exception {
-        long start = System.nanoTime();
-        // Without it the name server drops the broker's topic routes ("No route info of this topic").
-        System.setProperty(RemotingCommand.REMOTING_VERSION_KEY, Integer.toString(MQVersion.CURRENT_VERSION));
-        if (fresh) {
-            deleteTree(home.resolve("store"));
-            deleteTree(home.resolve("config"));
+    /**
+     * postmaster.pid naming a live process that is not a postgres (a recycled pid after a hard kill)
+     * makes PostgreSQL refuse to start; a dead pid it handles itself.
+     */
+    private static void removeStaleLockFile(Path dataDir) throws IOException {
+        Path lock = dataDir.resolve("postmaster.pid");
+        if (!Files.exists(lock)) {
+            return;
         }
-        Files.createDirectories(home);
+        List<String> lines = Files.readAllLines(lock);
+        if (lines.isEmpty()) {
+            Files.delete(lock);
+            return;
+        }
+        try {
+            long pid = Long.parseLong(lines.get(0).trim());
+            boolean aliveOther = ProcessHandle.of(pid).filter(ProcessHandle::isAlive)
+                    .map(h -> !h.info().command().map(c -> c.endsWith("/postgres")).orElse(true))
+                    .orElse(false);
+            if (aliveOther) {
+                log("removing stale " + lock + " (pid " + pid + " is not a postgres)");
+                Files.delete(lock);
+            }
+        } catch (NumberFormatException e) {
+            Files.delete(lock);
+        }
+    }
+
+    // ------------------------------------------------------------------------------ RocketMQ
+
+    private void startRocketMq(Path home, int namesrvPort, int brokerPort) throws Exception {
+        long start = System.nanoTime();
+        String namesrv = "127.0.0.1:" + namesrvPort;
 
         NamesrvConfig namesrvConfig = new NamesrvConfig();
         namesrvConfig.setRocketmqHome(home.toString());
-        namesrvConfig.setKvConfigPath(home.resolve("config/namesrv-kv.json").toString());
+        namesrvConfig.setKvConfigPath(home.resolve("namesrv/kvConfig.json").toString());
+        namesrvConfig.setConfigStorePath(home.resolve("namesrv/namesrv.properties").toString());
         NettyServerConfig namesrvNetty = new NettyServerConfig();
+        namesrvNetty.setBindAddress("127.0.0.1");
         namesrvNetty.setListenPort(namesrvPort);
-        nameServer = new NamesrvController(namesrvConfig, namesrvNetty);
+        // The name server's own client only calls brokers; its default scan for "available name
+        // servers" would keep dialling <host address>:port, which a loopback-bound server refuses.
+        NettyClientConfig namesrvClient = new NettyClientConfig();
+        namesrvClient.setScanAvailableNameSrv(false);
+        nameServer = new NamesrvController(namesrvConfig, namesrvNetty, namesrvClient);
         if (!nameServer.initialize()) {
             throw new IllegalStateException("name server did not initialize");
         }
         nameServer.start();
 
-        String namesrv = "127.0.0.1:" + namesrvPort;
         BrokerConfig brokerConfig = new BrokerConfig();
         brokerConfig.setRocketmqHome(home.toString());
         brokerConfig.setBrokerName("roost-dev");
@@ -143,7 +263,13 @@ final class DevServicesProcess {
         brokerConfig.setBrokerIP2("127.0.0.1");
         brokerConfig.setAutoCreateTopicEnable(true);
         brokerConfig.setAutoCreateSubscriptionGroup(true);
+        // One POP revive thread instead of 8 (Roost's remoting consumers do not use POP); each one
+        // finishes a 1 s sleep before the broker's shutdown moves on, ~4 s of every stop.
+        brokerConfig.setReviveQueueNum(1);
+        // The remoting server listens on brokerPort, the "fast" (VIP) one on brokerPort - 2 (it
+        // inherits the bind address); the HA port is set below.
         NettyServerConfig brokerNetty = new NettyServerConfig();
+        brokerNetty.setBindAddress("127.0.0.1");
         brokerNetty.setListenPort(brokerPort);
         MessageStoreConfig store = new MessageStoreConfig();
         store.setStorePathRootDir(home.resolve("store").toString());
@@ -155,24 +281,28 @@ final class DevServicesProcess {
         store.setMaxIndexNum(40_000);
         store.setMappedFileSizeTimerLog(4 * 1024 * 1024);
         store.setDiskMaxUsedSpaceRatio(98);
+        // Explicit, so it cannot drift onto another service's port (the stock default is 10912).
         store.setHaListenPort(brokerPort + 1);
-        broker = new BrokerController(brokerConfig, brokerNetty, new NettyClientConfig(), store);
-        // Broker config files (topics, offsets, subscriptions) live under the store root.
+        // The hook runs inside broker.shutdown() right after the broker unregistered from the name
+        // server: the name server (~3 s of waiting for its threads) then stops alongside the broker.
+        broker = new BrokerController(brokerConfig, brokerNetty, new NettyClientConfig(), store, null,
+                b -> stopNameServerInBackground());
         if (!broker.initialize()) {
-            throw new IllegalStateException("broker did not initialize");
+            throw new IllegalStateException("broker did not initialize (see " + home.resolve("logs/rocketmq.log") + ")");
         }
         broker.start();
-        awaitRoutable(namesrv);
-        log(String.format("rocketmq up in %.1f s: name server %s, broker 127.0.0.1:%d (also %d, %d)",
-                secondsSince(start), namesrv, brokerPort, brokerPort - 2, brokerPort + 1));
+        awaitRoutable(namesrv, broker);
+        log(String.format("rocketmq up in %.1f s: name server %s, broker 127.0.0.1:%d (also :%d fast remoting, :%d HA), "
+                + "store %s", secondsSince(start), namesrv, brokerPort, brokerPort - 2, brokerPort + 1, home.resolve("store")));
     }
 
     /** Ready means a client can send: the broker registered and a topic can be auto-created. */
-    private static void awaitRoutable(String namesrv) throws Exception {
+    private static void awaitRoutable(String namesrv, BrokerController broker) throws Exception {
         DefaultMQProducer producer = new DefaultMQProducer("roost-devservices-probe");
         producer.setNamesrvAddr(namesrv);
         producer.setVipChannelEnabled(false);
         producer.setInstanceName("devservices-probe");
+        producer.setRetryTimesWhenSendFailed(0);
         producer.start();
         try {
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
@@ -184,7 +314,11 @@ final class DevServicesProcess {
                     if (System.nanoTime() > deadline) {
                         throw new IllegalStateException("broker not routable after 60 s", e);
                     }
-                    Thread.sleep(250);
+                    Thread.sleep(200);
+                    // broker.start() registers with the name servers it has already found reachable
+                    // (an asynchronous scan); if that scan was late, the next try is 10 s later.
+                    // Register again now that the scan has had time.
+                    broker.registerBrokerAll(true, false, true);
                 }
             }
         } finally {
@@ -192,30 +326,137 @@ final class DevServicesProcess {
         }
     }
 
-    private synchronized void shutdown(Path dir) {
+    /** One log file for RocketMQ (broker, name server, client) and one for its periodic statistics. */
+    private static Path writeLogbackConfig(Path home) throws IOException {
+        String logs = xml(home.resolve("logs").toString());
+        String config = """
+                <?xml version="1.0" encoding="UTF-8"?>
+                <!-- Written by io.roost.devservices.DevServicesProcess on every start. -->
+                <configuration>
+                  <appender name="main" class="ch.qos.logback.core.rolling.RollingFileAppender">
+                    <file>LOGS/rocketmq.log</file>
+                    <rollingPolicy class="ch.qos.logback.core.rolling.FixedWindowRollingPolicy">
+                      <fileNamePattern>LOGS/rocketmq.%i.log.gz</fileNamePattern>
+                      <minIndex>1</minIndex>
+                      <maxIndex>3</maxIndex>
+                    </rollingPolicy>
+                    <triggeringPolicy class="ch.qos.logback.core.rolling.SizeBasedTriggeringPolicy">
+                      <maxFileSize>50MB</maxFileSize>
+                    </triggeringPolicy>
+                    <encoder>
+                      <pattern>%d{yyyy-MM-dd HH:mm:ss.SSS} %-5p [%t] %c - %m%n</pattern>
+                    </encoder>
+                  </appender>
+                  <appender name="stats" class="ch.qos.logback.core.rolling.RollingFileAppender">
+                    <file>LOGS/rocketmq-stats.log</file>
+                    <rollingPolicy class="ch.qos.logback.core.rolling.FixedWindowRollingPolicy">
+                      <fileNamePattern>LOGS/rocketmq-stats.%i.log.gz</fileNamePattern>
+                      <minIndex>1</minIndex>
+                      <maxIndex>2</maxIndex>
+                    </rollingPolicy>
+                    <triggeringPolicy class="ch.qos.logback.core.rolling.SizeBasedTriggeringPolicy">
+                      <maxFileSize>20MB</maxFileSize>
+                    </triggeringPolicy>
+                    <encoder>
+                      <pattern>%d{yyyy-MM-dd HH:mm:ss.SSS} %-5p [%t] %c - %m%n</pattern>
+                    </encoder>
+                  </appender>
+                  <logger name="RocketmqStats" additivity="false" level="INFO"><appender-ref ref="stats"/></logger>
+                  <logger name="RocketmqCommercial" additivity="false" level="INFO"><appender-ref ref="stats"/></logger>
+                  <logger name="RocketmqWaterMark" additivity="false" level="INFO"><appender-ref ref="stats"/></logger>
+                  <logger name="RocketmqTraffic" additivity="false" level="INFO"><appender-ref ref="stats"/></logger>
+                  <logger name="RocketmqColdCtr" additivity="false" level="INFO"><appender-ref ref="stats"/></logger>
+                  <root level="INFO"><appender-ref ref="main"/></root>
+                </configuration>
+                """.replace("LOGS", logs);
+        Path file = home.resolve("logback.xml");
+        Files.writeString(file, config);
+        return file;
+    }
+
+    private static String xml(String s) {
+        return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
+    }
+
+    // ------------------------------------------------------------------------------ shutdown
+
+    private synchronized void shutdown() {
         long start = System.nanoTime();
+        log("shutting down");
+        deleteQuietly(dir.resolve(DevServices.READY));
+        if (broker != null) {
+            long t = System.nanoTime();
+            try {
+                broker.shutdown();
+            } catch (RuntimeException e) {
+                log("broker shutdown failed: " + e);
+            }
+            broker = null;
+            log(String.format("broker stopped in %.1f s", secondsSince(t)));
+        }
+        stopNameServerInBackground(); // no-op if the broker's hook already did
+        Thread stopper = nameServerStopper;
+        if (stopper != null) {
+            try {
+                stopper.join(TimeUnit.SECONDS.toMillis(40));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        if (db) {
+            long t = System.nanoTime();
+            if (postgres != null) {
+                try {
+                    postgres.close(); // pg_ctl stop -m fast
+                } catch (IOException | RuntimeException e) {
+                    log("postgres close failed: " + e);
+                }
+                postgres = null;
+            }
+            try {
+                // pg_ctl gives up after 5 s, and a signal during start-up can leave a postmaster
+                // that zonky had not handed back yet: make sure none serves our data directory.
+                DevServices.stopOrphanedPostgres(dir.resolve(DevServices.PGDATA));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            log(String.format("postgres stopped in %.1f s", secondsSince(t)));
+        }
+        // The pid file is ours unless a newer start has already replaced it.
+        Path pidFile = dir.resolve(DevServices.PID);
         try {
-            Files.deleteIfExists(dir.resolve(DevServices.READY));
+            if (Files.exists(pidFile) && Files.readString(pidFile).trim().equals(Long.toString(ProcessHandle.current().pid()))) {
+                Files.delete(pidFile);
+            }
         } catch (IOException ignored) {
             // best effort
         }
-        if (broker != null) {
-            broker.shutdown();
-            broker = null;
-        }
-        if (nameServer != null) {
-            nameServer.shutdown();
-            nameServer = null;
-        }
-        if (postgres != null) {
-            try {
-                postgres.close();
-            } catch (IOException e) {
-                log("postgres close failed: " + e);
-            }
-            postgres = null;
-        }
         log(String.format("stopped in %.1f s", secondsSince(start)));
+    }
+
+    private void stopNameServerInBackground() {
+        NamesrvController ns = nameServer;
+        if (ns == null || nameServerStopping.getAndSet(true)) {
+            return;
+        }
+        nameServerStopper = new Thread(() -> {
+            long t = System.nanoTime();
+            try {
+                ns.shutdown();
+            } catch (RuntimeException e) {
+                log("name server shutdown failed: " + e);
+            }
+            log(String.format("name server stopped in %.1f s", secondsSince(t)));
+        }, "devservices-namesrv-shutdown");
+        nameServerStopper.start();
+    }
+
+    private static void deleteQuietly(Path p) {
+        try {
+            Files.deleteIfExists(p);
+        } catch (IOException ignored) {
+            // best effort
+        }
     }
 
     private static void deleteTree(Path path) throws IOException {
@@ -227,14 +468,5 @@ final class DevServicesProcess {
                 Files.delete(p);
             }
         }
-    }
-
-    private static double secondsSince(long startNanos) {
-        return (System.nanoTime() - startNanos) / 1e9;
-    }
-
-    static void log(String message) {
-        System.out.println("[devservices] " + message);
-        System.out.flush();
     }
 }
