@@ -9,12 +9,28 @@ public class ProblemException extends RuntimeException {
     private final int status;
     private final String type;
     private final String title;
+    private final long retryAfterSeconds;
 
     public ProblemException(int status, String type, String title, String detail) {
+        this(status, type, title, detail, 0);
+    }
+
+    private ProblemException(int status, String type, String title, String detail, long retryAfterSeconds) {
         super(detail);
         this.status = status;
         this.type = type;
         this.title = title;
+        this.retryAfterSeconds = retryAfterSeconds;
+    }
+
+    /** 429 with a {@code Retry-After} header: throttled, locked out, or asked again too soon. */
+    public static ProblemException tooManyRequests(String type, String detail, long retryAfterSeconds) {
+        return new ProblemException(429, type, "Too many requests", detail, Math.max(1, retryAfterSeconds));
+    }
+
+    /** 503: something this request needs is not configured or not reachable right now. */
+    public static ProblemException unavailable(String type, String detail) {
+        return new ProblemException(503, type, "Service unavailable", detail);
     }
 
     public static ProblemException badRequest(String type, String detail) {
@@ -43,5 +59,10 @@ public class ProblemException extends RuntimeException {
 
     public String title() {
         return title;
+    }
+
+    /** Seconds for a {@code Retry-After} header; 0 for none. */
+    public long retryAfterSeconds() {
+        return retryAfterSeconds;
     }
 }

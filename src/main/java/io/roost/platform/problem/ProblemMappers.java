@@ -78,7 +78,11 @@ public final class ProblemMappers {
     public static class ProblemExceptionMapper implements ExceptionMapper<ProblemException> {
         @Override
         public Response toResponse(ProblemException e) {
-            return Problem.of(e.status(), e.type(), e.title(), e.getMessage()).toResponse();
+            Response response = Problem.of(e.status(), e.type(), e.title(), e.getMessage()).toResponse();
+            if (e.retryAfterSeconds() > 0) {
+                response.getHeaders().putSingle("Retry-After", Long.toString(e.retryAfterSeconds()));
+            }
+            return response;
         }
     }
 

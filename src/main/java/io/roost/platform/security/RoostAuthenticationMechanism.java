@@ -60,7 +60,8 @@ public class RoostAuthenticationMechanism implements HttpAuthenticationMechanism
             response.setContentType(Problem.MEDIA_TYPE.toString());
             response.setCharacterEncoding("UTF-8");
             response.getWriter().write(JSONB.toJson(Problem.of(401, slug, "Unauthorized", detail)));
-            response.flushBuffer();
+            // Closing completes the exchange, so Undertow does not try its own error page on top.
+            response.getWriter().close();
         } catch (IOException e) {
             // The client went away; nothing more to tell it.
         }
