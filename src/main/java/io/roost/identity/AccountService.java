@@ -3,25 +3,40 @@ package io.roost.identity;
 import io.roost.identity.security.PasswordHasher;
 import io.roost.identity.store.Account;
 import io.roost.platform.ids.IdGenerator;
+import io.roost.platform.json.Jsonp;
 import io.roost.platform.problem.ProblemException;
 import io.roost.platform.security.Roles;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Event;
 import jakarta.inject.Inject;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonObjectBuilder;
+import jakarta.json.JsonString;
 import jakarta.persistence.EntityManager;
+import jakarta.persistence.LockModeType;
 import jakarta.persistence.PersistenceContext;
 import jakarta.transaction.Transactional;
+import java.io.StringReader;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Pattern;
 
-/** Accounts: the identity module's public face for creating and finding them. */
+/** Accounts: the identity module's public face for creating, finding, changing and ending them. */
 @ApplicationScoped
 public class AccountService {
 
     public static final Pattern USERNAME = Pattern.compile("[A-Za-z0-9_-]{3,64}");
     public static final int MIN_PASSWORD = 10;
     public static final int MAX_PASSWORD = 256;
+    static final int MAX_PARAMS = 32;
+
+    /** What a profile update may change; null leaves a field alone, "" clears it. */
+    public record ProfileChange(String username, String nick, String avatarUrl, String gender, Integer age,
+                                String region, Map<String, String> params) {
+    }
 
     @PersistenceContext(unitName = "roost")
     EntityManager em;
@@ -32,6 +47,12 @@ public class AccountService {
     @Inject
     PasswordHasher hasher;
 
+    @Inject
+    TokenService tokens;
+
+    @Inject
+    Event<AccountDeactivated> deactivated;
+
     /** Creates an account with a password; 409 {@code username-taken} if the name is in use. */
     @Transactional
     public Account create(String username, String password, Set<String> roles) {
@@ -39,32 +60,70 @@ public class AccountService {
         if (roles.isEmpty() || !roles.stream().allMatch(Roles::isKnown)) {
             throw ProblemException.badRequest("unknown-role", "roles must be a non-empty subset of admin, service, user");
         }
-        Account account = new Account(ids.nextId(), username, hasher.hash(password), roles);
-        // One conditional statement: two concurrent creations of the same name cannot both win.
+        return insert(username, hasher.hash(password), roles, null);
+    }
+
+    /**
+     * One conditional statement: two concurrent creations of the same name or address cannot both
+     * win. 409 {@code username-taken} / {@code already-registered} for the loser.
+     */
+    Account insert(String username, String passwordHash, Set<String> roles, ContactAddress address) {
+        checkUsername(username);
+        long id = ids.nextId();
         int inserted = em.createNativeQuery("""
-                        INSERT INTO account (id, username, password_hash, roles, status, created_at, updated_at, version)
-                        VALUES (?1, ?2, ?3, ?4, 'ACTIVE', now(), now(), 0)
+                        INSERT INTO account (id, username, password_hash, roles, status, email, phone, created_at, updated_at, version)
+                        VALUES (:id, :u, :h, :r, 'ACTIVE', :email, :phone, now(), now(), 0)
                         ON CONFLICT DO NOTHING""")
-                .setParameter(1, account.getId())
-                .setParameter(2, username)
-                .setParameter(3, account.getPasswordHash())
-                .setParameter(4, String.join(",", roles))
+                .setParameter("id", id)
+                .setParameter("u", username == null ? "u" + id : username)
+                .setParameter("h", passwordHash)
+                .setParameter("r", String.join(",", roles))
+                .setParameter("email", address != null && address.kind() == ContactAddress.Kind.EMAIL ? address.value() : null)
+                .setParameter("phone", address != null && address.kind() == ContactAddress.Kind.PHONE ? address.value() : null)
                 .executeUpdate();
         if (inserted == 0) {
+            if (address != null && findByAddress(address).isPresent()) {
+                throw alreadyRegistered(address);
+            }
             throw ProblemException.conflict("username-taken", "The user name '" + username + "' is already taken.");
         }
-        return em.find(Account.class, account.getId());
+        return em.find(Account.class, id);
+    }
+
+    static ProblemException alreadyRegistered(ContactAddress address) {
+        return ProblemException.conflict("already-registered", "An account with this "
+                + (address.kind() == ContactAddress.Kind.EMAIL ? "e-mail address" : "phone number")
+                + " exists: log in with its password, or reset the password with a code sent to it.");
     }
 
     public Optional<Account> find(long id) {
         return Optional.ofNullable(em.find(Account.class, id));
     }
 
+    public Account require(long id) {
+        return find(id).orElseThrow(() -> ProblemException.notFound("No account " + id));
+    }
+
     public Optional<Account> findByUsername(String username) {
-        List<Account> found = em.createQuery("SELECT a FROM Account a WHERE lower(a.username) = lower(:u)", Account.class)
-                .setParameter("u", username)
-                .getResultList();
-        return found.stream().findFirst();
+        return first(em.createQuery("SELECT a FROM Account a WHERE lower(a.username) = lower(:u)", Account.class)
+                .setParameter("u", username).getResultList());
+    }
+
+    public Optional<Account> findByAddress(ContactAddress address) {
+        String field = address.kind() == ContactAddress.Kind.EMAIL ? "email" : "phone";
+        return first(em.createQuery("SELECT a FROM Account a WHERE a." + field + " = :v", Account.class)
+                .setParameter("v", address.value()).getResultList());
+    }
+
+    /** A login name is a user name, an e-mail address or a phone number. */
+    public Optional<Account> findByLogin(String login) {
+        if (login.indexOf('@') > 0) {
+            return findByAddress(ContactAddress.email(login));
+        }
+        if (login.startsWith("+")) {
+            return findByAddress(ContactAddress.phone(login));
+        }
+        return findByUsername(login);
     }
 
     public boolean anyAdminExists() {
@@ -72,10 +131,185 @@ public class AccountService {
                 .getResultList().isEmpty();
     }
 
+    @Transactional
+    public Account updateProfile(long id, ProfileChange change) {
+        Account a = requireActive(id);
+        if (change.username() != null && !change.username().equalsIgnoreCase(a.getUsername())) {
+            checkUsername(change.username());
+            if (findByUsername(change.username()).isPresent()) {
+                throw ProblemException.conflict("username-taken", "The user name '" + change.username() + "' is already taken.");
+            }
+            a.setUsername(change.username());
+        }
+        if (change.nick() != null) {
+            a.setNick(blankToNull(change.nick()));
+        }
+        if (change.avatarUrl() != null) {
+            String url = blankToNull(change.avatarUrl());
+            if (url != null && !url.matches("https?://\\S{1,1000}")) {
+                throw ProblemException.badRequest("invalid-avatar-url", "avatarUrl must be an http(s) URL.");
+            }
+            a.setAvatarUrl(url);
+        }
+        if (change.gender() != null) {
+            a.setGender(blankToNull(change.gender()));
+        }
+        if (change.age() != null) {
+            a.setAge(change.age() < 0 ? null : change.age());
+        }
+        if (change.region() != null) {
+            a.setRegion(blankToNull(change.region()));
+        }
+        if (change.params() != null) {
+            a.setParams(change.params().isEmpty() ? null : paramsJson(change.params()));
+        }
+        em.flush(); // a concurrent rename to the same name fails here (unique index) → 409 via the mapper
+        return a;
+    }
+
+    @Transactional
+    public void changePassword(long id, String currentPassword, String newPassword) {
+        Account a = requireActive(id);
+        if (a.getPasswordHash() != null && !hasher.verify(currentPassword == null ? "" : currentPassword, a.getPasswordHash())) {
+            throw ProblemException.forbidden("The current password is wrong.");
+        }
+        checkPassword(newPassword);
+        a.setPasswordHash(hasher.hash(newPassword));
+    }
+
+    /** Admin disable, or a user locking their own account (e.g. from another device after a loss). */
+    @Transactional
+    public Account disable(long id, boolean byAdmin) {
+        Account a = lock(id);
+        if (a.getStatus() == Account.Status.UNREGISTERED) {
+            throw ProblemException.conflict("account-unregistered", "Account " + id + " is unregistered.");
+        }
+        if (a.getStatus() != Account.Status.DISABLED || byAdmin) {
+            a.changeStatus(Account.Status.DISABLED, byAdmin ? "admin" : "self");
+        }
+        end(a, AccountDeactivated.DISABLED);
+        return a;
+    }
+
+    /** Admin recovery: any disabled account becomes active again (an unregistered one never does). */
+    @Transactional
+    public Account recover(long id) {
+        Account a = lock(id);
+        if (a.getStatus() == Account.Status.UNREGISTERED) {
+            throw ProblemException.conflict("account-unregistered", "Account " + id + " is unregistered and cannot be recovered.");
+        }
+        if (a.getStatus() == Account.Status.DISABLED) {
+            a.changeStatus(Account.Status.ACTIVE, null);
+        }
+        return a;
+    }
+
+    /** Irreversible: the id is never given to anyone else; registering the same address again revives it. */
+    @Transactional
+    public void unregister(long id) {
+        Account a = lock(id);
+        if (a.getStatus() == Account.Status.UNREGISTERED) {
+            return;
+        }
+        a.changeStatus(Account.Status.UNREGISTERED, null);
+        a.setPasswordHash(null);
+        end(a, AccountDeactivated.UNREGISTERED);
+    }
+
+    private void end(Account a, String reason) {
+        tokens.revokeAll(a.getId());
+        deactivated.fire(new AccountDeactivated(a.getId(), reason));
+    }
+
+    Account lock(long id) {
+        Account a = em.find(Account.class, id, LockModeType.PESSIMISTIC_WRITE);
+        if (a == null) {
+            throw ProblemException.notFound("No account " + id);
+        }
+        return a;
+    }
+
+    private Account requireActive(long id) {
+        Account a = require(id);
+        if (!a.isActive()) {
+            throw ProblemException.conflict("account-not-active", "Account " + id + " is " + a.getStatus().name().toLowerCase() + ".");
+        }
+        return a;
+    }
+
+    /** Active accounts whose user name starts with {@code prefix} (case-insensitive), keyset-paged by name. */
+    public List<Account> searchByPrefix(String prefix, String after, int limit) {
+        return em.createNativeQuery("""
+                        SELECT * FROM account WHERE lower(username) LIKE :p ESCAPE '\\' AND lower(username) > :after
+                          AND status = 'ACTIVE' ORDER BY lower(username) LIMIT :n""", Account.class)
+                .setParameter("p", likeEscape(prefix.toLowerCase()) + "%")
+                .setParameter("after", after == null ? "" : after.toLowerCase())
+                .setParameter("n", limit)
+                .getResultList();
+    }
+
+    /** The best {@code limit} matches: names containing {@code text} or similar to it (trigram index). */
+    public List<Account> searchFuzzy(String text, int limit) {
+        String t = text.toLowerCase();
+        return em.createNativeQuery("""
+                        SELECT * FROM account WHERE (lower(username) LIKE :p ESCAPE '\\' OR lower(username) % :t)
+                          AND status = 'ACTIVE'
+                        ORDER BY similarity(lower(username), :t) DESC, lower(username) LIMIT :n""", Account.class)
+                .setParameter("p", "%" + likeEscape(t) + "%")
+                .setParameter("t", t)
+                .setParameter("n", limit)
+                .getResultList();
+    }
+
+    static String likeEscape(String s) {
+        return s.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_");
+    }
+
+    static void checkUsername(String username) {
+        if (username != null && !USERNAME.matcher(username).matches()) {
+            throw ProblemException.badRequest("invalid-username", "A user name has 3 to 64 letters, digits, '_' or '-'.");
+        }
+    }
+
     static void checkPassword(String password) {
         if (password == null || password.length() < MIN_PASSWORD || password.length() > MAX_PASSWORD) {
             throw ProblemException.badRequest("weak-password",
                     "A password must have " + MIN_PASSWORD + " to " + MAX_PASSWORD + " characters.");
         }
+    }
+
+    static String paramsJson(Map<String, String> params) {
+        if (params.size() > MAX_PARAMS) {
+            throw ProblemException.badRequest("too-many-params", "At most " + MAX_PARAMS + " params.");
+        }
+        JsonObjectBuilder b = Jsonp.PROVIDER.createObjectBuilder();
+        params.forEach((k, v) -> {
+            if (k == null || k.isBlank() || k.length() > 64 || v == null || v.length() > 512) {
+                throw ProblemException.badRequest("invalid-param", "A param has a key of 1-64 characters and a value of at most 512.");
+            }
+            b.add(k, v);
+        });
+        String json = b.build().toString();
+        if (json.length() > 4000) {
+            throw ProblemException.badRequest("too-many-params", "params take at most 4000 characters as JSON.");
+        }
+        return json;
+    }
+
+    public static Map<String, String> params(Account a) {
+        Map<String, String> out = new LinkedHashMap<>();
+        if (a.getParams() != null) {
+            JsonObject o = Jsonp.PROVIDER.createReader(new StringReader(a.getParams())).readObject();
+            o.forEach((k, v) -> out.put(k, ((JsonString) v).getString()));
+        }
+        return out;
+    }
+
+    private static String blankToNull(String s) {
+        return s.isBlank() ? null : s.trim();
+    }
+
+    private static <T> Optional<T> first(List<T> list) {
+        return list.stream().findFirst();
     }
 }

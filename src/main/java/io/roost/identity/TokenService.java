@@ -18,7 +18,9 @@ import java.util.Optional;
 
 /**
  * Bearer tokens: 256 random bits, shown to the caller once, stored only as their SHA-256. A
- * lookup is one primary-key probe; a stolen database yields no usable token.
+ * lookup is one primary-key probe; a stolen database yields no usable token. A token from a
+ * device login is bound to that (deviceType, deviceId); tokens an account issues for itself over
+ * the API (service back ends, scripts) are not bound.
  */
 @ApplicationScoped
 public class TokenService {
@@ -28,7 +30,16 @@ public class TokenService {
     private static final String PREFIX = "rst_";
     private static final SecureRandom RANDOM = new SecureRandom();
 
-    public record IssuedToken(String token, String accountId, OffsetDateTime expiresAt) {
+    public record IssuedToken(String token, String accountId, OffsetDateTime expiresAt, String deviceType, String deviceId) {
+    }
+
+    /** A live token: its account (active) and the device it is bound to, if any. */
+    public record Grant(Account account, String deviceType, String deviceId) {
+
+        /** An unbound token fits every device; a bound one only its own. */
+        public boolean fits(String type, String id) {
+            return deviceType == null || deviceType.equals(type) && deviceId.equals(id);
+        }
     }
 
     @PersistenceContext(unitName = "roost")
@@ -36,47 +47,83 @@ public class TokenService {
 
     @Transactional
     public IssuedToken issue(long accountId, Duration ttl, String description) {
+        return issue(accountId, ttl, description, null, null);
+    }
+
+    @Transactional
+    public IssuedToken issue(long accountId, Duration ttl, String description, String deviceType, String deviceId) {
         byte[] secret = new byte[32];
         RANDOM.nextBytes(secret);
         String token = PREFIX + Base64.getUrlEncoder().withoutPadding().encodeToString(secret);
         OffsetDateTime expiresAt = OffsetDateTime.now(ZoneOffset.UTC).plus(ttl);
         em.createNativeQuery("""
-                        INSERT INTO access_token (token_hash, account_id, expires_at, description)
-                        VALUES (?1, ?2, ?3, ?4)""")
-                .setParameter(1, sha256(token))
-                .setParameter(2, accountId)
-                .setParameter(3, expiresAt)
-                .setParameter(4, description)
+                        INSERT INTO access_token (token_hash, account_id, expires_at, description, device_type, device_id)
+                        VALUES (:h, :a, :e, :d, :dt, :di)""")
+                .setParameter("h", sha256(token))
+                .setParameter("a", accountId)
+                .setParameter("e", expiresAt)
+                .setParameter("d", description)
+                .setParameter("dt", deviceType)
+                .setParameter("di", deviceId)
                 .executeUpdate();
-        return new IssuedToken(token, Long.toString(accountId), expiresAt);
+        return new IssuedToken(token, Long.toString(accountId), expiresAt, deviceType, deviceId);
     }
 
     /** The active account behind a live token, if any. */
     public Optional<Account> accountFor(String token) {
-        if (token == null || !token.startsWith(PREFIX) || token.length() > 100) {
+        return authenticate(token).map(Grant::account);
+    }
+
+    public Optional<Grant> authenticate(String token) {
+        if (!wellFormed(token)) {
             return Optional.empty();
         }
-        List<Account> found = em.createNativeQuery("""
-                        SELECT a.* FROM access_token t JOIN account a ON a.id = t.account_id
-                        WHERE t.token_hash = ?1 AND t.revoked_at IS NULL AND t.expires_at > now()
-                          AND a.status = 'ACTIVE'""", Account.class)
-                .setParameter(1, sha256(token))
+        List<?> rows = em.createNativeQuery("""
+                        SELECT a.id, t.device_type, t.device_id FROM access_token t JOIN account a ON a.id = t.account_id
+                        WHERE t.token_hash = :h AND t.revoked_at IS NULL AND t.expires_at > now() AND a.status = 'ACTIVE'""")
+                .setParameter("h", sha256(token))
                 .getResultList();
-        return found.stream().findFirst();
+        if (rows.isEmpty()) {
+            return Optional.empty();
+        }
+        Object[] row = (Object[]) rows.get(0);
+        Account account = em.find(Account.class, ((Number) row[0]).longValue());
+        return Optional.of(new Grant(account, (String) row[1], (String) row[2]));
+    }
+
+    /** Pushes a live token's expiry out (a device logging in again with its saved token, seed 001 §2.1.7). */
+    @Transactional
+    public Optional<OffsetDateTime> renew(String token, Duration ttl) {
+        if (!wellFormed(token)) {
+            return Optional.empty();
+        }
+        OffsetDateTime expiresAt = OffsetDateTime.now(ZoneOffset.UTC).plus(ttl);
+        int n = em.createNativeQuery("""
+                        UPDATE access_token SET expires_at = GREATEST(expires_at, :e)
+                        WHERE token_hash = :h AND revoked_at IS NULL AND expires_at > now()""")
+                .setParameter("e", expiresAt).setParameter("h", sha256(token)).executeUpdate();
+        return n == 1 ? Optional.of(expiresAt) : Optional.empty();
     }
 
     @Transactional
     public boolean revoke(String token) {
-        return em.createNativeQuery("UPDATE access_token SET revoked_at = now() WHERE token_hash = ?1 AND revoked_at IS NULL")
-                .setParameter(1, sha256(token))
+        if (!wellFormed(token)) {
+            return false;
+        }
+        return em.createNativeQuery("UPDATE access_token SET revoked_at = now() WHERE token_hash = :h AND revoked_at IS NULL")
+                .setParameter("h", sha256(token))
                 .executeUpdate() == 1;
     }
 
     @Transactional
     public int revokeAll(long accountId) {
-        return em.createNativeQuery("UPDATE access_token SET revoked_at = now() WHERE account_id = ?1 AND revoked_at IS NULL")
-                .setParameter(1, accountId)
+        return em.createNativeQuery("UPDATE access_token SET revoked_at = now() WHERE account_id = :a AND revoked_at IS NULL")
+                .setParameter("a", accountId)
                 .executeUpdate();
+    }
+
+    private static boolean wellFormed(String token) {
+        return token != null && token.startsWith(PREFIX) && token.length() <= 100;
     }
 
     static byte[] sha256(String token) {

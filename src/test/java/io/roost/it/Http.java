@@ -43,6 +43,16 @@ public final class Http {
                 .POST(HttpRequest.BodyPublishers.ofString(json)).build());
     }
 
+    public HttpResponse<String> put(String path, String authorization, String json) {
+        return send(request(path, authorization).header("Content-Type", "application/json")
+                .PUT(HttpRequest.BodyPublishers.ofString(json)).build());
+    }
+
+    public HttpResponse<String> patch(String path, String authorization, String json) {
+        return send(request(path, authorization).header("Content-Type", "application/json")
+                .method("PATCH", HttpRequest.BodyPublishers.ofString(json)).build());
+    }
+
     public HttpResponse<String> delete(String path, String authorization) {
         return send(request(path, authorization).DELETE().build());
     }

@@ -1,6 +1,8 @@
 package io.roost.identity.api;
 
 import io.roost.identity.AccountService;
+import io.roost.identity.ContactAddress;
+import io.roost.identity.RegistrationService;
 import io.roost.identity.store.Account;
 import io.roost.platform.problem.ProblemException;
 import io.roost.platform.security.Roles;
@@ -9,8 +11,11 @@ import jakarta.inject.Inject;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
 import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
+import jakarta.ws.rs.PATCH;
 import jakarta.ws.rs.POST;
+import jakarta.ws.rs.PUT;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
@@ -22,14 +27,18 @@ import jakarta.ws.rs.core.UriInfo;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
+/** Accounts: operators create, disable and recover them; owners read and change their own. */
 @Path("/v1/accounts")
 @Produces(MediaType.APPLICATION_JSON)
-@Consumes(MediaType.APPLICATION_JSON)
+@Consumes({MediaType.APPLICATION_JSON, "application/merge-patch+json"})
 @Tag(name = "identity")
 public class AccountResource {
 
     @Inject
     AccountService accounts;
+
+    @Inject
+    RegistrationService registrations;
 
     @POST
     @RolesAllowed(Roles.ADMIN)
@@ -45,12 +54,11 @@ public class AccountResource {
     @RolesAllowed({Roles.ADMIN, Roles.SERVICE, Roles.USER})
     @Operation(summary = "One account; users may read only their own")
     public AccountView get(@PathParam("id") long id, @Context SecurityContext security) {
-        boolean self = Long.toString(id).equals(security.getUserPrincipal().getName());
+        boolean self = id == caller(security);
         if (!self && !security.isUserInRole(Roles.ADMIN) && !security.isUserInRole(Roles.SERVICE)) {
             throw ProblemException.forbidden("Users may only read their own account.");
         }
-        return accounts.find(id).map(AccountView::of)
-                .orElseThrow(() -> ProblemException.notFound("No account " + id));
+        return AccountView.of(accounts.require(id));
     }
 
     @GET
@@ -58,8 +66,74 @@ public class AccountResource {
     @RolesAllowed({Roles.ADMIN, Roles.SERVICE, Roles.USER})
     @Operation(summary = "The calling account")
     public AccountView me(@Context SecurityContext security) {
-        long id = Long.parseLong(security.getUserPrincipal().getName());
-        return accounts.find(id).map(AccountView::of)
-                .orElseThrow(() -> ProblemException.notFound("No account " + id));
+        return AccountView.of(accounts.require(caller(security)));
+    }
+
+    @PATCH
+    @Path("/me")
+    @RolesAllowed({Roles.ADMIN, Roles.SERVICE, Roles.USER})
+    @Operation(summary = "Change the profile (user name, nick, avatar, gender, age, region, params); absent fields stay")
+    public AccountView updateProfile(@NotNull @Valid ProfileRequest r, @Context SecurityContext security) {
+        return AccountView.of(accounts.updateProfile(caller(security), new AccountService.ProfileChange(
+                r.username(), r.nick(), r.avatarUrl(), r.gender(), r.age(), r.region(), r.params())));
+    }
+
+    @PUT
+    @Path("/me/password")
+    @RolesAllowed({Roles.ADMIN, Roles.SERVICE, Roles.USER})
+    @Operation(summary = "Change the password (the current one is required if there is one)")
+    public Response changePassword(@NotNull @Valid PasswordChangeRequest r, @Context SecurityContext security) {
+        accounts.changePassword(caller(security), r.currentPassword(), r.newPassword());
+        return Response.noContent().build();
+    }
+
+    @POST
+    @Path("/me/address-changes")
+    @RolesAllowed({Roles.ADMIN, Roles.SERVICE, Roles.USER})
+    @Operation(summary = "Change e-mail or phone: stage=request sends codes to the old and new address; stage=validate with both")
+    public Response changeAddress(@NotNull @Valid AddressChangeRequest r, @Context SecurityContext security) {
+        ContactAddress address = ContactAddress.either(r.email(), r.phone());
+        if (r.stage().equals("request")) {
+            return Response.accepted(CodeSent.of(registrations.requestAddressChange(caller(security), address))).build();
+        }
+        return Response.ok(AccountView.of(
+                registrations.completeAddressChange(caller(security), address, r.oldCode(), r.newCode()))).build();
+    }
+
+    @POST
+    @Path("/me/disable")
+    @RolesAllowed({Roles.USER})
+    @Operation(summary = "Lock your own account (e.g. a device was lost): every token revoked, every connection closed")
+    public AccountView disableSelf(@Context SecurityContext security) {
+        return AccountView.of(accounts.disable(caller(security), false));
+    }
+
+    @DELETE
+    @Path("/me")
+    @RolesAllowed({Roles.USER})
+    @Operation(summary = "Unregister (irreversible): tokens revoked, connections closed, the id is never reused")
+    public Response unregister(@Context SecurityContext security) {
+        accounts.unregister(caller(security));
+        return Response.noContent().build();
+    }
+
+    @POST
+    @Path("/{id}/disable")
+    @RolesAllowed(Roles.ADMIN)
+    @Operation(summary = "Disable an account (reversible): every token revoked, every connection closed at once")
+    public AccountView disable(@PathParam("id") long id) {
+        return AccountView.of(accounts.disable(id, true));
+    }
+
+    @POST
+    @Path("/{id}/recover")
+    @RolesAllowed(Roles.ADMIN)
+    @Operation(summary = "Recover a disabled account")
+    public AccountView recover(@PathParam("id") long id) {
+        return AccountView.of(accounts.recover(id));
+    }
+
+    static long caller(SecurityContext security) {
+        return Long.parseLong(security.getUserPrincipal().getName());
     }
 }

@@ -1,6 +1,9 @@
 package io.roost.identity.security;
 
 import io.roost.identity.AccountService;
+import io.roost.identity.AuthThrottle;
+import io.roost.identity.IdentitySettings;
+import io.roost.platform.problem.ProblemException;
 import io.roost.identity.TokenService;
 import io.roost.identity.store.Account;
 import io.roost.platform.security.BearerCredential;
@@ -31,6 +34,12 @@ public class AccountIdentityStore implements IdentityStore {
     @Inject
     VerifiedPasswordCache verifiedPasswords;
 
+    @Inject
+    AuthThrottle throttle;
+
+    @Inject
+    IdentitySettings settings;
+
     @Override
     public CredentialValidationResult validate(Credential credential) {
         if (credential instanceof BearerCredential bearer) {
@@ -42,9 +51,24 @@ public class AccountIdentityStore implements IdentityStore {
             String password = basic.getPasswordAsString();
             Optional<Account> account = accounts.findByUsername(basic.getCaller());
             String hash = account.map(Account::getPasswordHash).orElse(null);
-            boolean ok = hash != null && verifiedPasswords.contains(basic.getCaller(), password, hash)
-                    || hasher.verify(password, hash);
-            if (!ok || account.isEmpty() || !account.get().isActive()) {
+            boolean cached = hash != null && verifiedPasswords.contains(basic.getCaller(), password, hash);
+            if (!cached && account.isPresent()) {
+                // Basic is a password login too: the same per-account lock as /auth/login.
+                String key = "login:account:" + account.get().getId();
+                try {
+                    throttle.guard(key);
+                } catch (ProblemException locked) {
+                    return CredentialValidationResult.INVALID_RESULT;
+                }
+                if (!hasher.verify(password, hash)) {
+                    throttle.count(key, settings.accountLoginPolicy());
+                    return CredentialValidationResult.INVALID_RESULT;
+                }
+            } else if (!cached) {
+                hasher.verify(password, null); // same cost as a real check: no user-name probing by timing
+                return CredentialValidationResult.INVALID_RESULT;
+            }
+            if (!account.get().isActive()) {
                 return CredentialValidationResult.INVALID_RESULT;
             }
             verifiedPasswords.put(basic.getCaller(), password, hash);

@@ -1,0 +1,39 @@
+package io.roost.identity;
+
+import jakarta.ejb.ConcurrencyManagement;
+import jakarta.ejb.ConcurrencyManagementType;
+import jakarta.ejb.Schedule;
+import jakarta.ejb.Singleton;
+import jakarta.inject.Inject;
+import java.time.Duration;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/** Deletes expired verification codes and throttle rows whose window and lock are over. */
+@Singleton
+@ConcurrencyManagement(ConcurrencyManagementType.BEAN)
+public class IdentityHousekeeping {
+
+    private static final Logger LOG = Logger.getLogger(IdentityHousekeeping.class.getName());
+
+    @Inject
+    VerificationCodes codes;
+
+    @Inject
+    AuthThrottle throttle;
+
+    @Inject
+    IdentitySettings settings;
+
+    @Schedule(hour = "*", minute = "*/5", persistent = false, info = "identity-housekeeping")
+    void tick() {
+        try {
+            codes.purgeExpired();
+            Duration longest = settings.codePolicy().window().compareTo(settings.accountLoginPolicy().window()) > 0
+                    ? settings.codePolicy().window() : settings.accountLoginPolicy().window();
+            throttle.purge(longest);
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "identity housekeeping failed; the next tick retries", e);
+        }
+    }
+}

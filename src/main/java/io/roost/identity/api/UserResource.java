@@ -1,0 +1,75 @@
+package io.roost.identity.api;
+
+import io.roost.identity.AccountService;
+import io.roost.identity.ContactAddress;
+import io.roost.identity.store.Account;
+import io.roost.platform.problem.ProblemException;
+import io.roost.platform.security.Roles;
+import jakarta.annotation.security.RolesAllowed;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.DefaultValue;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+import java.util.List;
+import java.util.Optional;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+
+/** Finding users (seed 001 §2.2.1): exact by id, user name, e-mail or phone; by user-name prefix or fuzzily. */
+@Path("/v1/users")
+@Produces(MediaType.APPLICATION_JSON)
+@RolesAllowed({Roles.ADMIN, Roles.SERVICE, Roles.USER})
+@Tag(name = "identity")
+public class UserResource {
+
+    static final int MAX_LIMIT = 100;
+
+    @Inject
+    AccountService accounts;
+
+    @GET
+    @Path("/{id}")
+    @Operation(summary = "A user's public profile")
+    public UserView get(@PathParam("id") long id) {
+        return accounts.find(id).filter(Account::isActive).map(UserView::of)
+                .orElseThrow(() -> ProblemException.notFound("No user " + id));
+    }
+
+    @GET
+    @Operation(summary = "Exact: ?username= | ?email= | ?phone=. Search: ?q=&match=prefix (paged by ?after=) | fuzzy (best matches)")
+    public UserPage find(@QueryParam("username") String username, @QueryParam("email") String email,
+                         @QueryParam("phone") String phone, @QueryParam("q") String q,
+                         @QueryParam("match") @DefaultValue("prefix") String match,
+                         @QueryParam("after") String after, @QueryParam("limit") @DefaultValue("20") int limit) {
+        int given = (username != null ? 1 : 0) + (email != null ? 1 : 0) + (phone != null ? 1 : 0) + (q != null ? 1 : 0);
+        if (given != 1) {
+            throw ProblemException.badRequest("one-criterion", "Give exactly one of username, email, phone and q.");
+        }
+        if (limit < 1 || limit > MAX_LIMIT) {
+            throw ProblemException.badRequest("invalid-limit", "limit is 1 to " + MAX_LIMIT + ".");
+        }
+        if (q == null) {
+            Optional<Account> found = username != null ? accounts.findByUsername(username)
+                    : email != null ? accounts.findByAddress(ContactAddress.email(email))
+                    : accounts.findByAddress(ContactAddress.phone(phone));
+            return new UserPage(found.filter(Account::isActive).map(UserView::of).stream().toList(), null);
+        }
+        if (!q.matches("[A-Za-z0-9_-]{1,64}")) {
+            throw ProblemException.badRequest("invalid-query", "q is 1 to 64 letters, digits, '_' or '-'.");
+        }
+        return switch (match) {
+            case "prefix" -> {
+                List<Account> page = accounts.searchByPrefix(q, after, limit + 1);
+                boolean more = page.size() > limit;
+                List<UserView> items = page.stream().limit(limit).map(UserView::of).toList();
+                yield new UserPage(items, more ? items.get(items.size() - 1).username() : null);
+            }
+            case "fuzzy" -> new UserPage(accounts.searchFuzzy(q, limit).stream().map(UserView::of).toList(), null);
+            default -> throw ProblemException.badRequest("invalid-match", "match is prefix or fuzzy.");
+        };
+    }
+}
