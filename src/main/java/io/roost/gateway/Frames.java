@@ -10,6 +10,7 @@ import jakarta.json.JsonObjectBuilder;
 public final class Frames {
 
     public static final int VERSION = 1;
+    public static final String SERVER_VERSION = "0.1.0";
 
     private Frames() {
     }

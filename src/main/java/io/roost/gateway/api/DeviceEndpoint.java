@@ -4,7 +4,6 @@ import io.roost.platform.json.Jsonp;
 import io.roost.gateway.Connections;
 import io.roost.gateway.Frames;
 import io.roost.identity.TokenService;
-import io.roost.identity.store.Account;
 import io.roost.platform.ids.IdGenerator;
 import io.roost.presence.session.DeviceSessions;
 import io.roost.presence.session.HeartbeatBuffer;
@@ -26,6 +25,7 @@ import java.util.Locale;
 import java.util.Optional;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
  * A device's long connection: {@code hello} (device id and type), {@code login} (bearer token),
@@ -36,7 +36,9 @@ import java.util.logging.Logger;
 public class DeviceEndpoint {
 
     private static final Logger LOG = Logger.getLogger(DeviceEndpoint.class.getName());
+    /** Frames above this get an error and a close (1009); the container drops anything above MAX_BUFFERED. */
     static final int MAX_FRAME = 16 * 1024;
+    static final int MAX_BUFFERED = 64 * 1024;
 
     private enum Stage { NEW, HELLO, LOGGED_IN, CLOSED }
 
@@ -58,6 +60,10 @@ public class DeviceEndpoint {
     @Inject
     IdGenerator ids;
 
+    @Inject
+    @ConfigProperty(name = "roost.gateway.redirect-url")
+    Optional<String> redirectUrl;
+
     private Stage stage = Stage.NEW;
     private String connectionId;
     private String deviceType;
@@ -70,8 +76,13 @@ public class DeviceEndpoint {
         session.setMaxIdleTimeout(settings.heartbeatTimeout().toMillis() + 30_000);
     }
 
-    @OnMessage(maxMessageSize = MAX_FRAME)
+    @OnMessage(maxMessageSize = MAX_BUFFERED)
     public void message(String text, Session session) {
+        if (text.length() > MAX_FRAME) {
+            send(session, Frames.error("frame-too-large", "A frame has at most " + MAX_FRAME + " characters."));
+            close(session, CloseReason.CloseCodes.TOO_BIG, "frame-too-large");
+            return;
+        }
         JsonObject frame;
         try (JsonReader reader = Jsonp.PROVIDER.createReader(new StringReader(text))) {
             frame = reader.readObject();
@@ -103,6 +114,10 @@ public class DeviceEndpoint {
             violation(session, "unexpected-hello", "hello comes once, first.");
             return;
         }
+        if (frame.getInt("protocolVersion", Frames.VERSION) != Frames.VERSION) {
+            violation(session, "unsupported-protocol", "This server speaks protocol version " + Frames.VERSION + ".");
+            return;
+        }
         String type = frame.getString("deviceType", "").toLowerCase(Locale.ROOT);
         if (!settings.deviceTypes().contains(type)) {
             violation(session, "unknown-device-type", "deviceType must be one of " + settings.deviceTypes() + ".");
@@ -116,8 +131,11 @@ public class DeviceEndpoint {
         deviceType = type;
         deviceId = device;
         stage = Stage.HELLO;
-        send(session, Frames.frame("hello").add("serverVersion", "0.1.0").add("protocolVersion", Frames.VERSION)
-                .add("heartbeatIntervalSeconds", settings.heartbeatInterval().toSeconds()).build().toString());
+        var answer = Frames.frame("hello").add("serverVersion", Frames.SERVER_VERSION).add("protocolVersion", Frames.VERSION)
+                .add("heartbeatIntervalSeconds", settings.heartbeatInterval().toSeconds());
+        // Seed 001 §1.2: the server may send the device to another node (load balancing); it reconnects there.
+        redirectUrl.filter(u -> !u.isBlank()).ifPresent(u -> answer.add("redirect", u));
+        send(session, answer.build().toString());
     }
 
     private void login(JsonObject frame, Session session) {
@@ -127,12 +145,16 @@ public class DeviceEndpoint {
             return;
         }
         String presented = frame.getString("token", "");
-        Optional<Account> account = tokens.accountFor(presented);
-        if (account.isEmpty()) {
+        Optional<TokenService.Grant> grant = tokens.authenticate(presented);
+        if (grant.isEmpty()) {
             violation(session, "invalid-token", "The token is unknown, expired, revoked, or its account is disabled.");
             return;
         }
-        long uid = account.get().getId();
+        if (!grant.get().fits(deviceType, deviceId)) {
+            violation(session, "token-device-mismatch", "This token was issued to another device.");
+            return;
+        }
+        long uid = grant.get().account().getId();
         // Register first: a kick for this very connection may follow the commit at once.
         connections.add(connectionId, session);
         DeviceSessions.Login login = sessions.login(uid, deviceType, deviceId, connectionId);

@@ -1,5 +1,6 @@
 package io.roost.presence.session;
 
+import io.roost.identity.AccountDeactivated;
 import io.roost.platform.json.Jsonp;
 import io.roost.platform.config.NodeIdentity;
 import io.roost.platform.ids.IdGenerator;
@@ -8,6 +9,7 @@ import io.roost.presence.store.RouteStore;
 import jakarta.ejb.EJB;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Event;
+import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 import jakarta.transaction.Transactional;
 import java.util.List;
@@ -86,6 +88,16 @@ public class DeviceSessions {
                 java.time.OffsetDateTime.now().minus(settings.heartbeatTimeout()));
     }
 
+    /**
+     * An account was disabled or unregistered: in that same transaction its routes go, and after
+     * commit every connection it had, on any node, gets a kick frame and is closed.
+     */
+    void onAccountDeactivated(@Observes AccountDeactivated deactivated) {
+        for (RouteStore.Route r : routes.releaseAll(deactivated.accountId())) {
+            end(r, deactivated.reason());
+        }
+    }
+
     public List<RouteStore.Route> routesOf(long uid) {
         return routes.routesOf(uid);
     }
@@ -109,8 +121,12 @@ public class DeviceSessions {
     }
 
     private void end(RouteStore.Route r, String reason) {
-        log(SessionEnded.REPLACED.equals(reason) ? "kick" : SessionEnded.TIMEOUT.equals(reason) ? "timeout" : "node_lost",
-                r, reason);
+        String logEvent = switch (reason) {
+            case SessionEnded.TIMEOUT -> "timeout";
+            case SessionEnded.NODE_LOST -> "node_lost";
+            default -> "kick";
+        };
+        log(logEvent, r, reason);
         SessionEnded event = new SessionEnded(r.nodeId(), r.connectionId(), r.uid(), r.deviceType(), reason);
         if (r.nodeId() == node.nodeId()) {
             ended.fire(event); // observed after commit by this node's gateway

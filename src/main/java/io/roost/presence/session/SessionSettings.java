@@ -1,5 +1,6 @@
 package io.roost.presence.session;
 
+import io.roost.platform.config.DeviceTypes;
 import io.roost.platform.config.Durations;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -20,8 +21,7 @@ public class SessionSettings {
     public enum Policy { KICK_OLD, REFUSE_NEW, ALLOW_MANY }
 
     @Inject
-    @ConfigProperty(name = "roost.session.device-types", defaultValue = "android,ios,web,desktop,pad")
-    String deviceTypes;
+    DeviceTypes deviceTypes;
 
     @Inject
     @ConfigProperty(name = "roost.session.heartbeat-interval", defaultValue = "60s")
@@ -37,8 +37,7 @@ public class SessionSettings {
     Optional<String> policies;
 
     public Set<String> deviceTypes() {
-        return Arrays.stream(deviceTypes.split(",")).map(s -> s.trim().toLowerCase(Locale.ROOT))
-                .filter(s -> !s.isEmpty()).collect(Collectors.toSet());
+        return deviceTypes.all();
     }
 
     public Duration heartbeatInterval() {

@@ -96,6 +96,24 @@ public class RouteStore {
                 .stream().findFirst();
     }
 
+    /** Removes every route of a user (the account was disabled or unregistered). */
+    @TransactionAttribute(TransactionAttributeType.REQUIRED)
+    public List<Route> releaseAll(long uid) {
+        try (Connection c = dataSource.getConnection();
+             PreparedStatement ps = c.prepareStatement("DELETE FROM presence_device_route WHERE uid = ? RETURNING " + COLUMNS)) {
+            ps.setLong(1, uid);
+            List<Route> routes = new ArrayList<>();
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    routes.add(route(rs));
+                }
+            }
+            return routes;
+        } catch (SQLException e) {
+            throw new IllegalStateException("route delete failed: " + e.getMessage(), e);
+        }
+    }
+
     /** One statement for all heartbeats buffered since the last flush. */
     @TransactionAttribute(TransactionAttributeType.REQUIRES_NEW)
     public int touch(Collection<String> connectionIds) {

@@ -288,4 +288,79 @@ class DeviceSessionIT {
         assertEquals(400, new Http(baseUrl.toURI()).post("api/v1/presence/users:query", ADMIN, "{\"uids\":[]}").statusCode());
         d.socket.sendClose(1000, "bye").join();
     }
+
+    @Test
+    void disablingAnAccountKicksEveryDeviceAtOnce() throws Exception {
+        String[] user = user();
+        Device phone = login(user[1], "android", "p");
+        Device browser = login(user[1], "web", "b");
+        var r = new Http(baseUrl.toURI()).post("api/v1/accounts/" + user[0] + "/disable", ADMIN, "");
+        assertEquals(200, r.statusCode(), r.body());
+        assertEquals("account_disabled", phone.expect("kick").getString("reason"));
+        assertEquals("account_disabled", browser.expect("kick").getString("reason"));
+        assertEquals(1008, phone.closeCode());
+        assertEquals(1008, browser.closeCode());
+        assertFalse(presence(user[0]).getBoolean("online"));
+        // Its tokens are revoked: recovering the account does not bring them back.
+        assertEquals(200, new Http(baseUrl.toURI()).post("api/v1/accounts/" + user[0] + "/recover", ADMIN, "").statusCode());
+        Device again = connect();
+        again.send("{\"v\":1,\"type\":\"hello\",\"deviceId\":\"p\",\"deviceType\":\"android\"}");
+        again.expect("hello");
+        again.send("{\"v\":1,\"type\":\"login\",\"token\":\"" + user[1] + "\"}");
+        assertEquals("invalid-token", again.expect("error").getString("code"));
+        assertEquals(1008, again.closeCode());
+        awaitLoginLog(user[0], List.of("kick"));
+    }
+
+    @Test
+    void aDeviceTokenOnlyLogsInItsOwnDevice() throws Exception {
+        Http http = new Http(baseUrl.toURI());
+        String name = "bound-" + UUID.randomUUID().toString().substring(0, 8);
+        assertEquals(201, http.post("api/v1/registrations", null, "{\"username\":\"" + name
+                + "\",\"password\":\"long enough password\"}").statusCode());
+        var issued = http.post("api/v1/auth/login", null, "{\"login\":\"" + name + "\",\"password\":\"long enough password\","
+                + "\"deviceType\":\"android\",\"deviceId\":\"own-phone\"}");
+        assertEquals(200, issued.statusCode(), issued.body());
+        String token = json(issued).getString("token");
+        Device other = connect();
+        other.send("{\"v\":1,\"type\":\"hello\",\"deviceId\":\"stolen-into\",\"deviceType\":\"android\"}");
+        other.expect("hello");
+        other.send("{\"v\":1,\"type\":\"login\",\"token\":\"" + token + "\"}");
+        assertEquals("token-device-mismatch", other.expect("error").getString("code"));
+        assertEquals(1008, other.closeCode());
+        login(token, "android", "own-phone").socket.sendClose(1000, "bye").join();
+    }
+
+    @Test
+    void expiredAndRevokedTokensAreRefused() throws Exception {
+        String[] user = user();
+        try (var c = java.sql.DriverManager.getConnection(System.getProperty("roost.test.db.url"), "roost", "roost");
+             var ps = c.prepareStatement("UPDATE access_token SET expires_at = now() - interval '1 second' WHERE account_id = ?")) {
+            ps.setLong(1, Long.parseLong(user[0]));
+            assertEquals(1, ps.executeUpdate());
+        }
+        Device expired = connect();
+        expired.send("{\"v\":1,\"type\":\"hello\",\"deviceId\":\"e\",\"deviceType\":\"web\"}");
+        expired.expect("hello");
+        expired.send("{\"v\":1,\"type\":\"login\",\"token\":\"" + user[1] + "\"}");
+        assertEquals("invalid-token", expired.expect("error").getString("code"));
+        assertEquals(1008, expired.closeCode());
+
+        String[] other = user();
+        assertEquals(204, new Http(baseUrl.toURI()).delete("api/v1/auth/tokens/current", Http.bearer(other[1])).statusCode());
+        Device revoked = connect();
+        revoked.send("{\"v\":1,\"type\":\"hello\",\"deviceId\":\"r\",\"deviceType\":\"web\"}");
+        revoked.expect("hello");
+        revoked.send("{\"v\":1,\"type\":\"login\",\"token\":\"" + other[1] + "\"}");
+        assertEquals("invalid-token", revoked.expect("error").getString("code"));
+        assertEquals(1008, revoked.closeCode());
+    }
+
+    @Test
+    void anOversizedFrameClosesTheConnectionAsTooBig() throws Exception {
+        Device d = connect();
+        d.send("{\"v\":1,\"type\":\"hello\",\"pad\":\"" + "x".repeat(20_000) + "\"}");
+        assertEquals("frame-too-large", d.expect("error").getString("code"));
+        assertEquals(1009, d.closeCode());
+    }
 }
