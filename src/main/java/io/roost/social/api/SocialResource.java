@@ -1,0 +1,273 @@
+package io.roost.social.api;
+
+import io.roost.platform.problem.ProblemException;
+import io.roost.platform.security.Roles;
+import io.roost.social.SocialGraph;
+import io.roost.social.SocialSettings;
+import jakarta.annotation.security.RolesAllowed;
+import jakarta.inject.Inject;
+import jakarta.json.bind.annotation.JsonbNillable;
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Pattern;
+import jakarta.validation.constraints.Size;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.DELETE;
+import jakarta.ws.rs.DefaultValue;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.PUT;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.SecurityContext;
+import java.time.OffsetDateTime;
+import java.util.List;
+import java.util.function.IntFunction;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+
+/**
+ * The social graph over REST (seed 001 §2.2). {@code me} stands for the caller's id in paths.
+ * Follow endpoints work in follow mode, friend requests in approval mode (ROOST_SOCIAL_MODE);
+ * the other mode's endpoints answer 409 {@code wrong-social-mode}.
+ */
+@Path("/v1/social")
+@Produces(MediaType.APPLICATION_JSON)
+@Consumes(MediaType.APPLICATION_JSON)
+@RolesAllowed({Roles.ADMIN, Roles.SERVICE, Roles.USER})
+@Tag(name = "social")
+public class SocialResource {
+
+    static final int MAX_LIMIT = 500;
+
+    public record FriendRequestBody(@NotNull @Size(max = 20) String to, @Size(max = 500) String message) {
+    }
+
+    public record AnswerBody(@NotNull @Pattern(regexp = "accept|reject|ignore", message = "must be accept, reject or ignore")
+                             String decision, @Size(max = 500) String note) {
+    }
+
+    public record PermissionBody(boolean hidePresence, boolean muted) {
+    }
+
+    public record FriendRequestView(String id, String from, String to, String message, String status,
+                                    OffsetDateTime createdAt, OffsetDateTime expiresAt, OffsetDateTime answeredAt, String note) {
+        static FriendRequestView of(SocialGraph.FriendRequest r) {
+            return new FriendRequestView(Long.toString(r.id()), Long.toString(r.fromId()), Long.toString(r.toId()),
+                    r.message(), r.status(), r.createdAt(), r.expiresAt(), r.answeredAt(), r.note());
+        }
+    }
+
+    public record RequestResult(FriendRequestView request, boolean friends) {
+    }
+
+    /** A page of user ids; {@code next} is the {@code after} cursor of the following page. */
+    @JsonbNillable
+    public record UidPage(List<String> items, String next) {
+    }
+
+    @JsonbNillable
+    public record RequestPage(List<FriendRequestView> items, String next) {
+    }
+
+    @Inject
+    SocialGraph graph;
+
+    @Inject
+    SocialSettings settings;
+
+    @PUT
+    @Path("/following/{uid}")
+    @Operation(summary = "Follow a user (follow mode); mutual follows are friends")
+    public Response follow(@PathParam("uid") String uid, @Context SecurityContext sc) {
+        requireMode(SocialSettings.Mode.FOLLOW);
+        boolean created = graph.follow(me(sc), parse(uid));
+        return Response.status(created ? 201 : 200).entity(graph.relation(me(sc), parse(uid))).build();
+    }
+
+    @DELETE
+    @Path("/following/{uid}")
+    @Operation(summary = "Unfollow (follow mode)")
+    public Response unfollow(@PathParam("uid") String uid, @Context SecurityContext sc) {
+        requireMode(SocialSettings.Mode.FOLLOW);
+        graph.unfollow(me(sc), parse(uid));
+        return Response.noContent().build();
+    }
+
+    @POST
+    @Path("/friend-requests")
+    @Operation(summary = "Ask for a friendship with a message (approval mode); asking someone who asked you makes you friends")
+    public Response requestFriend(@NotNull @Valid FriendRequestBody body, @Context SecurityContext sc) {
+        requireMode(SocialSettings.Mode.APPROVAL);
+        SocialGraph.RequestOutcome outcome = graph.requestFriend(me(sc), parse(body.to()), body.message());
+        return Response.status(outcome.created() ? 201 : 200)
+                .entity(new RequestResult(FriendRequestView.of(outcome.request()), outcome.friends())).build();
+    }
+
+    @GET
+    @Path("/friend-requests")
+    @Operation(summary = "Your requests: direction=incoming|outgoing, status (default PENDING), newest first, paged by before=")
+    public RequestPage requests(@QueryParam("direction") @DefaultValue("incoming") String direction,
+                                @QueryParam("status") @DefaultValue("PENDING") String status,
+                                @QueryParam("before") String before, @QueryParam("limit") @DefaultValue("50") int limit,
+                                @Context SecurityContext sc) {
+        if (!direction.equals("incoming") && !direction.equals("outgoing")) {
+            throw ProblemException.badRequest("invalid-direction", "direction is incoming or outgoing.");
+        }
+        if (!status.matches("PENDING|ACCEPTED|REJECTED|IGNORED|EXPIRED|CANCELLED")) {
+            throw ProblemException.badRequest("invalid-status", "status is PENDING, ACCEPTED, REJECTED, IGNORED, EXPIRED or CANCELLED.");
+        }
+        int n = limit(limit);
+        List<SocialGraph.FriendRequest> page = graph.requests(me(sc), direction.equals("incoming"), status,
+                before == null ? null : parse(before), n + 1);
+        List<FriendRequestView> items = page.stream().limit(n).map(FriendRequestView::of).toList();
+        return new RequestPage(items, page.size() > n ? items.get(n - 1).id() : null);
+    }
+
+    @POST
+    @Path("/friend-requests/{id}/answer")
+    @Operation(summary = "Answer a request addressed to you: accept, reject or ignore, with an optional note")
+    public FriendRequestView answer(@PathParam("id") String id, @NotNull @Valid AnswerBody body, @Context SecurityContext sc) {
+        requireMode(SocialSettings.Mode.APPROVAL);
+        return FriendRequestView.of(graph.answer(me(sc), parse(id), body.decision(), body.note()));
+    }
+
+    @DELETE
+    @Path("/friend-requests/{id}")
+    @Operation(summary = "Withdraw a pending request you sent")
+    public Response cancel(@PathParam("id") String id, @Context SecurityContext sc) {
+        graph.cancelRequest(me(sc), parse(id));
+        return Response.noContent().build();
+    }
+
+    @DELETE
+    @Path("/friends/{uid}")
+    @Operation(summary = "Remove a friend (both directions; nobody is told)")
+    public Response removeFriend(@PathParam("uid") String uid, @Context SecurityContext sc) {
+        graph.removeFriend(me(sc), parse(uid));
+        return Response.noContent().build();
+    }
+
+    @PUT
+    @Path("/blocks/{uid}")
+    @Operation(summary = "Block a user: they can no longer message you or ask for your friendship")
+    public Response block(@PathParam("uid") String uid, @Context SecurityContext sc) {
+        return Response.status(graph.block(me(sc), parse(uid)) ? 201 : 200).build();
+    }
+
+    @DELETE
+    @Path("/blocks/{uid}")
+    @Operation(summary = "Unblock")
+    public Response unblock(@PathParam("uid") String uid, @Context SecurityContext sc) {
+        graph.unblock(me(sc), parse(uid));
+        return Response.noContent().build();
+    }
+
+    @GET
+    @Path("/blocks")
+    @Operation(summary = "Users you block, paged by after=")
+    public UidPage blocks(@QueryParam("after") String after, @QueryParam("limit") @DefaultValue("100") int limit,
+                          @Context SecurityContext sc) {
+        return page(n -> graph.blocked(me(sc), after == null ? null : parse(after), n), limit);
+    }
+
+    @PUT
+    @Path("/permissions/{uid}")
+    @Operation(summary = "What you allow a contact: hidePresence (they get no presence of yours), muted")
+    public SocialGraph.Permission setPermission(@PathParam("uid") String uid, @NotNull PermissionBody body,
+                                                @Context SecurityContext sc) {
+        return graph.setPermission(me(sc), parse(uid), new SocialGraph.Permission(body.hidePresence(), body.muted()));
+    }
+
+    @GET
+    @Path("/permissions/{uid}")
+    public SocialGraph.Permission permission(@PathParam("uid") String uid, @Context SecurityContext sc) {
+        return graph.permission(me(sc), parse(uid));
+    }
+
+    @GET
+    @Path("/relations/{uid}")
+    @Operation(summary = "How you stand to a user: following, followedBy, friends, blocking, blockedBy")
+    public SocialGraph.Relation relation(@PathParam("uid") String uid, @Context SecurityContext sc) {
+        return graph.relation(me(sc), parse(uid));
+    }
+
+    @GET
+    @Path("/users/{uid}/counts")
+    public SocialGraph.Counts counts(@PathParam("uid") String uid, @Context SecurityContext sc) {
+        return graph.counts(user(uid, sc));
+    }
+
+    @GET
+    @Path("/users/{uid}/followers")
+    @Operation(summary = "Followers, by id, paged by after=")
+    public UidPage followers(@PathParam("uid") String uid, @QueryParam("after") String after,
+                             @QueryParam("limit") @DefaultValue("100") int limit, @Context SecurityContext sc) {
+        long u = user(uid, sc);
+        return page(n -> graph.followers(u, after == null ? null : parse(after), n), limit);
+    }
+
+    @GET
+    @Path("/users/{uid}/following")
+    public UidPage following(@PathParam("uid") String uid, @QueryParam("after") String after,
+                             @QueryParam("limit") @DefaultValue("100") int limit, @Context SecurityContext sc) {
+        long u = user(uid, sc);
+        return page(n -> graph.following(u, after == null ? null : parse(after), n), limit);
+    }
+
+    @GET
+    @Path("/users/{uid}/friends")
+    @Operation(summary = "Friends (yours, or any user's for admin/service); with=uid keeps only friends in common")
+    public UidPage friends(@PathParam("uid") String uid, @QueryParam("with") String with, @QueryParam("after") String after,
+                           @QueryParam("limit") @DefaultValue("100") int limit, @Context SecurityContext sc) {
+        long u = user(uid, sc);
+        if (u != me(sc) && !sc.isUserInRole(Roles.ADMIN) && !sc.isUserInRole(Roles.SERVICE)) {
+            throw ProblemException.forbidden("Users may list only their own friends.");
+        }
+        Long w = with == null ? null : parse(with);
+        return page(n -> graph.friends(u, w, after == null ? null : parse(after), n), limit);
+    }
+
+    private static UidPage page(IntFunction<List<Long>> fetch, int limit) {
+        int n = limit(limit);
+        List<Long> rows = fetch.apply(n + 1);
+        List<String> items = rows.stream().limit(n).map(String::valueOf).toList();
+        return new UidPage(items, rows.size() > n ? items.get(n - 1) : null);
+    }
+
+    private void requireMode(SocialSettings.Mode mode) {
+        if (settings.mode() != mode) {
+            throw ProblemException.conflict("wrong-social-mode", "This server runs the social graph in "
+                    + settings.mode().name().toLowerCase() + " mode; this operation belongs to "
+                    + mode.name().toLowerCase() + " mode.");
+        }
+    }
+
+    private static int limit(int limit) {
+        if (limit < 1 || limit > MAX_LIMIT) {
+            throw ProblemException.badRequest("invalid-limit", "limit is 1 to " + MAX_LIMIT + ".");
+        }
+        return limit;
+    }
+
+    private static long user(String uid, SecurityContext sc) {
+        return uid.equals("me") ? me(sc) : parse(uid);
+    }
+
+    static long me(SecurityContext sc) {
+        return Long.parseLong(sc.getUserPrincipal().getName());
+    }
+
+    static long parse(String id) {
+        try {
+            return Long.parseLong(id);
+        } catch (NumberFormatException e) {
+            throw ProblemException.badRequest("invalid-id", "'" + id + "' is not a decimal id.");
+        }
+    }
+}
