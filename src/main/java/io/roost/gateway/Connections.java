@@ -28,6 +28,30 @@ public class Connections {
         open.remove(connectionId);
     }
 
+    /** Writes a frame to one of this node's connections, if it is still open. */
+    public void send(String connectionId, String text) {
+        Session session = open.get(connectionId);
+        if (session != null) {
+            send(session, text);
+        }
+    }
+
+    /**
+     * Frames reach a connection from its own message thread and from deliveries at once; a
+     * WebSocket allows one blocking write at a time, so writes to one session take turns.
+     */
+    public static void send(Session session, String text) {
+        synchronized (session) {
+            try {
+                if (session.isOpen()) {
+                    session.getBasicRemote().sendText(text);
+                }
+            } catch (IOException | IllegalStateException e) {
+                LOG.log(Level.FINE, "send failed", e);
+            }
+        }
+    }
+
     public int count() {
         return open.size();
     }
@@ -38,8 +62,8 @@ public class Connections {
         if (session == null || !session.isOpen()) {
             return;
         }
+        send(session, Frames.kick(ended.reason()));
         try {
-            session.getBasicRemote().sendText(Frames.kick(ended.reason()));
             session.close(new CloseReason(CloseReason.CloseCodes.VIOLATED_POLICY, ended.reason()));
         } catch (IOException | IllegalStateException e) {
             LOG.log(Level.FINE, "kick of " + ended.connectionId() + " could not be delivered", e);

@@ -4,7 +4,10 @@ import io.roost.identity.AccountService;
 import io.roost.identity.store.Account;
 import io.roost.platform.ids.IdGenerator;
 import io.roost.platform.problem.ProblemException;
+import io.roost.platform.delivery.Notice;
+import io.roost.platform.json.Jsonp;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Event;
 import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
@@ -52,6 +55,9 @@ public class SocialGraph {
 
     @Inject
     AccountService accounts;
+
+    @Inject
+    Event<Notice> notices;
 
     // ---- follow edges ----
 
@@ -135,6 +141,9 @@ public class SocialGraph {
                 .setParameter("e", OffsetDateTime.now(ZoneOffset.UTC).plus(settings.requestTtl()))
                 .executeUpdate();
         FriendRequest request = pending(from, to).orElseThrow(() -> new IllegalStateException("pending request vanished"));
+        if (n == 1) {
+            notify(to, "request", request); // kept in the table for when they are offline
+        }
         return new RequestOutcome(request, false, n == 1);
     }
 
@@ -163,12 +172,16 @@ public class SocialGraph {
             }
             throw ProblemException.conflict("request-not-pending", "The request is " + effectiveStatus(r).toLowerCase() + ".");
         }
+        long requester = ((Number) from.get(0)).longValue();
         if (status.equals("ACCEPTED")) {
-            long requester = ((Number) from.get(0)).longValue();
             addEdge(requester, answerer);
             addEdge(answerer, requester);
         }
-        return find(requestId).orElseThrow();
+        FriendRequest answered = find(requestId).orElseThrow();
+        if (!status.equals("IGNORED")) { // ignoring is silent
+            notify(requester, "answer", answered);
+        }
+        return answered;
     }
 
     @Transactional
@@ -223,6 +236,15 @@ public class SocialGraph {
         return em.createNativeQuery(
                 "UPDATE social_friend_request SET status = 'EXPIRED' WHERE status = 'PENDING' AND expires_at <= now()")
                 .executeUpdate();
+    }
+
+    /** A friendOp frame to the other side's live devices, after commit (seed 001 §2.2.2: the server forwards). */
+    private void notify(long uid, String op, FriendRequest r) {
+        notices.fire(new Notice(List.of(uid), "friendOp", Jsonp.PROVIDER.createObjectBuilder().add("op", op)
+                .add("requestId", Long.toString(r.id())).add("from", Long.toString(r.fromId()))
+                .add("to", Long.toString(r.toId())).add("status", r.status())
+                .add("message", r.message() == null ? "" : r.message()).add("note", r.note() == null ? "" : r.note())
+                .build()));
     }
 
     static String effectiveStatus(FriendRequest r) {
@@ -291,6 +313,18 @@ public class SocialGraph {
         }
         Object[] r = (Object[]) rows.get(0);
         return new Permission((Boolean) r[0], (Boolean) r[1]);
+    }
+
+    /** Those among {@code peers} from whom {@code owner} hides presence (one query per page). */
+    public List<Long> hiddenFrom(long owner, List<Long> peers) {
+        if (peers.isEmpty()) {
+            return List.of();
+        }
+        return ids(em.createNativeQuery(
+                        "SELECT peer_id FROM social_permission WHERE owner_id = :o AND hide_presence AND peer_id = ANY(CAST(:p AS bigint[]))")
+                .setParameter("o", owner).setParameter("p", peers.stream().map(String::valueOf)
+                        .collect(java.util.stream.Collectors.joining(",", "{", "}")))
+                .getResultList());
     }
 
     // ---- queries ----

@@ -1,6 +1,7 @@
 package io.roost.social;
 
 import io.roost.platform.config.Durations;
+import io.roost.platform.problem.ProblemException;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Duration;
@@ -18,6 +19,13 @@ public class SocialSettings {
     @ConfigProperty(name = "roost.social.mode", defaultValue = "approval")
     String mode;
 
+    /** Who hears about a user's presence changes. */
+    public enum Audience { FRIENDS, FOLLOWERS }
+
+    @Inject
+    @ConfigProperty(name = "roost.social.presence-audience")
+    java.util.Optional<String> presenceAudience;
+
     @Inject
     @ConfigProperty(name = "roost.social.stranger-message-limit", defaultValue = "3")
     int strangerMessageLimit;
@@ -26,8 +34,24 @@ public class SocialSettings {
     @ConfigProperty(name = "roost.social.request-ttl", defaultValue = "7d")
     String requestTtl;
 
+    /** 409 {@code wrong-social-mode} unless the deployment runs in {@code wanted} (REST and frames alike). */
+    public void require(Mode wanted) {
+        if (mode() != wanted) {
+            throw ProblemException.conflict("wrong-social-mode", "This server runs the social graph in "
+                    + mode().name().toLowerCase(Locale.ROOT) + " mode; this operation belongs to "
+                    + wanted.name().toLowerCase(Locale.ROOT) + " mode.");
+        }
+    }
+
     public Mode mode() {
         return Mode.valueOf(mode.trim().toUpperCase(Locale.ROOT));
+    }
+
+    /** Default: friends in approval mode, followers in follow mode. */
+    public Audience presenceAudience() {
+        return presenceAudience.filter(a -> !a.isBlank())
+                .map(a -> Audience.valueOf(a.trim().toUpperCase(Locale.ROOT)))
+                .orElse(mode() == Mode.FOLLOW ? Audience.FOLLOWERS : Audience.FRIENDS);
     }
 
     /** Follow mode: messages a non-friend may send before being followed back (chat enforces it). */

@@ -3,6 +3,7 @@ package io.roost.gateway.api;
 import io.roost.platform.json.Jsonp;
 import io.roost.gateway.Connections;
 import io.roost.gateway.Frames;
+import io.roost.gateway.FriendOps;
 import io.roost.identity.TokenService;
 import io.roost.platform.ids.IdGenerator;
 import io.roost.presence.session.DeviceSessions;
@@ -61,6 +62,9 @@ public class DeviceEndpoint {
     IdGenerator ids;
 
     @Inject
+    FriendOps friendOps;
+
+    @Inject
     @ConfigProperty(name = "roost.gateway.redirect-url")
     Optional<String> redirectUrl;
 
@@ -69,6 +73,7 @@ public class DeviceEndpoint {
     private String deviceType;
     private String deviceId;
     private String token;
+    private long uid;
 
     @OnOpen
     public void open(Session session) {
@@ -98,6 +103,11 @@ public class DeviceEndpoint {
                 if (requireLogin(session)) {
                     heartbeats.mark(connectionId);
                     send(session, Frames.frame("heartbeat").build().toString());
+                }
+            }
+            case "friendOp" -> {
+                if (requireLogin(session)) {
+                    send(session, friendOps.handle(uid, frame));
                 }
             }
             case "logout" -> {
@@ -164,6 +174,7 @@ public class DeviceEndpoint {
             return;
         }
         token = presented;
+        this.uid = uid;
         stage = Stage.LOGGED_IN;
         send(session, Frames.frame("login").add("uid", Long.toString(uid)).add("connectionId", connectionId)
                 .add("epoch", login.epoch()).build().toString());
@@ -208,13 +219,7 @@ public class DeviceEndpoint {
     }
 
     private static void send(Session session, String text) {
-        try {
-            if (session.isOpen()) {
-                session.getBasicRemote().sendText(text);
-            }
-        } catch (IOException | IllegalStateException e) {
-            LOG.log(Level.FINE, "send failed", e);
-        }
+        Connections.send(session, text);
     }
 
     private static void close(Session session, CloseReason.CloseCode code, String reason) {

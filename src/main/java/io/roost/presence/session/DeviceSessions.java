@@ -14,6 +14,8 @@ import jakarta.inject.Inject;
 import jakarta.transaction.Transactional;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
  * Device sessions: the presence module's public face for logins over long connections. The route
@@ -48,6 +50,9 @@ public class DeviceSessions {
     @Inject
     Event<SessionEnded> ended;
 
+    @Inject
+    Event<PresenceChanged> presenceChanged;
+
     @Transactional
     public Login login(long uid, String deviceType, String deviceId, String connectionId) {
         SessionSettings.Policy policy = settings.policy(deviceType);
@@ -62,6 +67,7 @@ public class DeviceSessions {
         holder.filter(h -> !h.connectionId().equals(connectionId))
                 .ifPresent(h -> end(h, SessionEnded.REPLACED));
         log("login", wanted, null);
+        announce(uid);
         return new Login(true, epoch, holder);
     }
 
@@ -69,7 +75,10 @@ public class DeviceSessions {
     @Transactional
     public Optional<RouteStore.Route> logout(String connectionId) {
         Optional<RouteStore.Route> released = routes.release(connectionId);
-        released.ifPresent(r -> log("logout", r, null));
+        released.ifPresent(r -> {
+            log("logout", r, null);
+            announce(r.uid());
+        });
         return released;
     }
 
@@ -80,6 +89,7 @@ public class DeviceSessions {
         for (RouteStore.Route r : gone) {
             end(r, isSilent(r) ? SessionEnded.TIMEOUT : SessionEnded.NODE_LOST);
         }
+        gone.stream().map(RouteStore.Route::uid).distinct().sorted().forEach(this::announce);
         return gone.size();
     }
 
@@ -96,6 +106,21 @@ public class DeviceSessions {
         for (RouteStore.Route r : routes.releaseAll(deactivated.accountId())) {
             end(r, deactivated.reason());
         }
+        announce(deactivated.accountId());
+    }
+
+    /** If the user's set of online device types changed: a new version and a PresenceChanged event. */
+    private void announce(long uid) {
+        routes.bumpPresenceVersion(uid).ifPresent(version -> {
+            List<PresenceChanged.Device> devices = routes.routesOf(uid).stream()
+                    .map(r -> new PresenceChanged.Device(r.deviceType(), r.deviceId())).toList();
+            presenceChanged.fire(new PresenceChanged(uid, !devices.isEmpty(), devices, version));
+        });
+    }
+
+    /** The users among {@code uids} with at least one live device route. */
+    public Set<Long> onlineAmong(List<Long> uids) {
+        return routes.routesOf(uids).stream().map(RouteStore.Route::uid).collect(Collectors.toSet());
     }
 
     public List<RouteStore.Route> routesOf(long uid) {

@@ -96,6 +96,44 @@ public class RouteStore {
                 .stream().findFirst();
     }
 
+    /**
+     * Under the user's presence row lock: the device types online now against the last announced
+     * set. Returns the new version if the set changed (the caller announces it), empty otherwise.
+     */
+    @TransactionAttribute(TransactionAttributeType.MANDATORY)
+    public Optional<Long> bumpPresenceVersion(long uid) {
+        try (Connection c = dataSource.getConnection()) {
+            try (PreparedStatement ps = c.prepareStatement("INSERT INTO presence_user (uid) VALUES (?) ON CONFLICT DO NOTHING")) {
+                ps.setLong(1, uid);
+                ps.executeUpdate();
+            }
+            String announced;
+            try (PreparedStatement ps = c.prepareStatement("SELECT device_types FROM presence_user WHERE uid = ? FOR UPDATE")) {
+                ps.setLong(1, uid);
+                try (ResultSet rs = ps.executeQuery()) {
+                    rs.next();
+                    announced = rs.getString(1);
+                }
+            }
+            // A new statement after the lock: sees every route change committed before it.
+            String now = String.join(",", routesOf(uid).stream().map(Route::deviceType).distinct().sorted().toList());
+            if (now.equals(announced)) {
+                return Optional.empty();
+            }
+            try (PreparedStatement ps = c.prepareStatement(
+                    "UPDATE presence_user SET version = version + 1, device_types = ?, changed_at = now() WHERE uid = ? RETURNING version")) {
+                ps.setString(1, now);
+                ps.setLong(2, uid);
+                try (ResultSet rs = ps.executeQuery()) {
+                    rs.next();
+                    return Optional.of(rs.getLong(1));
+                }
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("presence version failed: " + e.getMessage(), e);
+        }
+    }
+
     /** Removes every route of a user (the account was disabled or unregistered). */
     @TransactionAttribute(TransactionAttributeType.REQUIRED)
     public List<Route> releaseAll(long uid) {

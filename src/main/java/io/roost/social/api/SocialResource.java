@@ -85,7 +85,7 @@ public class SocialResource {
     @Path("/following/{uid}")
     @Operation(summary = "Follow a user (follow mode); mutual follows are friends")
     public Response follow(@PathParam("uid") String uid, @Context SecurityContext sc) {
-        requireMode(SocialSettings.Mode.FOLLOW);
+        settings.require(SocialSettings.Mode.FOLLOW);
         boolean created = graph.follow(me(sc), parse(uid));
         return Response.status(created ? 201 : 200).entity(graph.relation(me(sc), parse(uid))).build();
     }
@@ -94,7 +94,7 @@ public class SocialResource {
     @Path("/following/{uid}")
     @Operation(summary = "Unfollow (follow mode)")
     public Response unfollow(@PathParam("uid") String uid, @Context SecurityContext sc) {
-        requireMode(SocialSettings.Mode.FOLLOW);
+        settings.require(SocialSettings.Mode.FOLLOW);
         graph.unfollow(me(sc), parse(uid));
         return Response.noContent().build();
     }
@@ -103,7 +103,7 @@ public class SocialResource {
     @Path("/friend-requests")
     @Operation(summary = "Ask for a friendship with a message (approval mode); asking someone who asked you makes you friends")
     public Response requestFriend(@NotNull @Valid FriendRequestBody body, @Context SecurityContext sc) {
-        requireMode(SocialSettings.Mode.APPROVAL);
+        settings.require(SocialSettings.Mode.APPROVAL);
         SocialGraph.RequestOutcome outcome = graph.requestFriend(me(sc), parse(body.to()), body.message());
         return Response.status(outcome.created() ? 201 : 200)
                 .entity(new RequestResult(FriendRequestView.of(outcome.request()), outcome.friends())).build();
@@ -133,7 +133,7 @@ public class SocialResource {
     @Path("/friend-requests/{id}/answer")
     @Operation(summary = "Answer a request addressed to you: accept, reject or ignore, with an optional note")
     public FriendRequestView answer(@PathParam("id") String id, @NotNull @Valid AnswerBody body, @Context SecurityContext sc) {
-        requireMode(SocialSettings.Mode.APPROVAL);
+        settings.require(SocialSettings.Mode.APPROVAL);
         return FriendRequestView.of(graph.answer(me(sc), parse(id), body.decision(), body.note()));
     }
 
@@ -238,14 +238,6 @@ public class SocialResource {
         List<Long> rows = fetch.apply(n + 1);
         List<String> items = rows.stream().limit(n).map(String::valueOf).toList();
         return new UidPage(items, rows.size() > n ? items.get(n - 1) : null);
-    }
-
-    private void requireMode(SocialSettings.Mode mode) {
-        if (settings.mode() != mode) {
-            throw ProblemException.conflict("wrong-social-mode", "This server runs the social graph in "
-                    + settings.mode().name().toLowerCase() + " mode; this operation belongs to "
-                    + mode.name().toLowerCase() + " mode.");
-        }
     }
 
     private static int limit(int limit) {

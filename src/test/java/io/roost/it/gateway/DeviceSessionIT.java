@@ -11,21 +11,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.roost.it.Deployments;
 import io.roost.it.Http;
+import io.roost.it.WsDevice;
 import jakarta.json.JsonObject;
-import java.net.URI;
 import java.net.URL;
-import java.net.http.HttpClient;
-import java.net.http.WebSocket;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.container.test.api.RunAsClient;
@@ -50,71 +44,12 @@ class DeviceSessionIT {
     @ArquillianResource
     URL baseUrl;
 
-    /** A device's socket: frames received in order, and how it was closed. */
-    static final class Device implements WebSocket.Listener {
-        final BlockingQueue<JsonObject> frames = new LinkedBlockingQueue<>();
-        final CompletableFuture<Integer> closed = new CompletableFuture<>();
-        private final StringBuilder partial = new StringBuilder();
-        WebSocket socket;
-
-        @Override
-        public CompletionStage<?> onText(WebSocket ws, CharSequence data, boolean last) {
-            partial.append(data);
-            if (last) {
-                frames.add(json(partial.toString()));
-                partial.setLength(0);
-            }
-            ws.request(1);
-            return null;
-        }
-
-        @Override
-        public CompletionStage<?> onClose(WebSocket ws, int statusCode, String reason) {
-            closed.complete(statusCode);
-            return null;
-        }
-
-        @Override
-        public void onError(WebSocket ws, Throwable error) {
-            closed.complete(-1);
-        }
-
-        void send(String frame) {
-            socket.sendText(frame, true).join();
-        }
-
-        JsonObject next() throws InterruptedException {
-            JsonObject frame = frames.poll(20, TimeUnit.SECONDS);
-            assertNotNull(frame, "no frame within 20 s");
-            return frame;
-        }
-
-        JsonObject expect(String type) throws InterruptedException {
-            JsonObject frame = next();
-            assertEquals(type, frame.getString("type"), frame.toString());
-            return frame;
-        }
-
-        int closeCode() throws Exception {
-            return closed.get(30, TimeUnit.SECONDS);
-        }
+    WsDevice connect() throws Exception {
+        return WsDevice.connect(baseUrl);
     }
 
-    Device connect() throws Exception {
-        Device device = new Device();
-        URI ws = URI.create(baseUrl.toString().replaceFirst("^http", "ws")).resolve("ws");
-        device.socket = HttpClient.newHttpClient().newWebSocketBuilder().buildAsync(ws, device).get(10, TimeUnit.SECONDS);
-        return device;
-    }
-
-    Device login(String token, String deviceType, String deviceId) throws Exception {
-        Device d = connect();
-        d.send("{\"v\":1,\"type\":\"hello\",\"deviceId\":\"" + deviceId + "\",\"deviceType\":\"" + deviceType
-                + "\",\"protocolVersion\":1,\"clientVersion\":\"it\"}");
-        d.expect("hello");
-        d.send("{\"v\":1,\"type\":\"login\",\"token\":\"" + token + "\"}");
-        d.expect("login");
-        return d;
+    WsDevice login(String token, String deviceType, String deviceId) throws Exception {
+        return WsDevice.login(baseUrl, token, deviceType, deviceId);
     }
 
     /** A fresh user account and a bearer token for it. */
@@ -153,7 +88,7 @@ class DeviceSessionIT {
     @Test
     void helloLoginHeartbeatLogout() throws Exception {
         String[] user = user();
-        Device d = login(user[1], "android", "phone-1");
+        WsDevice d = login(user[1], "android", "phone-1");
         d.send("{\"v\":1,\"type\":\"heartbeat\"}");
         d.expect("heartbeat");
         JsonObject online = presence(user[0]);
@@ -172,9 +107,9 @@ class DeviceSessionIT {
     @Test
     void aSecondLoginOfTheSameTypeKicksTheFirstAndOtherTypesStay() throws Exception {
         String[] user = user();
-        Device phone = login(user[1], "android", "phone-old");
-        Device tablet = login(user[1], "ios", "ipad");
-        Device newPhone = login(user[1], "android", "phone-new");
+        WsDevice phone = login(user[1], "android", "phone-old");
+        WsDevice tablet = login(user[1], "ios", "ipad");
+        WsDevice newPhone = login(user[1], "android", "phone-new");
         JsonObject kick = phone.expect("kick");
         assertEquals("replaced_by_new_login", kick.getString("reason"));
         assertEquals(1008, phone.closeCode());
@@ -191,16 +126,16 @@ class DeviceSessionIT {
     @Test
     void twentyConcurrentLoginsLeaveExactlyOneSession() throws Exception {
         String[] user = user();
-        List<Device> devices = new ArrayList<>();
+        List<WsDevice> devices = new ArrayList<>();
         for (int i = 0; i < 20; i++) {
-            Device d = connect();
+            WsDevice d = connect();
             d.send("{\"v\":1,\"type\":\"hello\",\"deviceId\":\"web-" + i + "\",\"deviceType\":\"web\"}");
             d.expect("hello");
             devices.add(d);
         }
         CountDownLatch start = new CountDownLatch(1);
         ExecutorService pool = Executors.newFixedThreadPool(20);
-        for (Device d : devices) {
+        for (WsDevice d : devices) {
             pool.submit(() -> {
                 start.await();
                 d.send("{\"v\":1,\"type\":\"login\",\"token\":\"" + user[1] + "\"}");
@@ -214,11 +149,11 @@ class DeviceSessionIT {
         while (devices.stream().filter(d -> d.closed.isDone()).count() < 19 && System.currentTimeMillis() < deadline) {
             Thread.sleep(100);
         }
-        List<Device> survivors = devices.stream().filter(d -> !d.closed.isDone()).toList();
+        List<WsDevice> survivors = devices.stream().filter(d -> !d.closed.isDone()).toList();
         assertEquals(1, survivors.size(), "exactly one live session");
         JsonObject p = presence(user[0]);
         assertEquals(1, p.getJsonArray("devices").size(), p.toString());
-        Device survivor = survivors.get(0);
+        WsDevice survivor = survivors.get(0);
         survivor.send("{\"v\":1,\"type\":\"heartbeat\"}");
         JsonObject frame;
         do {
@@ -229,7 +164,7 @@ class DeviceSessionIT {
 
     @Test
     void forgedTokenIsRefusedWithPolicyViolation() throws Exception {
-        Device d = connect();
+        WsDevice d = connect();
         d.send("{\"v\":1,\"type\":\"hello\",\"deviceId\":\"x\",\"deviceType\":\"android\"}");
         d.expect("hello");
         d.send("{\"v\":1,\"type\":\"login\",\"token\":\"rst_forged\"}");
@@ -239,22 +174,22 @@ class DeviceSessionIT {
 
     @Test
     void badFramesGetAnErrorAndProtocolViolationsAClose() throws Exception {
-        Device notJson = connect();
+        WsDevice notJson = connect();
         notJson.send("hello?");
         assertEquals("malformed-frame", notJson.expect("error").getString("code"));
         assertEquals(1008, notJson.closeCode());
 
-        Device early = connect();
+        WsDevice early = connect();
         early.send("{\"v\":1,\"type\":\"heartbeat\"}");
         assertEquals("login-first", early.expect("error").getString("code"));
         assertEquals(1008, early.closeCode());
 
-        Device loginFirst = connect();
+        WsDevice loginFirst = connect();
         loginFirst.send("{\"v\":1,\"type\":\"login\",\"token\":\"x\"}");
         assertEquals("hello-first", loginFirst.expect("error").getString("code"));
 
         String[] user = user();
-        Device d = login(user[1], "desktop", "pc");
+        WsDevice d = login(user[1], "desktop", "pc");
         d.send("{\"v\":1,\"type\":\"teleport\"}");
         assertEquals("unknown-type", d.expect("error").getString("code"));
         d.send("{\"v\":1,\"type\":\"heartbeat\"}");
@@ -265,7 +200,7 @@ class DeviceSessionIT {
     @Test
     void aSilentDeviceTimesOutAndIsKicked() throws Exception {
         String[] user = user();
-        Device d = login(user[1], "pad", "tab"); // ROOST_SESSION_HEARTBEAT_TIMEOUT is 8 s in the tests
+        WsDevice d = login(user[1], "pad", "tab"); // ROOST_SESSION_HEARTBEAT_TIMEOUT is 8 s in the tests
         JsonObject kick = d.frames.poll(40, TimeUnit.SECONDS);
         assertNotNull(kick, "kicked within 40 s");
         assertEquals("kick", kick.getString("type"));
@@ -278,7 +213,7 @@ class DeviceSessionIT {
     void bulkPresenceQuery() throws Exception {
         String[] a = user();
         String[] b = user();
-        Device d = login(a[1], "web", "browser");
+        WsDevice d = login(a[1], "web", "browser");
         var r = new Http(baseUrl.toURI()).post("api/v1/presence/users:query", ADMIN,
                 "{\"uids\":[\"" + a[0] + "\",\"" + b[0] + "\"]}");
         assertEquals(200, r.statusCode(), r.body());
@@ -292,8 +227,8 @@ class DeviceSessionIT {
     @Test
     void disablingAnAccountKicksEveryDeviceAtOnce() throws Exception {
         String[] user = user();
-        Device phone = login(user[1], "android", "p");
-        Device browser = login(user[1], "web", "b");
+        WsDevice phone = login(user[1], "android", "p");
+        WsDevice browser = login(user[1], "web", "b");
         var r = new Http(baseUrl.toURI()).post("api/v1/accounts/" + user[0] + "/disable", ADMIN, "");
         assertEquals(200, r.statusCode(), r.body());
         assertEquals("account_disabled", phone.expect("kick").getString("reason"));
@@ -303,7 +238,7 @@ class DeviceSessionIT {
         assertFalse(presence(user[0]).getBoolean("online"));
         // Its tokens are revoked: recovering the account does not bring them back.
         assertEquals(200, new Http(baseUrl.toURI()).post("api/v1/accounts/" + user[0] + "/recover", ADMIN, "").statusCode());
-        Device again = connect();
+        WsDevice again = connect();
         again.send("{\"v\":1,\"type\":\"hello\",\"deviceId\":\"p\",\"deviceType\":\"android\"}");
         again.expect("hello");
         again.send("{\"v\":1,\"type\":\"login\",\"token\":\"" + user[1] + "\"}");
@@ -322,7 +257,7 @@ class DeviceSessionIT {
                 + "\"deviceType\":\"android\",\"deviceId\":\"own-phone\"}");
         assertEquals(200, issued.statusCode(), issued.body());
         String token = json(issued).getString("token");
-        Device other = connect();
+        WsDevice other = connect();
         other.send("{\"v\":1,\"type\":\"hello\",\"deviceId\":\"stolen-into\",\"deviceType\":\"android\"}");
         other.expect("hello");
         other.send("{\"v\":1,\"type\":\"login\",\"token\":\"" + token + "\"}");
@@ -339,7 +274,7 @@ class DeviceSessionIT {
             ps.setLong(1, Long.parseLong(user[0]));
             assertEquals(1, ps.executeUpdate());
         }
-        Device expired = connect();
+        WsDevice expired = connect();
         expired.send("{\"v\":1,\"type\":\"hello\",\"deviceId\":\"e\",\"deviceType\":\"web\"}");
         expired.expect("hello");
         expired.send("{\"v\":1,\"type\":\"login\",\"token\":\"" + user[1] + "\"}");
@@ -348,7 +283,7 @@ class DeviceSessionIT {
 
         String[] other = user();
         assertEquals(204, new Http(baseUrl.toURI()).delete("api/v1/auth/tokens/current", Http.bearer(other[1])).statusCode());
-        Device revoked = connect();
+        WsDevice revoked = connect();
         revoked.send("{\"v\":1,\"type\":\"hello\",\"deviceId\":\"r\",\"deviceType\":\"web\"}");
         revoked.expect("hello");
         revoked.send("{\"v\":1,\"type\":\"login\",\"token\":\"" + other[1] + "\"}");
@@ -358,7 +293,7 @@ class DeviceSessionIT {
 
     @Test
     void anOversizedFrameClosesTheConnectionAsTooBig() throws Exception {
-        Device d = connect();
+        WsDevice d = connect();
         d.send("{\"v\":1,\"type\":\"hello\",\"pad\":\"" + "x".repeat(20_000) + "\"}");
         assertEquals("frame-too-large", d.expect("error").getString("code"));
         assertEquals(1009, d.closeCode());

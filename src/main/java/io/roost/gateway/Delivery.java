@@ -1,0 +1,95 @@
+package io.roost.gateway;
+
+import io.roost.platform.config.NodeIdentity;
+import io.roost.platform.delivery.Notice;
+import io.roost.platform.ids.IdGenerator;
+import io.roost.platform.json.Jsonp;
+import io.roost.platform.messaging.MessagingException;
+import io.roost.platform.messaging.RocketMqProducer;
+import io.roost.presence.session.DeviceSessions;
+import io.roost.presence.store.RouteStore;
+import jakarta.annotation.Resource;
+import jakarta.enterprise.concurrent.ManagedExecutorService;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.event.TransactionPhase;
+import jakarta.inject.Inject;
+import jakarta.json.JsonArrayBuilder;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * Delivers {@link Notice}s after commit, off the caller's thread: the route table says which node
+ * holds each of the users' connections; this node writes to its own, and sends one RocketMQ
+ * message per other node ({@code roost-deliveries}, tagged with the node) for the rest.
+ */
+@ApplicationScoped
+public class Delivery {
+
+    public static final String TOPIC = "roost-deliveries";
+    private static final Logger LOG = Logger.getLogger(Delivery.class.getName());
+    static final int ROUTE_BATCH = 1000;
+
+    @Inject
+    DeviceSessions sessions;
+
+    @Inject
+    Connections connections;
+
+    @Inject
+    NodeIdentity node;
+
+    @Inject
+    RocketMqProducer producer;
+
+    @Inject
+    IdGenerator ids;
+
+    @Resource
+    ManagedExecutorService executor;
+
+    void onNotice(@Observes(during = TransactionPhase.AFTER_SUCCESS) Notice notice) {
+        executor.execute(() -> {
+            try {
+                deliver(notice);
+            } catch (RuntimeException e) {
+                LOG.log(Level.WARNING, "delivery of a " + notice.type() + " notice failed", e);
+            }
+        });
+    }
+
+    void deliver(Notice notice) {
+        var frame = Frames.frame(notice.type());
+        notice.body().forEach(frame::add);
+        String text = frame.build().toString();
+        List<Long> uids = new ArrayList<>(notice.uids());
+        for (int from = 0; from < uids.size(); from += ROUTE_BATCH) {
+            Map<Integer, List<String>> byNode = new TreeMap<>();
+            for (RouteStore.Route r : sessions.routesOf(uids.subList(from, Math.min(uids.size(), from + ROUTE_BATCH)))) {
+                byNode.computeIfAbsent(r.nodeId(), n -> new ArrayList<>()).add(r.connectionId());
+            }
+            byNode.forEach((nodeId, connectionIds) -> {
+                if (nodeId == node.nodeId()) {
+                    connectionIds.forEach(c -> connections.send(c, text));
+                } else {
+                    forward(nodeId, connectionIds, text);
+                }
+            });
+        }
+    }
+
+    private void forward(int nodeId, List<String> connectionIds, String text) {
+        JsonArrayBuilder targets = Jsonp.PROVIDER.createArrayBuilder();
+        connectionIds.forEach(targets::add);
+        String body = Jsonp.PROVIDER.createObjectBuilder().add("connectionIds", targets).add("frame", text).build().toString();
+        try {
+            producer.send(ids.nextId(), TOPIC, "node-" + nodeId, null, body);
+        } catch (MessagingException e) {
+            LOG.log(Level.WARNING, "could not forward a frame to node " + nodeId + ": " + e.getMessage());
+        }
+    }
+}

@@ -1,0 +1,84 @@
+package io.roost.gateway;
+
+import io.roost.platform.json.Jsonp;
+import io.roost.platform.problem.ProblemException;
+import io.roost.social.SocialGraph;
+import io.roost.social.SocialSettings;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonObjectBuilder;
+
+/**
+ * {@code friendOp} frames (seed 001 §2.2) for connected devices: the same social service as the
+ * REST API, answered with a {@code friendOpRet} frame carrying the client's {@code seq},
+ * {@code result} ok/fail and, on failure, the problem type as {@code code}.
+ */
+@ApplicationScoped
+public class FriendOps {
+
+    @Inject
+    SocialGraph graph;
+
+    @Inject
+    SocialSettings settings;
+
+    public String handle(long me, JsonObject frame) {
+        String op = frame.getString("op", "");
+        JsonObjectBuilder ret = Frames.frame("friendOpRet").add("op", op);
+        if (frame.containsKey("seq")) {
+            ret.add("seq", frame.get("seq"));
+        }
+        try {
+            switch (op) {
+                case "follow" -> {
+                    settings.require(SocialSettings.Mode.FOLLOW);
+                    graph.follow(me, uid(frame, "uid"));
+                }
+                case "unfollow" -> {
+                    settings.require(SocialSettings.Mode.FOLLOW);
+                    graph.unfollow(me, uid(frame, "uid"));
+                }
+                case "request" -> {
+                    settings.require(SocialSettings.Mode.APPROVAL);
+                    String message = frame.getString("message", null);
+                    if (message != null && message.length() > 500) {
+                        throw ProblemException.badRequest("message-too-long", "A request message has at most 500 characters.");
+                    }
+                    var outcome = graph.requestFriend(me, uid(frame, "uid"), message);
+                    ret.add("requestId", Long.toString(outcome.request().id())).add("friends", outcome.friends());
+                }
+                case "answer" -> {
+                    settings.require(SocialSettings.Mode.APPROVAL);
+                    var answered = graph.answer(me, uid(frame, "requestId"), frame.getString("decision", ""),
+                            frame.getString("note", null));
+                    ret.add("requestId", Long.toString(answered.id())).add("status", answered.status());
+                }
+                case "cancel" -> graph.cancelRequest(me, uid(frame, "requestId"));
+                case "remove" -> graph.removeFriend(me, uid(frame, "uid"));
+                case "block" -> graph.block(me, uid(frame, "uid"));
+                case "unblock" -> graph.unblock(me, uid(frame, "uid"));
+                case "permission" -> graph.setPermission(me, uid(frame, "uid"),
+                        new SocialGraph.Permission(frame.getBoolean("hidePresence", false), frame.getBoolean("muted", false)));
+                case "relation" -> {
+                    var r = graph.relation(me, uid(frame, "uid"));
+                    ret.add("following", r.following()).add("followedBy", r.followedBy()).add("friends", r.friends())
+                            .add("blocking", r.blocking()).add("blockedBy", r.blockedBy());
+                }
+                default -> throw ProblemException.badRequest("unknown-op", "Unknown friendOp '" + op + "'.");
+            }
+            return ret.add("result", "ok").build().toString();
+        } catch (ProblemException e) {
+            return ret.add("result", "fail").add("code", e.type()).add("message", e.getMessage()).build().toString();
+        }
+    }
+
+    private static long uid(JsonObject frame, String field) {
+        String v = frame.getString(field, "");
+        try {
+            return Long.parseLong(v);
+        } catch (NumberFormatException e) {
+            throw ProblemException.badRequest("invalid-id", field + " is a decimal id (as a string).");
+        }
+    }
+}

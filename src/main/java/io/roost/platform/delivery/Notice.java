@@ -1,0 +1,15 @@
+package io.roost.platform.delivery;
+
+import jakarta.json.JsonObject;
+import java.util.Collection;
+
+/**
+ * A frame for the live connections of some users, wherever they are connected. A module fires it
+ * inside its transaction; the gateway delivers it after commit, best effort: what it announces is
+ * already durable and queryable, so a device that was offline or missed it loses nothing.
+ *
+ * @param type the frame type in the device envelope ({@code friendOp}, {@code presence}, …)
+ * @param body the frame's fields besides the envelope's {@code v}, {@code type} and {@code tm}
+ */
+public record Notice(Collection<Long> uids, String type, JsonObject body) {
+}

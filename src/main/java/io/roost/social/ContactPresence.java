@@ -1,0 +1,84 @@
+package io.roost.social;
+
+import io.roost.platform.delivery.Notice;
+import io.roost.platform.json.Jsonp;
+import io.roost.presence.session.DeviceSessions;
+import io.roost.presence.session.PresenceChanged;
+import jakarta.annotation.Resource;
+import jakarta.enterprise.concurrent.ManagedExecutorService;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Event;
+import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.event.TransactionPhase;
+import jakarta.inject.Inject;
+import jakarta.json.JsonArrayBuilder;
+import jakarta.json.JsonObject;
+import java.util.List;
+import java.util.Set;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * Tells a user's contacts who are online that the user's presence changed: a {@code presence}
+ * frame {@code {uid, online, devices, version}}. The audience is friends (or followers, see
+ * ROOST_SOCIAL_PRESENCE_AUDIENCE), minus those the user hides presence from. It runs after commit on
+ * a managed thread, a page of contacts at a time, so a user with many followers never holds up a
+ * login.
+ */
+@ApplicationScoped
+public class ContactPresence {
+
+    private static final Logger LOG = Logger.getLogger(ContactPresence.class.getName());
+    static final int PAGE = 1000;
+
+    @Inject
+    SocialGraph graph;
+
+    @Inject
+    SocialSettings settings;
+
+    @Inject
+    DeviceSessions sessions;
+
+    @Inject
+    Event<Notice> notices;
+
+    @Resource
+    ManagedExecutorService executor;
+
+    void onPresenceChanged(@Observes(during = TransactionPhase.AFTER_SUCCESS) PresenceChanged changed) {
+        executor.execute(() -> {
+            try {
+                announce(changed);
+            } catch (RuntimeException e) {
+                LOG.log(Level.WARNING, "presence fan-out for " + changed.uid() + " failed", e);
+            }
+        });
+    }
+
+    void announce(PresenceChanged changed) {
+        JsonArrayBuilder devices = Jsonp.PROVIDER.createArrayBuilder();
+        changed.devices().forEach(d -> devices.add(Jsonp.PROVIDER.createObjectBuilder()
+                .add("deviceType", d.deviceType()).add("deviceId", d.deviceId() == null ? "" : d.deviceId())));
+        JsonObject body = Jsonp.PROVIDER.createObjectBuilder().add("uid", Long.toString(changed.uid()))
+                .add("online", changed.online()).add("devices", devices).add("version", changed.version()).build();
+        boolean followers = settings.presenceAudience() == SocialSettings.Audience.FOLLOWERS;
+        Long after = null;
+        while (true) {
+            List<Long> page = followers ? graph.followers(changed.uid(), after, PAGE)
+                    : graph.friends(changed.uid(), null, after, PAGE);
+            if (page.isEmpty()) {
+                return;
+            }
+            Set<Long> online = sessions.onlineAmong(page);
+            online.removeAll(graph.hiddenFrom(changed.uid(), List.copyOf(online)));
+            if (!online.isEmpty()) {
+                notices.fire(new Notice(online, "presence", body));
+            }
+            if (page.size() < PAGE) {
+                return;
+            }
+            after = page.get(page.size() - 1);
+        }
+    }
+}

@@ -1,0 +1,99 @@
+package io.roost.it;
+
+import static io.roost.it.Http.json;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+
+import jakarta.json.JsonObject;
+import java.net.URI;
+import java.net.URL;
+import java.net.http.HttpClient;
+import java.net.http.WebSocket;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+/** A device on a real WebSocket to /ws: frames received in order, and how it was closed. */
+public final class WsDevice implements WebSocket.Listener {
+
+    public final BlockingQueue<JsonObject> frames = new LinkedBlockingQueue<>();
+    public final CompletableFuture<Integer> closed = new CompletableFuture<>();
+    private final StringBuilder partial = new StringBuilder();
+    public WebSocket socket;
+
+    public static WsDevice connect(URL base) throws Exception {
+        WsDevice device = new WsDevice();
+        URI ws = URI.create(base.toString().replaceFirst("^http", "ws")).resolve("ws");
+        device.socket = HttpClient.newHttpClient().newWebSocketBuilder().buildAsync(ws, device).get(10, TimeUnit.SECONDS);
+        return device;
+    }
+
+    /** Connects, says hello and logs in with the token; fails unless both are answered. */
+    public static WsDevice login(URL base, String token, String deviceType, String deviceId) throws Exception {
+        WsDevice d = connect(base);
+        d.send("{\"v\":1,\"type\":\"hello\",\"deviceId\":\"" + deviceId + "\",\"deviceType\":\"" + deviceType
+                + "\",\"protocolVersion\":1,\"clientVersion\":\"it\"}");
+        d.expect("hello");
+        d.send("{\"v\":1,\"type\":\"login\",\"token\":\"" + token + "\"}");
+        d.expect("login");
+        return d;
+    }
+
+    @Override
+    public CompletionStage<?> onText(WebSocket ws, CharSequence data, boolean last) {
+        partial.append(data);
+        if (last) {
+            frames.add(json(partial.toString()));
+            partial.setLength(0);
+        }
+        ws.request(1);
+        return null;
+    }
+
+    @Override
+    public CompletionStage<?> onClose(WebSocket ws, int statusCode, String reason) {
+        closed.complete(statusCode);
+        return null;
+    }
+
+    @Override
+    public void onError(WebSocket ws, Throwable error) {
+        closed.complete(-1);
+    }
+
+    public void send(String frame) {
+        socket.sendText(frame, true).join();
+    }
+
+    public JsonObject next() throws InterruptedException {
+        JsonObject frame = frames.poll(20, TimeUnit.SECONDS);
+        assertNotNull(frame, "no frame within 20 s");
+        return frame;
+    }
+
+    public JsonObject expect(String type) throws InterruptedException {
+        JsonObject frame = next();
+        assertEquals(type, frame.getString("type"), frame.toString());
+        return frame;
+    }
+
+    /** The next frame of this type, skipping others (e.g. presence frames between answers). */
+    public JsonObject await(String type) throws InterruptedException {
+        while (true) {
+            JsonObject frame = next();
+            if (frame.getString("type").equals(type)) {
+                return frame;
+            }
+        }
+    }
+
+    public int closeCode() throws Exception {
+        return closed.get(30, TimeUnit.SECONDS);
+    }
+
+    public void bye() {
+        socket.sendClose(1000, "bye").join();
+    }
+}

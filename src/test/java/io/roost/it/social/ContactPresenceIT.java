@@ -1,0 +1,126 @@
+package io.roost.it.social;
+
+import static io.roost.it.Http.json;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.roost.it.Deployments;
+import io.roost.it.Http;
+import io.roost.it.WsDevice;
+import jakarta.json.JsonObject;
+import java.net.URL;
+import java.util.UUID;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.container.test.api.RunAsClient;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.arquillian.test.api.ArquillianResource;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/** friendOp frames over real WebSockets, forwarded requests and answers, and presence frames to friends. */
+@ExtendWith(ArquillianExtension.class)
+@RunAsClient
+class ContactPresenceIT {
+
+    static final String PASSWORD = "long enough password";
+
+    @Deployment(testable = false)
+    static WebArchive deployment() {
+        return Deployments.roost();
+    }
+
+    @ArquillianResource
+    URL baseUrl;
+
+    record User(String id, String name) {
+    }
+
+    User user() throws Exception {
+        String name = "cp-" + UUID.randomUUID().toString().substring(0, 10);
+        var r = new Http(baseUrl.toURI()).post("api/v1/registrations", null,
+                "{\"username\":\"" + name + "\",\"password\":\"" + PASSWORD + "\"}");
+        assertEquals(201, r.statusCode(), r.body());
+        return new User(json(r).getJsonObject("account").getString("id"), name);
+    }
+
+    WsDevice device(User u, String type) throws Exception {
+        var r = new Http(baseUrl.toURI()).post("api/v1/auth/login", null, "{\"login\":\"" + u.name() + "\",\"password\":\""
+                + PASSWORD + "\",\"deviceType\":\"" + type + "\",\"deviceId\":\"" + type + "-1\"}");
+        assertEquals(200, r.statusCode(), r.body());
+        return WsDevice.login(baseUrl, json(r).getString("token"), type, type + "-1");
+    }
+
+    static JsonObject op(WsDevice d, String fields) throws Exception {
+        d.send("{\"v\":1,\"type\":\"friendOp\",\"seq\":\"s1\"," + fields + "}");
+        JsonObject ret = d.await("friendOpRet");
+        assertEquals("s1", ret.getString("seq"));
+        return ret;
+    }
+
+    @Test
+    void friendsOverFramesAndPresenceToFriendsWithGrowingVersions() throws Exception {
+        User alice = user();
+        User bob = user();
+        WsDevice aliceWeb = device(alice, "web");
+        WsDevice bobWeb = device(bob, "web");
+
+        JsonObject asked = op(aliceWeb, "\"op\":\"request\",\"uid\":\"" + bob.id() + "\",\"message\":\"hi Bob\"");
+        assertEquals("ok", asked.getString("result"), asked.toString());
+        JsonObject forwarded = bobWeb.await("friendOp");
+        assertEquals("request", forwarded.getString("op"));
+        assertEquals(alice.id(), forwarded.getString("from"));
+        assertEquals("hi Bob", forwarded.getString("message"));
+
+        JsonObject answered = op(bobWeb, "\"op\":\"answer\",\"requestId\":\"" + forwarded.getString("requestId")
+                + "\",\"decision\":\"accept\"");
+        assertEquals("ACCEPTED", answered.getString("status"), answered.toString());
+        JsonObject told = aliceWeb.await("friendOp");
+        assertEquals("answer", told.getString("op"));
+        assertEquals("ACCEPTED", told.getString("status"));
+        assertTrue(op(aliceWeb, "\"op\":\"relation\",\"uid\":\"" + bob.id() + "\"").getBoolean("friends"));
+
+        // A second device type of Alice's comes and goes: Bob hears both, versions growing.
+        WsDevice alicePhone = device(alice, "android");
+        JsonObject up = bobWeb.await("presence");
+        assertEquals(alice.id(), up.getString("uid"));
+        assertTrue(up.getBoolean("online"));
+        assertEquals(2, up.getJsonArray("devices").size(), up.toString());
+        alicePhone.send("{\"v\":1,\"type\":\"logout\"}");
+        JsonObject down = bobWeb.await("presence");
+        assertEquals(1, down.getJsonArray("devices").size(), down.toString());
+        assertTrue(down.getJsonNumber("version").longValue() > up.getJsonNumber("version").longValue());
+        aliceWeb.bye();
+        JsonObject offline = bobWeb.await("presence");
+        assertFalse(offline.getBoolean("online"));
+        assertTrue(offline.getJsonNumber("version").longValue() > down.getJsonNumber("version").longValue());
+
+        // Alice hides her presence from Bob: her next login tells him nothing.
+        WsDevice aliceAgain = device(alice, "web");
+        bobWeb.await("presence");
+        assertEquals("ok", op(aliceAgain, "\"op\":\"permission\",\"uid\":\"" + bob.id() + "\",\"hidePresence\":true")
+                .getString("result"));
+        device(alice, "android").bye();
+        Thread.sleep(2000);
+        bobWeb.send("{\"v\":1,\"type\":\"heartbeat\"}");
+        assertEquals("heartbeat", bobWeb.next().getString("type"), "no presence frame for Bob once Alice hides it");
+        aliceAgain.bye();
+        bobWeb.bye();
+    }
+
+    @Test
+    void badFriendOpsFailWithACodeAndKeepTheConnection() throws Exception {
+        User carol = user();
+        WsDevice d = device(carol, "desktop");
+        JsonObject unknown = op(d, "\"op\":\"poke\"");
+        assertEquals("fail", unknown.getString("result"));
+        assertEquals("unknown-op", unknown.getString("code"));
+        assertEquals("wrong-social-mode", op(d, "\"op\":\"follow\",\"uid\":\"1\"").getString("code"));
+        assertEquals("invalid-id", op(d, "\"op\":\"block\",\"uid\":\"x\"").getString("code"));
+        assertEquals("self-relation", op(d, "\"op\":\"request\",\"uid\":\"" + carol.id() + "\"").getString("code"));
+        d.send("{\"v\":1,\"type\":\"heartbeat\"}");
+        d.expect("heartbeat");
+        d.bye();
+    }
+}
