@@ -1,0 +1,292 @@
+package io.roost.group.api;
+
+import io.roost.group.GroupService;
+import io.roost.platform.problem.ProblemException;
+import io.roost.platform.security.Roles;
+import jakarta.annotation.security.RolesAllowed;
+import jakarta.inject.Inject;
+import jakarta.json.bind.annotation.JsonbNillable;
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.NotBlank;
+import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Pattern;
+import jakarta.validation.constraints.Size;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.DELETE;
+import jakarta.ws.rs.DefaultValue;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.PATCH;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.PUT;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.SecurityContext;
+import java.time.OffsetDateTime;
+import java.util.List;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+
+/** Groups and channels over REST (seed 001 §2.3). Refusals are 403 problem+json and change nothing. */
+@Path("/v1/groups")
+@Produces(MediaType.APPLICATION_JSON)
+@Consumes(MediaType.APPLICATION_JSON)
+@RolesAllowed({Roles.ADMIN, Roles.SERVICE, Roles.USER})
+@Tag(name = "groups")
+public class GroupResource {
+
+    static final int MAX_LIMIT = 200;
+
+    public record CreateBody(@NotBlank @Size(max = 100) String name,
+                             @NotNull @Pattern(regexp = "chat|channel", message = "must be chat or channel") String type,
+                             @Pattern(regexp = "open|approval|invite-only", message = "must be open, approval or invite-only") String joinPolicy,
+                             @Pattern(regexp = "public|hidden", message = "must be public or hidden") String visibility,
+                             @Size(max = 2000) String notice, @Size(max = 1024) String iconUrl,
+                             @Size(max = 10) List<@NotBlank @Size(max = 64) String> tags) {
+    }
+
+    public record InfoBody(@Size(min = 1, max = 100) String name, @Size(max = 2000) String notice,
+                           @Size(max = 1024) String iconUrl, @Size(max = 10) List<@NotBlank @Size(max = 64) String> tags,
+                           @Pattern(regexp = "open|approval|invite-only", message = "must be open, approval or invite-only") String joinPolicy,
+                           @Pattern(regexp = "public|hidden", message = "must be public or hidden") String visibility) {
+    }
+
+    public record MessageBody(@Size(max = 500) String message) {
+    }
+
+    public record InviteBody(@NotNull @Size(max = 20) String uid, @Size(max = 500) String message) {
+    }
+
+    public record AnswerBody(@NotNull @Pattern(regexp = "accept|reject", message = "must be accept or reject") String decision,
+                             @Size(max = 500) String note) {
+    }
+
+    public record MyInfoBody(@Size(max = 64) String nick, @Size(max = 1024) String avatarUrl) {
+    }
+
+    public record GroupView(String id, String name, String notice, String iconUrl, List<String> tags, String type,
+                            String joinPolicy, String visibility, String ownerId, String status, int memberCount, long version,
+                            OffsetDateTime createdAt) {
+        static GroupView of(GroupService.Group g) {
+            return new GroupView(Long.toString(g.id()), g.name(), g.notice(), g.iconUrl(), g.tags(), g.type(), g.joinPolicy(),
+                    g.visibility(), Long.toString(g.ownerId()), g.status(), g.memberCount(), g.version(), g.createdAt());
+        }
+    }
+
+    public record MemberView(String uid, String role, String nick, String avatarUrl, OffsetDateTime joinedAt) {
+        static MemberView of(GroupService.Member m) {
+            return new MemberView(Long.toString(m.uid()), m.role().name(), m.nick(), m.avatarUrl(), m.joinedAt());
+        }
+    }
+
+    public record RequestView(String id, String groupId, String uid, String kind, String inviterId, String message,
+                              String status, String answeredBy, String note, OffsetDateTime createdAt) {
+        static RequestView of(GroupService.Request r) {
+            return new RequestView(Long.toString(r.id()), Long.toString(r.groupId()), Long.toString(r.uid()), r.kind(),
+                    r.inviterId() == null ? null : r.inviterId().toString(), r.message(), r.status(),
+                    r.answeredBy() == null ? null : r.answeredBy().toString(), r.note(), r.createdAt());
+        }
+    }
+
+    public record JoinResult(boolean member, RequestView request) {
+    }
+
+    @JsonbNillable
+    public record Page<T>(List<T> items, String next) {
+    }
+
+    @Inject
+    GroupService groups;
+
+    @POST
+    @Operation(summary = "Create a chat group or a channel; the creator is its owner (O)")
+    public Response create(@NotNull @Valid CreateBody b, @Context SecurityContext sc) {
+        GroupService.Group g = groups.create(me(sc), b.name().trim(), b.type(), b.joinPolicy(), b.visibility(), b.notice(),
+                b.iconUrl(), b.tags());
+        return Response.status(201).entity(GroupView.of(g)).build();
+    }
+
+    @GET
+    @Operation(summary = "Search public groups: q= (name prefix, paged by after=name:id) or tag= (paged by after=id); neither: a random sample")
+    public Page<GroupView> search(@QueryParam("q") String q, @QueryParam("tag") String tag, @QueryParam("after") String after,
+                                  @QueryParam("limit") @DefaultValue("20") int limit) {
+        int n = limit(limit);
+        if (q != null && tag != null) {
+            throw ProblemException.badRequest("one-criterion", "Give q or tag, not both.");
+        }
+        if (q != null && (q.isBlank() || q.length() > 100)) {
+            throw ProblemException.badRequest("invalid-query", "q is 1 to 100 characters.");
+        }
+        String afterName = null;
+        Long afterId = null;
+        if (after != null) {
+            int colon = after.lastIndexOf(':');
+            afterName = q != null && colon > 0 ? after.substring(0, colon) : null;
+            afterId = parse(q != null && colon > 0 ? after.substring(colon + 1) : after);
+        }
+        List<GroupService.Group> page = groups.search(q, tag, afterName, afterId, n + 1);
+        List<GroupView> items = page.stream().limit(n).map(GroupView::of).toList();
+        String next = null;
+        if (page.size() > n && (q != null || tag != null)) {
+            GroupService.Group last = page.get(n - 1);
+            next = q != null ? last.name().toLowerCase() + ":" + last.id() : Long.toString(last.id());
+        }
+        return new Page<>(q == null && tag == null ? items : items, next);
+    }
+
+    @GET
+    @Path("/{id}")
+    public GroupView get(@PathParam("id") String id, @Context SecurityContext sc) {
+        return GroupView.of(groups.visible(me(sc), parse(id)));
+    }
+
+    @PATCH
+    @Path("/{id}")
+    @Operation(summary = "Set name, notice, icon, tags, join policy (admins); visibility (owner)")
+    public GroupView setInfo(@PathParam("id") String id, @NotNull @Valid InfoBody b, @Context SecurityContext sc) {
+        return GroupView.of(groups.setInfo(me(sc), parse(id), new GroupService.InfoChange(b.name(), b.notice(), b.iconUrl(),
+                b.tags(), b.joinPolicy(), b.visibility())));
+    }
+
+    @DELETE
+    @Path("/{id}")
+    @Operation(summary = "Dissolve (owner); members online are told; the history stays read-only")
+    public GroupView dissolve(@PathParam("id") String id, @Context SecurityContext sc) {
+        return GroupView.of(groups.dissolve(me(sc), parse(id)));
+    }
+
+    @GET
+    @Path("/{id}/members")
+    @Operation(summary = "Members with roles, paged by after=uid (members, admin, service)")
+    public Page<MemberView> members(@PathParam("id") String id, @QueryParam("after") String after,
+                                    @QueryParam("limit") @DefaultValue("100") int limit, @Context SecurityContext sc) {
+        long g = parse(id);
+        groups.visible(me(sc), g);
+        if (groups.roleOf(g, me(sc)).isEmpty() && !sc.isUserInRole(Roles.ADMIN) && !sc.isUserInRole(Roles.SERVICE)) {
+            throw ProblemException.forbidden("Only members see the member list.");
+        }
+        int n = limit(limit);
+        List<GroupService.Member> page = groups.members(g, after == null ? null : parse(after), n + 1);
+        List<MemberView> items = page.stream().limit(n).map(MemberView::of).toList();
+        return new Page<>(items, page.size() > n ? items.get(n - 1).uid() : null);
+    }
+
+    @POST
+    @Path("/{id}/join")
+    @Operation(summary = "Join: open groups at once; approval groups file a request (sent to online admins)")
+    public Response join(@PathParam("id") String id, @Valid MessageBody b, @Context SecurityContext sc) {
+        GroupService.JoinOutcome o = groups.requestJoin(me(sc), parse(id), b == null ? null : b.message());
+        return Response.status(o.member() ? 200 : 202)
+                .entity(new JoinResult(o.member(), o.request() == null ? null : RequestView.of(o.request()))).build();
+    }
+
+    @GET
+    @Path("/{id}/requests")
+    @Operation(summary = "Pending join requests (admins)")
+    public Page<RequestView> requests(@PathParam("id") String id, @QueryParam("before") String before,
+                                      @QueryParam("limit") @DefaultValue("50") int limit, @Context SecurityContext sc) {
+        int n = limit(limit);
+        List<GroupService.Request> page = groups.pendingJoins(me(sc), parse(id), before == null ? null : parse(before), n + 1);
+        List<RequestView> items = page.stream().limit(n).map(RequestView::of).toList();
+        return new Page<>(items, page.size() > n ? items.get(n - 1).id() : null);
+    }
+
+    @POST
+    @Path("/requests/{requestId}/answer")
+    @Operation(summary = "Answer a join request (admins) or an invitation (the invitee)")
+    public RequestView answer(@PathParam("requestId") String requestId, @NotNull @Valid AnswerBody b, @Context SecurityContext sc) {
+        long rid = parse(requestId);
+        GroupService.Request r = groups.findRequest(rid).orElseThrow(() -> ProblemException.notFound("No request " + rid));
+        boolean accept = b.decision().equals("accept");
+        return RequestView.of(r.kind().equals("invite") ? groups.answerInvite(me(sc), rid, accept)
+                : groups.answerJoin(me(sc), rid, accept, b.note()));
+    }
+
+    @POST
+    @Path("/{id}/invitations")
+    @Operation(summary = "Invite a user (hidden groups: admins; public groups: any member)")
+    public Response invite(@PathParam("id") String id, @NotNull @Valid InviteBody b, @Context SecurityContext sc) {
+        return Response.status(201).entity(RequestView.of(groups.invite(me(sc), parse(id), parse(b.uid()), b.message()))).build();
+    }
+
+    @DELETE
+    @Path("/{id}/members/{uid}")
+    @Operation(summary = "Kick a member (admins kick W/R, the owner anyone); with your own uid: quit")
+    public Response remove(@PathParam("id") String id, @PathParam("uid") String uid, @Context SecurityContext sc) {
+        long target = uid.equals("me") ? me(sc) : parse(uid);
+        if (target == me(sc)) {
+            groups.quit(me(sc), parse(id));
+        } else {
+            groups.kick(me(sc), parse(id), target);
+        }
+        return Response.noContent().build();
+    }
+
+    @PUT
+    @Path("/{id}/admins/{uid}")
+    @Operation(summary = "Make a member an admin (owner)")
+    public Response addAdmin(@PathParam("id") String id, @PathParam("uid") String uid, @Context SecurityContext sc) {
+        groups.setAdmin(me(sc), parse(id), parse(uid), true);
+        return Response.noContent().build();
+    }
+
+    @DELETE
+    @Path("/{id}/admins/{uid}")
+    @Operation(summary = "Take the admin role away (owner)")
+    public Response removeAdmin(@PathParam("id") String id, @PathParam("uid") String uid, @Context SecurityContext sc) {
+        groups.setAdmin(me(sc), parse(id), parse(uid), false);
+        return Response.noContent().build();
+    }
+
+    @PUT
+    @Path("/{id}/owner/{uid}")
+    @Operation(summary = "Transfer the ownership (owner); the old owner becomes an admin")
+    public GroupView transfer(@PathParam("id") String id, @PathParam("uid") String uid, @Context SecurityContext sc) {
+        return GroupView.of(groups.transferOwner(me(sc), parse(id), parse(uid)));
+    }
+
+    @PATCH
+    @Path("/{id}/members/me")
+    @Operation(summary = "Your nick and avatar in this group")
+    public MemberView setMyInfo(@PathParam("id") String id, @NotNull @Valid MyInfoBody b, @Context SecurityContext sc) {
+        return MemberView.of(groups.setMyInfo(me(sc), parse(id), b.nick(), b.avatarUrl()));
+    }
+
+    @GET
+    @Path("/of/{uid}")
+    @Operation(summary = "The groups a user is in (yourself: me; others: admin, service), paged by after=id")
+    public Page<GroupView> groupsOf(@PathParam("uid") String uid, @QueryParam("after") String after,
+                                    @QueryParam("limit") @DefaultValue("100") int limit, @Context SecurityContext sc) {
+        long u = uid.equals("me") ? me(sc) : parse(uid);
+        if (u != me(sc) && !sc.isUserInRole(Roles.ADMIN) && !sc.isUserInRole(Roles.SERVICE)) {
+            throw ProblemException.forbidden("Users may list only their own groups.");
+        }
+        int n = limit(limit);
+        List<GroupService.Group> page = groups.groupsOf(u, after == null ? null : parse(after), n + 1);
+        List<GroupView> items = page.stream().limit(n).map(GroupView::of).toList();
+        return new Page<>(items, page.size() > n ? items.get(n - 1).id() : null);
+    }
+
+    private static int limit(int limit) {
+        if (limit < 1 || limit > MAX_LIMIT) {
+            throw ProblemException.badRequest("invalid-limit", "limit is 1 to " + MAX_LIMIT + ".");
+        }
+        return limit;
+    }
+
+    static long me(SecurityContext sc) {
+        return Long.parseLong(sc.getUserPrincipal().getName());
+    }
+
+    static long parse(String id) {
+        try {
+            return Long.parseLong(id);
+        } catch (NumberFormatException e) {
+            throw ProblemException.badRequest("invalid-id", "'" + id + "' is not a decimal id.");
+        }
+    }
+}
