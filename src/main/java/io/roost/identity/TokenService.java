@@ -78,17 +78,19 @@ public class TokenService {
         if (!wellFormed(token)) {
             return Optional.empty();
         }
+        // One round trip: the account and the token's device binding together.
         List<?> rows = em.createNativeQuery("""
-                        SELECT a.id, t.device_type, t.device_id FROM access_token t JOIN account a ON a.id = t.account_id
-                        WHERE t.token_hash = :h AND t.revoked_at IS NULL AND t.expires_at > now() AND a.status = 'ACTIVE'""")
+                        SELECT a.*, t.device_type AS token_device_type, t.device_id AS token_device_id
+                        FROM access_token t JOIN account a ON a.id = t.account_id
+                        WHERE t.token_hash = :h AND t.revoked_at IS NULL AND t.expires_at > now() AND a.status = 'ACTIVE'""",
+                        Account.WITH_TOKEN_DEVICE)
                 .setParameter("h", sha256(token))
                 .getResultList();
         if (rows.isEmpty()) {
             return Optional.empty();
         }
         Object[] row = (Object[]) rows.get(0);
-        Account account = em.find(Account.class, ((Number) row[0]).longValue());
-        return Optional.of(new Grant(account, (String) row[1], (String) row[2]));
+        return Optional.of(new Grant((Account) row[0], (String) row[1], (String) row[2]));
     }
 
     /** Pushes a live token's expiry out (a device logging in again with its saved token, seed 001 §2.1.7). */

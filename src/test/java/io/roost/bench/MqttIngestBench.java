@@ -38,11 +38,7 @@ public final class MqttIngestBench {
     }
 
     public static void main(String[] args) throws Exception {
-        Map<String, String> o = new HashMap<>();
-        for (String a : args) {
-            int eq = a.indexOf('=');
-            o.put(a.substring(2, eq), a.substring(eq + 1));
-        }
+        Map<String, String> o = BenchArgs.parse(args);
         long seed = Long.parseLong(o.getOrDefault("seed", "1"));
         int target = Integer.parseInt(o.getOrDefault("events", "500000"));
         int clients = Integer.parseInt(o.getOrDefault("clients", "50000"));

@@ -33,11 +33,7 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class RtcWebhookBench {
 
     public static void main(String[] args) throws Exception {
-        Map<String, String> o = new HashMap<>();
-        for (String a : args) {
-            int eq = a.indexOf('=');
-            o.put(a.substring(2, eq), a.substring(eq + 1));
-        }
+        Map<String, String> o = BenchArgs.parse(args);
         String url = o.getOrDefault("url", "http://127.0.0.1:8080");
         String secret = o.getOrDefault("secret", "bench-secret");
         String admin = o.getOrDefault("admin", "admin:bench-admin-password");

@@ -111,10 +111,10 @@ public class DeviceSessions {
 
     /** If the user's set of online device types changed: a new version and a PresenceChanged event. */
     private void announce(long uid) {
-        routes.bumpPresenceVersion(uid).ifPresent(version -> {
-            List<PresenceChanged.Device> devices = routes.routesOf(uid).stream()
+        routes.bumpPresenceVersion(uid).ifPresent(changed -> {
+            List<PresenceChanged.Device> devices = changed.routes().stream()
                     .map(r -> new PresenceChanged.Device(r.deviceType(), r.deviceId())).toList();
-            presenceChanged.fire(new PresenceChanged(uid, !devices.isEmpty(), devices, version));
+            presenceChanged.fire(new PresenceChanged(uid, !devices.isEmpty(), devices, changed.version()));
         });
     }
 

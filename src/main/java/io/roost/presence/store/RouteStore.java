@@ -24,6 +24,10 @@ public class RouteStore {
                         long epoch, OffsetDateTime loginAt, OffsetDateTime lastHeartbeatAt) {
     }
 
+    /** A user's new presence version and the routes it describes. */
+    public record PresenceVersion(long version, List<Route> routes) {
+    }
+
     @Resource(lookup = "java:jboss/datasources/RoostDS")
     DataSource dataSource;
 
@@ -101,7 +105,7 @@ public class RouteStore {
      * set. Returns the new version if the set changed (the caller announces it), empty otherwise.
      */
     @TransactionAttribute(TransactionAttributeType.MANDATORY)
-    public Optional<Long> bumpPresenceVersion(long uid) {
+    public Optional<PresenceVersion> bumpPresenceVersion(long uid) {
         try (Connection c = dataSource.getConnection()) {
             try (PreparedStatement ps = c.prepareStatement("INSERT INTO presence_user (uid) VALUES (?) ON CONFLICT DO NOTHING")) {
                 ps.setLong(1, uid);
@@ -116,7 +120,8 @@ public class RouteStore {
                 }
             }
             // A new statement after the lock: sees every route change committed before it.
-            String now = String.join(",", routesOf(uid).stream().map(Route::deviceType).distinct().sorted().toList());
+            List<Route> live = routesOf(uid);
+            String now = String.join(",", live.stream().map(Route::deviceType).distinct().sorted().toList());
             if (now.equals(announced)) {
                 return Optional.empty();
             }
@@ -126,7 +131,7 @@ public class RouteStore {
                 ps.setLong(2, uid);
                 try (ResultSet rs = ps.executeQuery()) {
                     rs.next();
-                    return Optional.of(rs.getLong(1));
+                    return Optional.of(new PresenceVersion(rs.getLong(1), live));
                 }
             }
         } catch (SQLException e) {
