@@ -4,6 +4,7 @@ import io.roost.platform.json.Jsonp;
 import io.roost.gateway.Connections;
 import io.roost.gateway.Frames;
 import io.roost.gateway.FriendOps;
+import io.roost.gateway.GroupOps;
 import io.roost.identity.TokenService;
 import io.roost.platform.ids.IdGenerator;
 import io.roost.presence.session.DeviceSessions;
@@ -65,6 +66,9 @@ public class DeviceEndpoint {
     FriendOps friendOps;
 
     @Inject
+    GroupOps groupOps;
+
+    @Inject
     @ConfigProperty(name = "roost.gateway.redirect-url")
     Optional<String> redirectUrl;
 
@@ -108,6 +112,11 @@ public class DeviceEndpoint {
             case "friendOp" -> {
                 if (requireLogin(session)) {
                     send(session, friendOps.handle(uid, frame));
+                }
+            }
+            case "groupOp" -> {
+                if (requireLogin(session)) {
+                    send(session, groupOps.handle(uid, frame));
                 }
             }
             case "logout" -> {

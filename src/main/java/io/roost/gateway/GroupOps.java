@@ -1,0 +1,92 @@
+package io.roost.gateway;
+
+import io.roost.group.GroupService;
+import io.roost.platform.problem.ProblemException;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonObjectBuilder;
+import jakarta.json.JsonString;
+import java.util.List;
+
+/**
+ * {@code groupOp} frames (seed 001 §2.3) for connected devices: the same group service as the REST
+ * API, answered with {@code groupOpRet} ({@code seq}, {@code result} ok/fail, the problem type as
+ * {@code code} on failure).
+ */
+@ApplicationScoped
+public class GroupOps {
+
+    @Inject
+    GroupService groups;
+
+    public String handle(long me, JsonObject frame) {
+        String op = frame.getString("op", "");
+        JsonObjectBuilder ret = Frames.frame("groupOpRet").add("op", op);
+        if (frame.containsKey("seq")) {
+            ret.add("seq", frame.get("seq"));
+        }
+        try {
+            switch (op) {
+                case "create" -> {
+                    String type = frame.getString("groupType", "chat");
+                    String name = frame.getString("name", "").trim();
+                    if (name.isEmpty() || name.length() > 100 || !type.matches("chat|channel")) {
+                        throw ProblemException.badRequest("invalid-group", "name is 1-100 characters; groupType is chat or channel.");
+                    }
+                    String policy = frame.getString("joinPolicy", "open");
+                    String visibility = frame.getString("visibility", "public");
+                    if (!policy.matches("open|approval|invite-only") || !visibility.matches("public|hidden")) {
+                        throw ProblemException.badRequest("invalid-group", "joinPolicy is open, approval or invite-only; visibility public or hidden.");
+                    }
+                    ret.add("groupId", Long.toString(groups.create(me, name, type, policy, visibility,
+                            frame.getString("notice", null), null, List.of()).id()));
+                }
+                case "dissolve" -> groups.dissolve(me, id(frame, "groupId"));
+                case "join" -> {
+                    var outcome = groups.requestJoin(me, id(frame, "groupId"), frame.getString("message", null));
+                    ret.add("member", outcome.member());
+                    if (outcome.request() != null) {
+                        ret.add("requestId", Long.toString(outcome.request().id()));
+                    }
+                }
+                case "answer" -> {
+                    long rid = id(frame, "requestId");
+                    boolean accept = "accept".equals(frame.getString("decision", ""));
+                    var r = groups.findRequest(rid).orElseThrow(() -> ProblemException.notFound("No request " + rid));
+                    ret.add("status", (r.kind().equals("invite") ? groups.answerInvite(me, rid, accept)
+                            : groups.answerJoin(me, rid, accept, frame.getString("note", null))).status());
+                }
+                case "invite" -> ret.add("requestId", Long.toString(
+                        groups.invite(me, id(frame, "groupId"), id(frame, "uid"), frame.getString("message", null)).id()));
+                case "kick" -> groups.kick(me, id(frame, "groupId"), id(frame, "uid"));
+                case "quit" -> groups.quit(me, id(frame, "groupId"));
+                case "addAdmin" -> groups.setAdmin(me, id(frame, "groupId"), id(frame, "uid"), true);
+                case "removeAdmin" -> groups.setAdmin(me, id(frame, "groupId"), id(frame, "uid"), false);
+                case "transferOwner" -> groups.transferOwner(me, id(frame, "groupId"), id(frame, "uid"));
+                case "setInfo" -> groups.setInfo(me, id(frame, "groupId"), new GroupService.InfoChange(
+                        frame.getString("name", null), frame.getString("notice", null), frame.getString("iconUrl", null),
+                        frame.containsKey("tags") ? frame.getJsonArray("tags").getValuesAs(JsonString.class).stream()
+                                .map(JsonString::getString).toList() : null,
+                        frame.getString("joinPolicy", null), frame.getString("visibility", null)));
+                case "setMyInfo" -> groups.setMyInfo(me, id(frame, "groupId"), frame.getString("nick", null),
+                        frame.getString("avatarUrl", null));
+                default -> throw ProblemException.badRequest("unknown-op", "Unknown groupOp '" + op + "'.");
+            }
+            return ret.add("result", "ok").build().toString();
+        } catch (ProblemException e) {
+            return ret.add("result", "fail").add("code", e.type()).add("message", e.getMessage()).build().toString();
+        } catch (ClassCastException e) {
+            return ret.add("result", "fail").add("code", "invalid-frame").add("message", "A field has the wrong JSON type.")
+                    .build().toString();
+        }
+    }
+
+    private static long id(JsonObject frame, String field) {
+        try {
+            return Long.parseLong(frame.getString(field, ""));
+        } catch (NumberFormatException e) {
+            throw ProblemException.badRequest("invalid-id", field + " is a decimal id (as a string).");
+        }
+    }
+}

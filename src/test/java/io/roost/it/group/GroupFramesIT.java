@@ -1,0 +1,90 @@
+package io.roost.it.group;
+
+import static io.roost.it.Http.json;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.roost.it.Deployments;
+import io.roost.it.Http;
+import io.roost.it.WsDevice;
+import jakarta.json.JsonObject;
+import java.net.URL;
+import java.util.UUID;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.container.test.api.RunAsClient;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.arquillian.test.api.ArquillianResource;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/** groupOp frames over real WebSockets: the same operations as REST, and join requests forwarded to online admins. */
+@ExtendWith(ArquillianExtension.class)
+@RunAsClient
+class GroupFramesIT {
+
+    @Deployment(testable = false)
+    static WebArchive deployment() {
+        return Deployments.roost();
+    }
+
+    @ArquillianResource
+    URL baseUrl;
+
+    record User(String id, String token) {
+    }
+
+    User user() throws Exception {
+        var r = new Http(baseUrl.toURI()).post("api/v1/registrations", null, "{\"username\":\"gf-"
+                + UUID.randomUUID().toString().substring(0, 10) + "\",\"deviceType\":\"pad\",\"deviceId\":\"p\"}");
+        assertEquals(201, r.statusCode(), r.body());
+        return new User(json(r).getJsonObject("account").getString("id"), json(r).getJsonObject("token").getString("token"));
+    }
+
+    static JsonObject op(WsDevice d, String fields) throws Exception {
+        d.send("{\"v\":1,\"type\":\"groupOp\",\"seq\":\"g1\"," + fields + "}");
+        JsonObject ret = d.await("groupOpRet");
+        assertEquals("g1", ret.getString("seq"));
+        return ret;
+    }
+
+    static JsonObject awaitOp(WsDevice d, String op) throws Exception {
+        while (true) {
+            JsonObject frame = d.await("groupOp");
+            if (frame.getString("op").equals(op)) {
+                return frame;
+            }
+        }
+    }
+
+    @Test
+    void anApprovalGroupOverFrames() throws Exception {
+        User owner = user();
+        User joiner = user();
+        WsDevice ownerPad = WsDevice.login(baseUrl, owner.token(), "pad", "p");
+        WsDevice joinerPad = WsDevice.login(baseUrl, joiner.token(), "pad", "p");
+        JsonObject created = op(ownerPad, "\"op\":\"create\",\"name\":\"Frames club\",\"groupType\":\"chat\",\"joinPolicy\":\"approval\"");
+        assertEquals("ok", created.getString("result"), created.toString());
+        String groupId = created.getString("groupId");
+
+        JsonObject asked = op(joinerPad, "\"op\":\"join\",\"groupId\":\"" + groupId + "\",\"message\":\"me too\"");
+        assertEquals("ok", asked.getString("result"), asked.toString());
+        assertTrue(!asked.getBoolean("member"));
+        JsonObject forwarded = awaitOp(ownerPad, "join_requested"); // the only admin, and online
+        assertEquals("me too", forwarded.getString("message"));
+
+        JsonObject answered = op(ownerPad, "\"op\":\"answer\",\"requestId\":\"" + forwarded.getString("requestId")
+                + "\",\"decision\":\"accept\"");
+        assertEquals("ACCEPTED", answered.getString("status"), answered.toString());
+        awaitOp(joinerPad, "join_accepted"); // a "joined" announcement to the chat may come first
+
+        JsonObject refused = op(joinerPad, "\"op\":\"dissolve\",\"groupId\":\"" + groupId + "\"");
+        assertEquals("fail", refused.getString("result"));
+        assertEquals("forbidden", refused.getString("code"));
+        assertEquals("unknown-op", op(joinerPad, "\"op\":\"teleport\"").getString("code"));
+        assertEquals("invalid-id", op(joinerPad, "\"op\":\"quit\",\"groupId\":\"x\"").getString("code"));
+        assertEquals("ok", op(joinerPad, "\"op\":\"quit\",\"groupId\":\"" + groupId + "\"").getString("result"));
+        ownerPad.bye();
+        joinerPad.bye();
+    }
+}
