@@ -50,6 +50,9 @@ class SocialGraphInContainerIT {
     @PersistenceContext(unitName = "roost")
     EntityManager em;
 
+    @Inject
+    jakarta.transaction.UserTransaction tx;
+
     long user() {
         return accounts.create("sg-" + UUID.randomUUID().toString().substring(0, 12), "long enough password",
                 Set.of(Roles.USER)).getId();
@@ -82,6 +85,26 @@ class SocialGraphInContainerIT {
         assertEquals(403, refused.status());
         assertEquals("self-relation", assertThrows(ProblemException.class, () -> graph.follow(a, a)).type());
         assertEquals(404, assertThrows(ProblemException.class, () -> graph.follow(a, 42L)).status());
+    }
+
+    @Test
+    void anExpiredRequestCannotBeAcceptedAndMayBeAskedAgain() throws Exception {
+        long a = user();
+        long b = user();
+        SocialGraph.FriendRequest first = graph.requestFriend(a, b, "hello").request();
+        tx.begin();
+        em.createNativeQuery("UPDATE social_friend_request SET expires_at = now() - interval '1 second' WHERE id = :id")
+                .setParameter("id", first.id()).executeUpdate();
+        tx.commit();
+        ProblemException late = assertThrows(ProblemException.class, () -> graph.answer(b, first.id(), "accept", null));
+        assertEquals("request-not-pending", late.type());
+        assertTrue(late.getMessage().contains("expired"), late.getMessage());
+        assertTrue(graph.requests(b, true, "PENDING", null, 10).isEmpty(), "an expired request is not pending");
+        SocialGraph.RequestOutcome again = graph.requestFriend(a, b, "hello again");
+        assertTrue(again.created());
+        assertEquals("EXPIRED", graph.find(first.id()).orElseThrow().status());
+        assertEquals("ACCEPTED", graph.answer(b, again.request().id(), "accept", null).status());
+        assertTrue(graph.relation(a, b).friends());
     }
 
     @Test
