@@ -19,6 +19,21 @@ public final class Frames {
         return Jsonp.PROVIDER.createObjectBuilder().add("v", VERSION).add("type", type).add("tm", System.currentTimeMillis());
     }
 
+    /** The answer to an operation frame: {@code <type>Ret} with the request's {@code op} and the client's {@code seq}. */
+    public static JsonObjectBuilder reply(jakarta.json.JsonObject request) {
+        JsonObjectBuilder ret = frame(request.getString("type") + "Ret").add("op", request.getString("op", ""));
+        if (request.containsKey("seq")) {
+            ret.add("seq", request.get("seq"));
+        }
+        return ret;
+    }
+
+    /** Ends an operation answer: ok, or fail with the problem type as {@code code}. */
+    public static String outcome(JsonObjectBuilder ret, io.roost.platform.problem.ProblemException failure) {
+        return (failure == null ? ret.add("result", "ok")
+                : ret.add("result", "fail").add("code", failure.type()).add("message", failure.getMessage())).build().toString();
+    }
+
     public static String error(String code, String message) {
         return frame("error").add("code", code).add("message", message).build().toString();
     }

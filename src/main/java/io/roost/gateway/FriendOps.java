@@ -1,6 +1,7 @@
 package io.roost.gateway;
 
 import io.roost.platform.json.Jsonp;
+import io.roost.platform.ids.Ids;
 import io.roost.platform.problem.ProblemException;
 import io.roost.social.SocialGraph;
 import io.roost.social.SocialSettings;
@@ -25,10 +26,7 @@ public class FriendOps {
 
     public String handle(long me, JsonObject frame) {
         String op = frame.getString("op", "");
-        JsonObjectBuilder ret = Frames.frame("friendOpRet").add("op", op);
-        if (frame.containsKey("seq")) {
-            ret.add("seq", frame.get("seq"));
-        }
+        JsonObjectBuilder ret = Frames.reply(frame);
         try {
             switch (op) {
                 case "follow" -> {
@@ -67,18 +65,14 @@ public class FriendOps {
                 }
                 default -> throw ProblemException.badRequest("unknown-op", "Unknown friendOp '" + op + "'.");
             }
-            return ret.add("result", "ok").build().toString();
+            return Frames.outcome(ret, null);
         } catch (ProblemException e) {
-            return ret.add("result", "fail").add("code", e.type()).add("message", e.getMessage()).build().toString();
+            return Frames.outcome(ret, e);
         }
     }
 
+    /** A string id field of the frame; 400 {@code invalid-id} if it is not one. */
     private static long uid(JsonObject frame, String field) {
-        String v = frame.getString(field, "");
-        try {
-            return Long.parseLong(v);
-        } catch (NumberFormatException e) {
-            throw ProblemException.badRequest("invalid-id", field + " is a decimal id (as a string).");
-        }
+        return Ids.parse(frame.getString(field, ""));
     }
 }

@@ -1,6 +1,7 @@
 package io.roost.gateway;
 
 import io.roost.group.GroupService;
+import io.roost.platform.ids.Ids;
 import io.roost.platform.problem.ProblemException;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -22,10 +23,7 @@ public class GroupOps {
 
     public String handle(long me, JsonObject frame) {
         String op = frame.getString("op", "");
-        JsonObjectBuilder ret = Frames.frame("groupOpRet").add("op", op);
-        if (frame.containsKey("seq")) {
-            ret.add("seq", frame.get("seq"));
-        }
+        JsonObjectBuilder ret = Frames.reply(frame);
         try {
             switch (op) {
                 case "create" -> {
@@ -73,20 +71,16 @@ public class GroupOps {
                         frame.getString("avatarUrl", null));
                 default -> throw ProblemException.badRequest("unknown-op", "Unknown groupOp '" + op + "'.");
             }
-            return ret.add("result", "ok").build().toString();
+            return Frames.outcome(ret, null);
         } catch (ProblemException e) {
-            return ret.add("result", "fail").add("code", e.type()).add("message", e.getMessage()).build().toString();
+            return Frames.outcome(ret, e);
         } catch (ClassCastException e) {
-            return ret.add("result", "fail").add("code", "invalid-frame").add("message", "A field has the wrong JSON type.")
-                    .build().toString();
+            return Frames.outcome(ret, ProblemException.badRequest("invalid-frame", "A field has the wrong JSON type."));
         }
     }
 
+    /** A string id field of the frame; 400 {@code invalid-id} if it is not one. */
     private static long id(JsonObject frame, String field) {
-        try {
-            return Long.parseLong(frame.getString(field, ""));
-        } catch (NumberFormatException e) {
-            throw ProblemException.badRequest("invalid-id", field + " is a decimal id (as a string).");
-        }
+        return Ids.parse(frame.getString(field, ""));
     }
 }

@@ -1,6 +1,7 @@
 package io.roost.group.api;
 
 import io.roost.group.GroupService;
+import io.roost.platform.ids.Ids;
 import io.roost.platform.problem.ProblemException;
 import io.roost.platform.security.Roles;
 import jakarta.annotation.security.RolesAllowed;
@@ -126,7 +127,7 @@ public class GroupResource {
         if (after != null) {
             int colon = after.lastIndexOf(':');
             afterName = q != null && colon > 0 ? after.substring(0, colon) : null;
-            afterId = parse(q != null && colon > 0 ? after.substring(colon + 1) : after);
+            afterId = Ids.parse(q != null && colon > 0 ? after.substring(colon + 1) : after);
         }
         List<GroupService.Group> page = groups.search(q, tag, afterName, afterId, n + 1);
         List<GroupView> items = page.stream().limit(n).map(GroupView::of).toList();
@@ -141,14 +142,14 @@ public class GroupResource {
     @GET
     @Path("/{id}")
     public GroupView get(@PathParam("id") String id, @Context SecurityContext sc) {
-        return GroupView.of(groups.visible(me(sc), parse(id)));
+        return GroupView.of(groups.visible(me(sc), Ids.parse(id)));
     }
 
     @PATCH
     @Path("/{id}")
     @Operation(summary = "Set name, notice, icon, tags, join policy (admins); visibility (owner)")
     public GroupView setInfo(@PathParam("id") String id, @NotNull @Valid InfoBody b, @Context SecurityContext sc) {
-        return GroupView.of(groups.setInfo(me(sc), parse(id), new GroupService.InfoChange(b.name(), b.notice(), b.iconUrl(),
+        return GroupView.of(groups.setInfo(me(sc), Ids.parse(id), new GroupService.InfoChange(b.name(), b.notice(), b.iconUrl(),
                 b.tags(), b.joinPolicy(), b.visibility())));
     }
 
@@ -156,7 +157,7 @@ public class GroupResource {
     @Path("/{id}")
     @Operation(summary = "Dissolve (owner); members online are told; the history stays read-only")
     public GroupView dissolve(@PathParam("id") String id, @Context SecurityContext sc) {
-        return GroupView.of(groups.dissolve(me(sc), parse(id)));
+        return GroupView.of(groups.dissolve(me(sc), Ids.parse(id)));
     }
 
     @GET
@@ -164,13 +165,13 @@ public class GroupResource {
     @Operation(summary = "Members with roles, paged by after=uid (members, admin, service)")
     public Page<MemberView> members(@PathParam("id") String id, @QueryParam("after") String after,
                                     @QueryParam("limit") @DefaultValue("100") int limit, @Context SecurityContext sc) {
-        long g = parse(id);
+        long g = Ids.parse(id);
         groups.visible(me(sc), g);
         if (groups.roleOf(g, me(sc)).isEmpty() && !sc.isUserInRole(Roles.ADMIN) && !sc.isUserInRole(Roles.SERVICE)) {
             throw ProblemException.forbidden("Only members see the member list.");
         }
         int n = limit(limit);
-        List<GroupService.Member> page = groups.members(g, after == null ? null : parse(after), n + 1);
+        List<GroupService.Member> page = groups.members(g, after == null ? null : Ids.parse(after), n + 1);
         List<MemberView> items = page.stream().limit(n).map(MemberView::of).toList();
         return new Page<>(items, page.size() > n ? items.get(n - 1).uid() : null);
     }
@@ -179,7 +180,7 @@ public class GroupResource {
     @Path("/{id}/join")
     @Operation(summary = "Join: open groups at once; approval groups file a request (sent to online admins)")
     public Response join(@PathParam("id") String id, @Valid MessageBody b, @Context SecurityContext sc) {
-        GroupService.JoinOutcome o = groups.requestJoin(me(sc), parse(id), b == null ? null : b.message());
+        GroupService.JoinOutcome o = groups.requestJoin(me(sc), Ids.parse(id), b == null ? null : b.message());
         return Response.status(o.member() ? 200 : 202)
                 .entity(new JoinResult(o.member(), o.request() == null ? null : RequestView.of(o.request()))).build();
     }
@@ -190,7 +191,7 @@ public class GroupResource {
     public Page<RequestView> requests(@PathParam("id") String id, @QueryParam("before") String before,
                                       @QueryParam("limit") @DefaultValue("50") int limit, @Context SecurityContext sc) {
         int n = limit(limit);
-        List<GroupService.Request> page = groups.pendingJoins(me(sc), parse(id), before == null ? null : parse(before), n + 1);
+        List<GroupService.Request> page = groups.pendingJoins(me(sc), Ids.parse(id), before == null ? null : Ids.parse(before), n + 1);
         List<RequestView> items = page.stream().limit(n).map(RequestView::of).toList();
         return new Page<>(items, page.size() > n ? items.get(n - 1).id() : null);
     }
@@ -199,7 +200,7 @@ public class GroupResource {
     @Path("/requests/{requestId}/answer")
     @Operation(summary = "Answer a join request (admins) or an invitation (the invitee)")
     public RequestView answer(@PathParam("requestId") String requestId, @NotNull @Valid AnswerBody b, @Context SecurityContext sc) {
-        long rid = parse(requestId);
+        long rid = Ids.parse(requestId);
         GroupService.Request r = groups.findRequest(rid).orElseThrow(() -> ProblemException.notFound("No request " + rid));
         boolean accept = b.decision().equals("accept");
         return RequestView.of(r.kind().equals("invite") ? groups.answerInvite(me(sc), rid, accept)
@@ -210,18 +211,18 @@ public class GroupResource {
     @Path("/{id}/invitations")
     @Operation(summary = "Invite a user (hidden groups: admins; public groups: any member)")
     public Response invite(@PathParam("id") String id, @NotNull @Valid InviteBody b, @Context SecurityContext sc) {
-        return Response.status(201).entity(RequestView.of(groups.invite(me(sc), parse(id), parse(b.uid()), b.message()))).build();
+        return Response.status(201).entity(RequestView.of(groups.invite(me(sc), Ids.parse(id), Ids.parse(b.uid()), b.message()))).build();
     }
 
     @DELETE
     @Path("/{id}/members/{uid}")
     @Operation(summary = "Kick a member (admins kick W/R, the owner anyone); with your own uid: quit")
     public Response remove(@PathParam("id") String id, @PathParam("uid") String uid, @Context SecurityContext sc) {
-        long target = uid.equals("me") ? me(sc) : parse(uid);
+        long target = uid.equals("me") ? me(sc) : Ids.parse(uid);
         if (target == me(sc)) {
-            groups.quit(me(sc), parse(id));
+            groups.quit(me(sc), Ids.parse(id));
         } else {
-            groups.kick(me(sc), parse(id), target);
+            groups.kick(me(sc), Ids.parse(id), target);
         }
         return Response.noContent().build();
     }
@@ -230,7 +231,7 @@ public class GroupResource {
     @Path("/{id}/admins/{uid}")
     @Operation(summary = "Make a member an admin (owner)")
     public Response addAdmin(@PathParam("id") String id, @PathParam("uid") String uid, @Context SecurityContext sc) {
-        groups.setAdmin(me(sc), parse(id), parse(uid), true);
+        groups.setAdmin(me(sc), Ids.parse(id), Ids.parse(uid), true);
         return Response.noContent().build();
     }
 
@@ -238,7 +239,7 @@ public class GroupResource {
     @Path("/{id}/admins/{uid}")
     @Operation(summary = "Take the admin role away (owner)")
     public Response removeAdmin(@PathParam("id") String id, @PathParam("uid") String uid, @Context SecurityContext sc) {
-        groups.setAdmin(me(sc), parse(id), parse(uid), false);
+        groups.setAdmin(me(sc), Ids.parse(id), Ids.parse(uid), false);
         return Response.noContent().build();
     }
 
@@ -246,14 +247,14 @@ public class GroupResource {
     @Path("/{id}/owner/{uid}")
     @Operation(summary = "Transfer the ownership (owner); the old owner becomes an admin")
     public GroupView transfer(@PathParam("id") String id, @PathParam("uid") String uid, @Context SecurityContext sc) {
-        return GroupView.of(groups.transferOwner(me(sc), parse(id), parse(uid)));
+        return GroupView.of(groups.transferOwner(me(sc), Ids.parse(id), Ids.parse(uid)));
     }
 
     @PATCH
     @Path("/{id}/members/me")
     @Operation(summary = "Your nick and avatar in this group")
     public MemberView setMyInfo(@PathParam("id") String id, @NotNull @Valid MyInfoBody b, @Context SecurityContext sc) {
-        return MemberView.of(groups.setMyInfo(me(sc), parse(id), b.nick(), b.avatarUrl()));
+        return MemberView.of(groups.setMyInfo(me(sc), Ids.parse(id), b.nick(), b.avatarUrl()));
     }
 
     @GET
@@ -261,12 +262,12 @@ public class GroupResource {
     @Operation(summary = "The groups a user is in (yourself: me; others: admin, service), paged by after=id")
     public Page<GroupView> groupsOf(@PathParam("uid") String uid, @QueryParam("after") String after,
                                     @QueryParam("limit") @DefaultValue("100") int limit, @Context SecurityContext sc) {
-        long u = uid.equals("me") ? me(sc) : parse(uid);
+        long u = uid.equals("me") ? me(sc) : Ids.parse(uid);
         if (u != me(sc) && !sc.isUserInRole(Roles.ADMIN) && !sc.isUserInRole(Roles.SERVICE)) {
             throw ProblemException.forbidden("Users may list only their own groups.");
         }
         int n = limit(limit);
-        List<GroupService.Group> page = groups.groupsOf(u, after == null ? null : parse(after), n + 1);
+        List<GroupService.Group> page = groups.groupsOf(u, after == null ? null : Ids.parse(after), n + 1);
         List<GroupView> items = page.stream().limit(n).map(GroupView::of).toList();
         return new Page<>(items, page.size() > n ? items.get(n - 1).id() : null);
     }
@@ -280,13 +281,5 @@ public class GroupResource {
 
     static long me(SecurityContext sc) {
         return Long.parseLong(sc.getUserPrincipal().getName());
-    }
-
-    static long parse(String id) {
-        try {
-            return Long.parseLong(id);
-        } catch (NumberFormatException e) {
-            throw ProblemException.badRequest("invalid-id", "'" + id + "' is not a decimal id.");
-        }
     }
 }

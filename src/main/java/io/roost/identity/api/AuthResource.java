@@ -4,6 +4,7 @@ import io.roost.identity.ContactAddress;
 import io.roost.identity.LoginService;
 import io.roost.identity.RegistrationService;
 import io.roost.identity.TokenService;
+import io.roost.platform.ids.Ids;
 import io.roost.platform.problem.ProblemException;
 import jakarta.inject.Inject;
 import jakarta.servlet.http.HttpServletRequest;
@@ -40,7 +41,7 @@ public class AuthResource {
             return logins.withPassword(r.login(), r.password(), r.deviceType(), r.deviceId(), http.getRemoteAddr());
         }
         if (r.token() != null && r.uid() != null && r.password() == null) {
-            return logins.withToken(parseUid(r.uid()), r.token(), r.deviceType(), r.deviceId(), http.getRemoteAddr());
+            return logins.withToken(Ids.parse(r.uid()), r.token(), r.deviceType(), r.deviceId(), http.getRemoteAddr());
         }
         throw ProblemException.badRequest("login-form", "Send login + password, or uid + token (not both).");
     }
@@ -66,13 +67,5 @@ public class AuthResource {
             return Response.accepted(CodeSent.of(registrations.requestRecovery(address))).build();
         }
         return Response.ok(AccountView.of(registrations.completeRecovery(address, r.code()))).build();
-    }
-
-    static long parseUid(String uid) {
-        try {
-            return Long.parseLong(uid);
-        } catch (NumberFormatException e) {
-            throw ProblemException.badRequest("invalid-uid", "uid is a decimal account id.");
-        }
     }
 }

@@ -96,7 +96,7 @@ public class RouteStore {
     /** Removes the route only if this connection still holds it (a displaced connection removes nothing). */
     @TransactionAttribute(TransactionAttributeType.REQUIRED)
     public Optional<Route> release(String connectionId) {
-        return delete("DELETE FROM presence_device_route WHERE connection_id = ? RETURNING " + COLUMNS, connectionId, null)
+        return routes("DELETE FROM presence_device_route WHERE connection_id = ? RETURNING " + COLUMNS, connectionId)
                 .stream().findFirst();
     }
 
@@ -142,19 +142,7 @@ public class RouteStore {
     /** Removes every route of a user (the account was disabled or unregistered). */
     @TransactionAttribute(TransactionAttributeType.REQUIRED)
     public List<Route> releaseAll(long uid) {
-        try (Connection c = dataSource.getConnection();
-             PreparedStatement ps = c.prepareStatement("DELETE FROM presence_device_route WHERE uid = ? RETURNING " + COLUMNS)) {
-            ps.setLong(1, uid);
-            List<Route> routes = new ArrayList<>();
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    routes.add(route(rs));
-                }
-            }
-            return routes;
-        } catch (SQLException e) {
-            throw new IllegalStateException("route delete failed: " + e.getMessage(), e);
-        }
+        return routes("DELETE FROM presence_device_route WHERE uid = ? RETURNING " + COLUMNS, uid);
     }
 
     /** One statement for all heartbeats buffered since the last flush. */
@@ -176,17 +164,17 @@ public class RouteStore {
     /** Deletes routes silent for longer than {@code timeout}, and those of nodes that stopped heartbeating. */
     @TransactionAttribute(TransactionAttributeType.REQUIRED)
     public List<Route> expire(Duration timeout, Duration nodeTimeout) {
-        List<Route> silent = delete("""
+        List<Route> silent = routes("""
                 DELETE FROM presence_device_route WHERE ctid IN (
                     SELECT ctid FROM presence_device_route WHERE last_heartbeat_at < now() - make_interval(secs => ?)
                     LIMIT 10000 FOR UPDATE SKIP LOCKED)
-                RETURNING\s""" + COLUMNS, null, timeout.toMillis() / 1000.0);
-        List<Route> orphaned = delete("""
+                RETURNING\s""" + COLUMNS, timeout.toMillis() / 1000.0);
+        List<Route> orphaned = routes("""
                 DELETE FROM presence_device_route WHERE ctid IN (
                     SELECT r.ctid FROM presence_device_route r LEFT JOIN presence_node n ON n.node_id = r.node_id
                     WHERE n.node_id IS NULL OR n.heartbeat_at < now() - make_interval(secs => ?)
                     LIMIT 10000 FOR UPDATE OF r SKIP LOCKED)
-                RETURNING\s""" + COLUMNS, null, nodeTimeout.toMillis() / 1000.0);
+                RETURNING\s""" + COLUMNS, nodeTimeout.toMillis() / 1000.0);
         List<Route> all = new ArrayList<>(silent);
         all.addAll(orphaned);
         return all;
@@ -197,19 +185,7 @@ public class RouteStore {
     }
 
     public List<Route> routesOf(Collection<Long> uids) {
-        try (Connection c = dataSource.getConnection();
-             PreparedStatement ps = c.prepareStatement(SELECT + " WHERE uid = ANY(?) ORDER BY uid, device_type")) {
-            ps.setArray(1, c.createArrayOf("int8", uids.toArray()));
-            List<Route> routes = new ArrayList<>();
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    routes.add(route(rs));
-                }
-            }
-            return routes;
-        } catch (SQLException e) {
-            throw new IllegalStateException(e);
-        }
+        return routes(SELECT + " WHERE uid = ANY(?) ORDER BY uid, device_type", uids.toArray(Long[]::new));
     }
 
     @TransactionAttribute(TransactionAttributeType.REQUIRES_NEW)
@@ -228,13 +204,10 @@ public class RouteStore {
         }
     }
 
-    private List<Route> delete(String sql, String connectionId, Double seconds) {
+    /** Runs a statement with one parameter (a uid array becomes int8[]) and reads the routes it returns. */
+    private List<Route> routes(String sql, Object parameter) {
         try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
-            if (connectionId != null) {
-                ps.setString(1, connectionId);
-            } else {
-                ps.setDouble(1, seconds);
-            }
+            ps.setObject(1, parameter instanceof Long[] uids ? c.createArrayOf("int8", uids) : parameter);
             List<Route> routes = new ArrayList<>();
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
@@ -243,7 +216,7 @@ public class RouteStore {
             }
             return routes;
         } catch (SQLException e) {
-            throw new IllegalStateException("route delete failed: " + e.getMessage(), e);
+            throw new IllegalStateException("route statement failed: " + e.getMessage(), e);
         }
     }
 

@@ -1,5 +1,6 @@
 package io.roost.social.api;
 
+import io.roost.platform.ids.Ids;
 import io.roost.platform.problem.ProblemException;
 import io.roost.platform.security.Roles;
 import io.roost.social.SocialGraph;
@@ -86,8 +87,8 @@ public class SocialResource {
     @Operation(summary = "Follow a user (follow mode); mutual follows are friends")
     public Response follow(@PathParam("uid") String uid, @Context SecurityContext sc) {
         settings.require(SocialSettings.Mode.FOLLOW);
-        boolean created = graph.follow(me(sc), parse(uid));
-        return Response.status(created ? 201 : 200).entity(graph.relation(me(sc), parse(uid))).build();
+        boolean created = graph.follow(me(sc), Ids.parse(uid));
+        return Response.status(created ? 201 : 200).entity(graph.relation(me(sc), Ids.parse(uid))).build();
     }
 
     @DELETE
@@ -95,7 +96,7 @@ public class SocialResource {
     @Operation(summary = "Unfollow (follow mode)")
     public Response unfollow(@PathParam("uid") String uid, @Context SecurityContext sc) {
         settings.require(SocialSettings.Mode.FOLLOW);
-        graph.unfollow(me(sc), parse(uid));
+        graph.unfollow(me(sc), Ids.parse(uid));
         return Response.noContent().build();
     }
 
@@ -104,7 +105,7 @@ public class SocialResource {
     @Operation(summary = "Ask for a friendship with a message (approval mode); asking someone who asked you makes you friends")
     public Response requestFriend(@NotNull @Valid FriendRequestBody body, @Context SecurityContext sc) {
         settings.require(SocialSettings.Mode.APPROVAL);
-        SocialGraph.RequestOutcome outcome = graph.requestFriend(me(sc), parse(body.to()), body.message());
+        SocialGraph.RequestOutcome outcome = graph.requestFriend(me(sc), Ids.parse(body.to()), body.message());
         return Response.status(outcome.created() ? 201 : 200)
                 .entity(new RequestResult(FriendRequestView.of(outcome.request()), outcome.friends())).build();
     }
@@ -124,7 +125,7 @@ public class SocialResource {
         }
         int n = limit(limit);
         List<SocialGraph.FriendRequest> page = graph.requests(me(sc), direction.equals("incoming"), status,
-                before == null ? null : parse(before), n + 1);
+                before == null ? null : Ids.parse(before), n + 1);
         List<FriendRequestView> items = page.stream().limit(n).map(FriendRequestView::of).toList();
         return new RequestPage(items, page.size() > n ? items.get(n - 1).id() : null);
     }
@@ -134,14 +135,14 @@ public class SocialResource {
     @Operation(summary = "Answer a request addressed to you: accept, reject or ignore, with an optional note")
     public FriendRequestView answer(@PathParam("id") String id, @NotNull @Valid AnswerBody body, @Context SecurityContext sc) {
         settings.require(SocialSettings.Mode.APPROVAL);
-        return FriendRequestView.of(graph.answer(me(sc), parse(id), body.decision(), body.note()));
+        return FriendRequestView.of(graph.answer(me(sc), Ids.parse(id), body.decision(), body.note()));
     }
 
     @DELETE
     @Path("/friend-requests/{id}")
     @Operation(summary = "Withdraw a pending request you sent")
     public Response cancel(@PathParam("id") String id, @Context SecurityContext sc) {
-        graph.cancelRequest(me(sc), parse(id));
+        graph.cancelRequest(me(sc), Ids.parse(id));
         return Response.noContent().build();
     }
 
@@ -149,7 +150,7 @@ public class SocialResource {
     @Path("/friends/{uid}")
     @Operation(summary = "Remove a friend (both directions; nobody is told)")
     public Response removeFriend(@PathParam("uid") String uid, @Context SecurityContext sc) {
-        graph.removeFriend(me(sc), parse(uid));
+        graph.removeFriend(me(sc), Ids.parse(uid));
         return Response.noContent().build();
     }
 
@@ -157,14 +158,14 @@ public class SocialResource {
     @Path("/blocks/{uid}")
     @Operation(summary = "Block a user: they can no longer message you or ask for your friendship")
     public Response block(@PathParam("uid") String uid, @Context SecurityContext sc) {
-        return Response.status(graph.block(me(sc), parse(uid)) ? 201 : 200).build();
+        return Response.status(graph.block(me(sc), Ids.parse(uid)) ? 201 : 200).build();
     }
 
     @DELETE
     @Path("/blocks/{uid}")
     @Operation(summary = "Unblock")
     public Response unblock(@PathParam("uid") String uid, @Context SecurityContext sc) {
-        graph.unblock(me(sc), parse(uid));
+        graph.unblock(me(sc), Ids.parse(uid));
         return Response.noContent().build();
     }
 
@@ -173,7 +174,7 @@ public class SocialResource {
     @Operation(summary = "Users you block, paged by after=")
     public UidPage blocks(@QueryParam("after") String after, @QueryParam("limit") @DefaultValue("100") int limit,
                           @Context SecurityContext sc) {
-        return page(n -> graph.blocked(me(sc), after == null ? null : parse(after), n), limit);
+        return page(n -> graph.blocked(me(sc), after == null ? null : Ids.parse(after), n), limit);
     }
 
     @PUT
@@ -181,20 +182,20 @@ public class SocialResource {
     @Operation(summary = "What you allow a contact: hidePresence (they get no presence of yours), muted")
     public SocialGraph.Permission setPermission(@PathParam("uid") String uid, @NotNull PermissionBody body,
                                                 @Context SecurityContext sc) {
-        return graph.setPermission(me(sc), parse(uid), new SocialGraph.Permission(body.hidePresence(), body.muted()));
+        return graph.setPermission(me(sc), Ids.parse(uid), new SocialGraph.Permission(body.hidePresence(), body.muted()));
     }
 
     @GET
     @Path("/permissions/{uid}")
     public SocialGraph.Permission permission(@PathParam("uid") String uid, @Context SecurityContext sc) {
-        return graph.permission(me(sc), parse(uid));
+        return graph.permission(me(sc), Ids.parse(uid));
     }
 
     @GET
     @Path("/relations/{uid}")
     @Operation(summary = "How you stand to a user: following, followedBy, friends, blocking, blockedBy")
     public SocialGraph.Relation relation(@PathParam("uid") String uid, @Context SecurityContext sc) {
-        return graph.relation(me(sc), parse(uid));
+        return graph.relation(me(sc), Ids.parse(uid));
     }
 
     @GET
@@ -209,7 +210,7 @@ public class SocialResource {
     public UidPage followers(@PathParam("uid") String uid, @QueryParam("after") String after,
                              @QueryParam("limit") @DefaultValue("100") int limit, @Context SecurityContext sc) {
         long u = user(uid, sc);
-        return page(n -> graph.followers(u, after == null ? null : parse(after), n), limit);
+        return page(n -> graph.followers(u, after == null ? null : Ids.parse(after), n), limit);
     }
 
     @GET
@@ -217,7 +218,7 @@ public class SocialResource {
     public UidPage following(@PathParam("uid") String uid, @QueryParam("after") String after,
                              @QueryParam("limit") @DefaultValue("100") int limit, @Context SecurityContext sc) {
         long u = user(uid, sc);
-        return page(n -> graph.following(u, after == null ? null : parse(after), n), limit);
+        return page(n -> graph.following(u, after == null ? null : Ids.parse(after), n), limit);
     }
 
     @GET
@@ -229,8 +230,8 @@ public class SocialResource {
         if (u != me(sc) && !sc.isUserInRole(Roles.ADMIN) && !sc.isUserInRole(Roles.SERVICE)) {
             throw ProblemException.forbidden("Users may list only their own friends.");
         }
-        Long w = with == null ? null : parse(with);
-        return page(n -> graph.friends(u, w, after == null ? null : parse(after), n), limit);
+        Long w = with == null ? null : Ids.parse(with);
+        return page(n -> graph.friends(u, w, after == null ? null : Ids.parse(after), n), limit);
     }
 
     private static UidPage page(IntFunction<List<Long>> fetch, int limit) {
@@ -248,18 +249,10 @@ public class SocialResource {
     }
 
     private static long user(String uid, SecurityContext sc) {
-        return uid.equals("me") ? me(sc) : parse(uid);
+        return uid.equals("me") ? me(sc) : Ids.parse(uid);
     }
 
     static long me(SecurityContext sc) {
         return Long.parseLong(sc.getUserPrincipal().getName());
-    }
-
-    static long parse(String id) {
-        try {
-            return Long.parseLong(id);
-        } catch (NumberFormatException e) {
-            throw ProblemException.badRequest("invalid-id", "'" + id + "' is not a decimal id.");
-        }
     }
 }
