@@ -399,11 +399,7 @@ public class SocialGraph {
         if (me == peer) {
             throw ProblemException.badRequest("self-relation", "That would be a relation with yourself.");
         }
-        Account other = accounts.find(peer).filter(Account::isActive)
-                .orElseThrow(() -> ProblemException.notFound("No user " + peer));
-        if (!other.isActive()) {
-            throw ProblemException.notFound("No user " + peer);
-        }
+        accounts.find(peer).filter(Account::isActive).orElseThrow(() -> ProblemException.notFound("No user " + peer));
     }
 
     private static ProblemException blocked() {

@@ -136,7 +136,7 @@ public class GroupResource {
             GroupService.Group last = page.get(n - 1);
             next = q != null ? last.name().toLowerCase() + ":" + last.id() : Long.toString(last.id());
         }
-        return new Page<>(q == null && tag == null ? items : items, next);
+        return new Page<>(items, next);
     }
 
     @GET
