@@ -1,12 +1,12 @@
 package io.roost.group.api;
 
 import io.roost.group.GroupService;
+import io.roost.platform.api.Page;
 import io.roost.platform.ids.Ids;
 import io.roost.platform.problem.ProblemException;
 import io.roost.platform.security.Roles;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.inject.Inject;
-import jakarta.json.bind.annotation.JsonbNillable;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotNull;
@@ -96,10 +96,6 @@ public class GroupResource {
     public record JoinResult(boolean member, RequestView request) {
     }
 
-    @JsonbNillable
-    public record Page<T>(List<T> items, String next) {
-    }
-
     @Inject
     GroupService groups;
 
@@ -115,7 +111,7 @@ public class GroupResource {
     @Operation(summary = "Search public groups: q= (name prefix, paged by after=name:id) or tag= (paged by after=id); neither: a random sample")
     public Page<GroupView> search(@QueryParam("q") String q, @QueryParam("tag") String tag, @QueryParam("after") String after,
                                   @QueryParam("limit") @DefaultValue("20") int limit) {
-        int n = limit(limit);
+        int n = Page.checkLimit(limit, MAX_LIMIT);
         if (q != null && tag != null) {
             throw ProblemException.badRequest("one-criterion", "Give q or tag, not both.");
         }
@@ -129,14 +125,11 @@ public class GroupResource {
             afterName = q != null && colon > 0 ? after.substring(0, colon) : null;
             afterId = Ids.parse(q != null && colon > 0 ? after.substring(colon + 1) : after);
         }
-        List<GroupService.Group> page = groups.search(q, tag, afterName, afterId, n + 1);
-        List<GroupView> items = page.stream().limit(n).map(GroupView::of).toList();
-        String next = null;
-        if (page.size() > n && (q != null || tag != null)) {
-            GroupService.Group last = page.get(n - 1);
-            next = q != null ? last.name().toLowerCase() + ":" + last.id() : Long.toString(last.id());
+        if (q == null && tag == null) { // a random sample has no next page
+            return Page.last(groups.search(null, null, null, null, n).stream().map(GroupView::of).toList());
         }
-        return new Page<>(items, next);
+        return Page.of(groups.search(q, tag, afterName, afterId, n + 1), n, GroupView::of,
+                v -> q != null ? v.name().toLowerCase() + ":" + v.id() : v.id());
     }
 
     @GET
@@ -170,10 +163,8 @@ public class GroupResource {
         if (groups.roleOf(g, me(sc)).isEmpty() && !sc.isUserInRole(Roles.ADMIN) && !sc.isUserInRole(Roles.SERVICE)) {
             throw ProblemException.forbidden("Only members see the member list.");
         }
-        int n = limit(limit);
-        List<GroupService.Member> page = groups.members(g, after == null ? null : Ids.parse(after), n + 1);
-        List<MemberView> items = page.stream().limit(n).map(MemberView::of).toList();
-        return new Page<>(items, page.size() > n ? items.get(n - 1).uid() : null);
+        int n = Page.checkLimit(limit, MAX_LIMIT);
+        return Page.of(groups.members(g, after == null ? null : Ids.parse(after), n + 1), n, MemberView::of, MemberView::uid);
     }
 
     @POST
@@ -190,10 +181,9 @@ public class GroupResource {
     @Operation(summary = "Pending join requests (admins)")
     public Page<RequestView> requests(@PathParam("id") String id, @QueryParam("before") String before,
                                       @QueryParam("limit") @DefaultValue("50") int limit, @Context SecurityContext sc) {
-        int n = limit(limit);
-        List<GroupService.Request> page = groups.pendingJoins(me(sc), Ids.parse(id), before == null ? null : Ids.parse(before), n + 1);
-        List<RequestView> items = page.stream().limit(n).map(RequestView::of).toList();
-        return new Page<>(items, page.size() > n ? items.get(n - 1).id() : null);
+        int n = Page.checkLimit(limit, MAX_LIMIT);
+        return Page.of(groups.pendingJoins(me(sc), Ids.parse(id), before == null ? null : Ids.parse(before), n + 1), n,
+                RequestView::of, RequestView::id);
     }
 
     @POST
@@ -266,17 +256,8 @@ public class GroupResource {
         if (u != me(sc) && !sc.isUserInRole(Roles.ADMIN) && !sc.isUserInRole(Roles.SERVICE)) {
             throw ProblemException.forbidden("Users may list only their own groups.");
         }
-        int n = limit(limit);
-        List<GroupService.Group> page = groups.groupsOf(u, after == null ? null : Ids.parse(after), n + 1);
-        List<GroupView> items = page.stream().limit(n).map(GroupView::of).toList();
-        return new Page<>(items, page.size() > n ? items.get(n - 1).id() : null);
-    }
-
-    private static int limit(int limit) {
-        if (limit < 1 || limit > MAX_LIMIT) {
-            throw ProblemException.badRequest("invalid-limit", "limit is 1 to " + MAX_LIMIT + ".");
-        }
-        return limit;
+        int n = Page.checkLimit(limit, MAX_LIMIT);
+        return Page.of(groups.groupsOf(u, after == null ? null : Ids.parse(after), n + 1), n, GroupView::of, GroupView::id);
     }
 
     static long me(SecurityContext sc) {

@@ -3,6 +3,7 @@ package io.roost.identity.api;
 import io.roost.identity.AccountService;
 import io.roost.identity.ContactAddress;
 import io.roost.identity.store.Account;
+import io.roost.platform.api.Page;
 import io.roost.platform.problem.ProblemException;
 import io.roost.platform.security.Roles;
 import jakarta.annotation.security.RolesAllowed;
@@ -41,7 +42,7 @@ public class UserResource {
 
     @GET
     @Operation(summary = "Exact: ?username= | ?email= | ?phone=. Search: ?q=&match=prefix (paged by ?after=) | fuzzy (best matches)")
-    public UserPage find(@QueryParam("username") String username, @QueryParam("email") String email,
+    public Page<UserView> find(@QueryParam("username") String username, @QueryParam("email") String email,
                          @QueryParam("phone") String phone, @QueryParam("q") String q,
                          @QueryParam("match") @DefaultValue("prefix") String match,
                          @QueryParam("after") String after, @QueryParam("limit") @DefaultValue("20") int limit) {
@@ -49,26 +50,19 @@ public class UserResource {
         if (given != 1) {
             throw ProblemException.badRequest("one-criterion", "Give exactly one of username, email, phone and q.");
         }
-        if (limit < 1 || limit > MAX_LIMIT) {
-            throw ProblemException.badRequest("invalid-limit", "limit is 1 to " + MAX_LIMIT + ".");
-        }
+        Page.checkLimit(limit, MAX_LIMIT);
         if (q == null) {
             Optional<Account> found = username != null ? accounts.findByUsername(username)
                     : email != null ? accounts.findByAddress(ContactAddress.email(email))
                     : accounts.findByAddress(ContactAddress.phone(phone));
-            return new UserPage(found.filter(Account::isActive).map(UserView::of).stream().toList(), null);
+            return Page.last(found.filter(Account::isActive).map(UserView::of).stream().toList());
         }
         if (!q.matches("[A-Za-z0-9_-]{1,64}")) {
             throw ProblemException.badRequest("invalid-query", "q is 1 to 64 letters, digits, '_' or '-'.");
         }
         return switch (match) {
-            case "prefix" -> {
-                List<Account> page = accounts.searchByPrefix(q, after, limit + 1);
-                boolean more = page.size() > limit;
-                List<UserView> items = page.stream().limit(limit).map(UserView::of).toList();
-                yield new UserPage(items, more ? items.get(items.size() - 1).username() : null);
-            }
-            case "fuzzy" -> new UserPage(accounts.searchFuzzy(q, limit).stream().map(UserView::of).toList(), null);
+            case "prefix" -> Page.of(accounts.searchByPrefix(q, after, limit + 1), limit, UserView::of, UserView::username);
+            case "fuzzy" -> Page.last(accounts.searchFuzzy(q, limit).stream().map(UserView::of).toList());
             default -> throw ProblemException.badRequest("invalid-match", "match is prefix or fuzzy.");
         };
     }

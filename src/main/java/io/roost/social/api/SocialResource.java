@@ -1,5 +1,6 @@
 package io.roost.social.api;
 
+import io.roost.platform.api.Page;
 import io.roost.platform.ids.Ids;
 import io.roost.platform.problem.ProblemException;
 import io.roost.platform.security.Roles;
@@ -7,7 +8,6 @@ import io.roost.social.SocialGraph;
 import io.roost.social.SocialSettings;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.inject.Inject;
-import jakarta.json.bind.annotation.JsonbNillable;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
@@ -67,15 +67,6 @@ public class SocialResource {
     public record RequestResult(FriendRequestView request, boolean friends) {
     }
 
-    /** A page of user ids; {@code next} is the {@code after} cursor of the following page. */
-    @JsonbNillable
-    public record UidPage(List<String> items, String next) {
-    }
-
-    @JsonbNillable
-    public record RequestPage(List<FriendRequestView> items, String next) {
-    }
-
     @Inject
     SocialGraph graph;
 
@@ -113,7 +104,7 @@ public class SocialResource {
     @GET
     @Path("/friend-requests")
     @Operation(summary = "Your requests: direction=incoming|outgoing, status (default PENDING), newest first, paged by before=")
-    public RequestPage requests(@QueryParam("direction") @DefaultValue("incoming") String direction,
+    public Page<FriendRequestView> requests(@QueryParam("direction") @DefaultValue("incoming") String direction,
                                 @QueryParam("status") @DefaultValue("PENDING") String status,
                                 @QueryParam("before") String before, @QueryParam("limit") @DefaultValue("50") int limit,
                                 @Context SecurityContext sc) {
@@ -123,11 +114,9 @@ public class SocialResource {
         if (!status.matches("PENDING|ACCEPTED|REJECTED|IGNORED|EXPIRED|CANCELLED")) {
             throw ProblemException.badRequest("invalid-status", "status is PENDING, ACCEPTED, REJECTED, IGNORED, EXPIRED or CANCELLED.");
         }
-        int n = limit(limit);
-        List<SocialGraph.FriendRequest> page = graph.requests(me(sc), direction.equals("incoming"), status,
-                before == null ? null : Ids.parse(before), n + 1);
-        List<FriendRequestView> items = page.stream().limit(n).map(FriendRequestView::of).toList();
-        return new RequestPage(items, page.size() > n ? items.get(n - 1).id() : null);
+        int n = Page.checkLimit(limit, MAX_LIMIT);
+        return Page.of(graph.requests(me(sc), direction.equals("incoming"), status, before == null ? null : Ids.parse(before),
+                n + 1), n, FriendRequestView::of, FriendRequestView::id);
     }
 
     @POST
@@ -172,7 +161,7 @@ public class SocialResource {
     @GET
     @Path("/blocks")
     @Operation(summary = "Users you block, paged by after=")
-    public UidPage blocks(@QueryParam("after") String after, @QueryParam("limit") @DefaultValue("100") int limit,
+    public Page<String> blocks(@QueryParam("after") String after, @QueryParam("limit") @DefaultValue("100") int limit,
                           @Context SecurityContext sc) {
         return page(n -> graph.blocked(me(sc), after == null ? null : Ids.parse(after), n), limit);
     }
@@ -207,7 +196,7 @@ public class SocialResource {
     @GET
     @Path("/users/{uid}/followers")
     @Operation(summary = "Followers, by id, paged by after=")
-    public UidPage followers(@PathParam("uid") String uid, @QueryParam("after") String after,
+    public Page<String> followers(@PathParam("uid") String uid, @QueryParam("after") String after,
                              @QueryParam("limit") @DefaultValue("100") int limit, @Context SecurityContext sc) {
         long u = user(uid, sc);
         return page(n -> graph.followers(u, after == null ? null : Ids.parse(after), n), limit);
@@ -215,7 +204,7 @@ public class SocialResource {
 
     @GET
     @Path("/users/{uid}/following")
-    public UidPage following(@PathParam("uid") String uid, @QueryParam("after") String after,
+    public Page<String> following(@PathParam("uid") String uid, @QueryParam("after") String after,
                              @QueryParam("limit") @DefaultValue("100") int limit, @Context SecurityContext sc) {
         long u = user(uid, sc);
         return page(n -> graph.following(u, after == null ? null : Ids.parse(after), n), limit);
@@ -224,7 +213,7 @@ public class SocialResource {
     @GET
     @Path("/users/{uid}/friends")
     @Operation(summary = "Friends (yours, or any user's for admin/service); with=uid keeps only friends in common")
-    public UidPage friends(@PathParam("uid") String uid, @QueryParam("with") String with, @QueryParam("after") String after,
+    public Page<String> friends(@PathParam("uid") String uid, @QueryParam("with") String with, @QueryParam("after") String after,
                            @QueryParam("limit") @DefaultValue("100") int limit, @Context SecurityContext sc) {
         long u = user(uid, sc);
         if (u != me(sc) && !sc.isUserInRole(Roles.ADMIN) && !sc.isUserInRole(Roles.SERVICE)) {
@@ -234,18 +223,10 @@ public class SocialResource {
         return page(n -> graph.friends(u, w, after == null ? null : Ids.parse(after), n), limit);
     }
 
-    private static UidPage page(IntFunction<List<Long>> fetch, int limit) {
-        int n = limit(limit);
-        List<Long> rows = fetch.apply(n + 1);
-        List<String> items = rows.stream().limit(n).map(String::valueOf).toList();
-        return new UidPage(items, rows.size() > n ? items.get(n - 1) : null);
-    }
-
-    private static int limit(int limit) {
-        if (limit < 1 || limit > MAX_LIMIT) {
-            throw ProblemException.badRequest("invalid-limit", "limit is 1 to " + MAX_LIMIT + ".");
-        }
-        return limit;
+    /** A page of user ids (as strings), fetched with one row more than asked. */
+    private static Page<String> page(IntFunction<List<Long>> fetch, int limit) {
+        int n = Page.checkLimit(limit, MAX_LIMIT);
+        return Page.of(fetch.apply(n + 1), n, String::valueOf, id -> id);
     }
 
     private static long user(String uid, SecurityContext sc) {
