@@ -4,6 +4,7 @@ import io.roost.group.GroupService;
 import io.roost.platform.api.Page;
 import io.roost.platform.ids.Ids;
 import io.roost.platform.problem.ProblemException;
+import io.roost.platform.security.Caller;
 import io.roost.platform.security.Roles;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.inject.Inject;
@@ -102,7 +103,7 @@ public class GroupResource {
     @POST
     @Operation(summary = "Create a chat group or a channel; the creator is its owner (O)")
     public Response create(@NotNull @Valid CreateBody b, @Context SecurityContext sc) {
-        GroupService.Group g = groups.create(me(sc), b.name().trim(), b.type(), b.joinPolicy(), b.visibility(), b.notice(),
+        GroupService.Group g = groups.create(Caller.id(sc), b.name().trim(), b.type(), b.joinPolicy(), b.visibility(), b.notice(),
                 b.iconUrl(), b.tags());
         return Response.status(201).entity(GroupView.of(g)).build();
     }
@@ -135,14 +136,14 @@ public class GroupResource {
     @GET
     @Path("/{id}")
     public GroupView get(@PathParam("id") String id, @Context SecurityContext sc) {
-        return GroupView.of(groups.visible(me(sc), Ids.parse(id)));
+        return GroupView.of(groups.visible(Caller.id(sc), Ids.parse(id)));
     }
 
     @PATCH
     @Path("/{id}")
     @Operation(summary = "Set name, notice, icon, tags, join policy (admins); visibility (owner)")
     public GroupView setInfo(@PathParam("id") String id, @NotNull @Valid InfoBody b, @Context SecurityContext sc) {
-        return GroupView.of(groups.setInfo(me(sc), Ids.parse(id), new GroupService.InfoChange(b.name(), b.notice(), b.iconUrl(),
+        return GroupView.of(groups.setInfo(Caller.id(sc), Ids.parse(id), new GroupService.InfoChange(b.name(), b.notice(), b.iconUrl(),
                 b.tags(), b.joinPolicy(), b.visibility())));
     }
 
@@ -150,7 +151,7 @@ public class GroupResource {
     @Path("/{id}")
     @Operation(summary = "Dissolve (owner); members online are told; the history stays read-only")
     public GroupView dissolve(@PathParam("id") String id, @Context SecurityContext sc) {
-        return GroupView.of(groups.dissolve(me(sc), Ids.parse(id)));
+        return GroupView.of(groups.dissolve(Caller.id(sc), Ids.parse(id)));
     }
 
     @GET
@@ -159,8 +160,8 @@ public class GroupResource {
     public Page<MemberView> members(@PathParam("id") String id, @QueryParam("after") String after,
                                     @QueryParam("limit") @DefaultValue("100") int limit, @Context SecurityContext sc) {
         long g = Ids.parse(id);
-        groups.visible(me(sc), g);
-        if (groups.roleOf(g, me(sc)).isEmpty() && !sc.isUserInRole(Roles.ADMIN) && !sc.isUserInRole(Roles.SERVICE)) {
+        groups.visible(Caller.id(sc), g);
+        if (groups.roleOf(g, Caller.id(sc)).isEmpty() && !Caller.actsForOthers(sc)) {
             throw ProblemException.forbidden("Only members see the member list.");
         }
         int n = Page.checkLimit(limit, MAX_LIMIT);
@@ -171,7 +172,7 @@ public class GroupResource {
     @Path("/{id}/join")
     @Operation(summary = "Join: open groups at once; approval groups file a request (sent to online admins)")
     public Response join(@PathParam("id") String id, @Valid MessageBody b, @Context SecurityContext sc) {
-        GroupService.JoinOutcome o = groups.requestJoin(me(sc), Ids.parse(id), b == null ? null : b.message());
+        GroupService.JoinOutcome o = groups.requestJoin(Caller.id(sc), Ids.parse(id), b == null ? null : b.message());
         return Response.status(o.member() ? 200 : 202)
                 .entity(new JoinResult(o.member(), o.request() == null ? null : RequestView.of(o.request()))).build();
     }
@@ -182,7 +183,7 @@ public class GroupResource {
     public Page<RequestView> requests(@PathParam("id") String id, @QueryParam("before") String before,
                                       @QueryParam("limit") @DefaultValue("50") int limit, @Context SecurityContext sc) {
         int n = Page.checkLimit(limit, MAX_LIMIT);
-        return Page.of(groups.pendingJoins(me(sc), Ids.parse(id), before == null ? null : Ids.parse(before), n + 1), n,
+        return Page.of(groups.pendingJoins(Caller.id(sc), Ids.parse(id), before == null ? null : Ids.parse(before), n + 1), n,
                 RequestView::of, RequestView::id);
     }
 
@@ -193,26 +194,26 @@ public class GroupResource {
         long rid = Ids.parse(requestId);
         GroupService.Request r = groups.findRequest(rid).orElseThrow(() -> ProblemException.notFound("No request " + rid));
         boolean accept = b.decision().equals("accept");
-        return RequestView.of(r.kind().equals("invite") ? groups.answerInvite(me(sc), rid, accept)
-                : groups.answerJoin(me(sc), rid, accept, b.note()));
+        return RequestView.of(r.kind().equals("invite") ? groups.answerInvite(Caller.id(sc), rid, accept)
+                : groups.answerJoin(Caller.id(sc), rid, accept, b.note()));
     }
 
     @POST
     @Path("/{id}/invitations")
     @Operation(summary = "Invite a user (hidden groups: admins; public groups: any member)")
     public Response invite(@PathParam("id") String id, @NotNull @Valid InviteBody b, @Context SecurityContext sc) {
-        return Response.status(201).entity(RequestView.of(groups.invite(me(sc), Ids.parse(id), Ids.parse(b.uid()), b.message()))).build();
+        return Response.status(201).entity(RequestView.of(groups.invite(Caller.id(sc), Ids.parse(id), Ids.parse(b.uid()), b.message()))).build();
     }
 
     @DELETE
     @Path("/{id}/members/{uid}")
     @Operation(summary = "Kick a member (admins kick W/R, the owner anyone); with your own uid: quit")
     public Response remove(@PathParam("id") String id, @PathParam("uid") String uid, @Context SecurityContext sc) {
-        long target = uid.equals("me") ? me(sc) : Ids.parse(uid);
-        if (target == me(sc)) {
-            groups.quit(me(sc), Ids.parse(id));
+        long target = Caller.user(uid, sc);
+        if (target == Caller.id(sc)) {
+            groups.quit(Caller.id(sc), Ids.parse(id));
         } else {
-            groups.kick(me(sc), Ids.parse(id), target);
+            groups.kick(Caller.id(sc), Ids.parse(id), target);
         }
         return Response.noContent().build();
     }
@@ -221,7 +222,7 @@ public class GroupResource {
     @Path("/{id}/admins/{uid}")
     @Operation(summary = "Make a member an admin (owner)")
     public Response addAdmin(@PathParam("id") String id, @PathParam("uid") String uid, @Context SecurityContext sc) {
-        groups.setAdmin(me(sc), Ids.parse(id), Ids.parse(uid), true);
+        groups.setAdmin(Caller.id(sc), Ids.parse(id), Ids.parse(uid), true);
         return Response.noContent().build();
     }
 
@@ -229,7 +230,7 @@ public class GroupResource {
     @Path("/{id}/admins/{uid}")
     @Operation(summary = "Take the admin role away (owner)")
     public Response removeAdmin(@PathParam("id") String id, @PathParam("uid") String uid, @Context SecurityContext sc) {
-        groups.setAdmin(me(sc), Ids.parse(id), Ids.parse(uid), false);
+        groups.setAdmin(Caller.id(sc), Ids.parse(id), Ids.parse(uid), false);
         return Response.noContent().build();
     }
 
@@ -237,14 +238,14 @@ public class GroupResource {
     @Path("/{id}/owner/{uid}")
     @Operation(summary = "Transfer the ownership (owner); the old owner becomes an admin")
     public GroupView transfer(@PathParam("id") String id, @PathParam("uid") String uid, @Context SecurityContext sc) {
-        return GroupView.of(groups.transferOwner(me(sc), Ids.parse(id), Ids.parse(uid)));
+        return GroupView.of(groups.transferOwner(Caller.id(sc), Ids.parse(id), Ids.parse(uid)));
     }
 
     @PATCH
     @Path("/{id}/members/me")
     @Operation(summary = "Your nick and avatar in this group")
     public MemberView setMyInfo(@PathParam("id") String id, @NotNull @Valid MyInfoBody b, @Context SecurityContext sc) {
-        return MemberView.of(groups.setMyInfo(me(sc), Ids.parse(id), b.nick(), b.avatarUrl()));
+        return MemberView.of(groups.setMyInfo(Caller.id(sc), Ids.parse(id), b.nick(), b.avatarUrl()));
     }
 
     @GET
@@ -252,15 +253,11 @@ public class GroupResource {
     @Operation(summary = "The groups a user is in (yourself: me; others: admin, service), paged by after=id")
     public Page<GroupView> groupsOf(@PathParam("uid") String uid, @QueryParam("after") String after,
                                     @QueryParam("limit") @DefaultValue("100") int limit, @Context SecurityContext sc) {
-        long u = uid.equals("me") ? me(sc) : Ids.parse(uid);
-        if (u != me(sc) && !sc.isUserInRole(Roles.ADMIN) && !sc.isUserInRole(Roles.SERVICE)) {
+        long u = Caller.user(uid, sc);
+        if (u != Caller.id(sc) && !Caller.actsForOthers(sc)) {
             throw ProblemException.forbidden("Users may list only their own groups.");
         }
         int n = Page.checkLimit(limit, MAX_LIMIT);
         return Page.of(groups.groupsOf(u, after == null ? null : Ids.parse(after), n + 1), n, GroupView::of, GroupView::id);
-    }
-
-    static long me(SecurityContext sc) {
-        return Long.parseLong(sc.getUserPrincipal().getName());
     }
 }

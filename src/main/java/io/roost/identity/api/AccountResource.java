@@ -4,7 +4,7 @@ import io.roost.identity.AccountService;
 import io.roost.identity.ContactAddress;
 import io.roost.identity.RegistrationService;
 import io.roost.identity.store.Account;
-import io.roost.platform.problem.ProblemException;
+import io.roost.platform.security.Caller;
 import io.roost.platform.security.Roles;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.inject.Inject;
@@ -54,10 +54,7 @@ public class AccountResource {
     @RolesAllowed({Roles.ADMIN, Roles.SERVICE, Roles.USER})
     @Operation(summary = "One account; users may read only their own")
     public AccountView get(@PathParam("id") long id, @Context SecurityContext security) {
-        boolean self = id == caller(security);
-        if (!self && !security.isUserInRole(Roles.ADMIN) && !security.isUserInRole(Roles.SERVICE)) {
-            throw ProblemException.forbidden("Users may only read their own account.");
-        }
+        Caller.requireSelfOrOperator(id, security, "Users may only read their own account.");
         return AccountView.of(accounts.require(id));
     }
 
@@ -66,7 +63,7 @@ public class AccountResource {
     @RolesAllowed({Roles.ADMIN, Roles.SERVICE, Roles.USER})
     @Operation(summary = "The calling account")
     public AccountView me(@Context SecurityContext security) {
-        return AccountView.of(accounts.require(caller(security)));
+        return AccountView.of(accounts.require(Caller.id(security)));
     }
 
     @PATCH
@@ -74,7 +71,7 @@ public class AccountResource {
     @RolesAllowed({Roles.ADMIN, Roles.SERVICE, Roles.USER})
     @Operation(summary = "Change the profile (user name, nick, avatar, gender, age, region, params); absent fields stay")
     public AccountView updateProfile(@NotNull @Valid ProfileRequest r, @Context SecurityContext security) {
-        return AccountView.of(accounts.updateProfile(caller(security), new AccountService.ProfileChange(
+        return AccountView.of(accounts.updateProfile(Caller.id(security), new AccountService.ProfileChange(
                 r.username(), r.nick(), r.avatarUrl(), r.gender(), r.age(), r.region(), r.params())));
     }
 
@@ -83,7 +80,7 @@ public class AccountResource {
     @RolesAllowed({Roles.ADMIN, Roles.SERVICE, Roles.USER})
     @Operation(summary = "Change the password (the current one is required if there is one)")
     public Response changePassword(@NotNull @Valid PasswordChangeRequest r, @Context SecurityContext security) {
-        accounts.changePassword(caller(security), r.currentPassword(), r.newPassword());
+        accounts.changePassword(Caller.id(security), r.currentPassword(), r.newPassword());
         return Response.noContent().build();
     }
 
@@ -94,10 +91,10 @@ public class AccountResource {
     public Response changeAddress(@NotNull @Valid AddressChangeRequest r, @Context SecurityContext security) {
         ContactAddress address = ContactAddress.either(r.email(), r.phone());
         if (r.stage().equals("request")) {
-            return Response.accepted(CodeSent.of(registrations.requestAddressChange(caller(security), address))).build();
+            return Response.accepted(CodeSent.of(registrations.requestAddressChange(Caller.id(security), address))).build();
         }
         return Response.ok(AccountView.of(
-                registrations.completeAddressChange(caller(security), address, r.oldCode(), r.newCode()))).build();
+                registrations.completeAddressChange(Caller.id(security), address, r.oldCode(), r.newCode()))).build();
     }
 
     @POST
@@ -105,7 +102,7 @@ public class AccountResource {
     @RolesAllowed({Roles.USER})
     @Operation(summary = "Lock your own account (e.g. a device was lost): every token revoked, every connection closed")
     public AccountView disableSelf(@Context SecurityContext security) {
-        return AccountView.of(accounts.disable(caller(security), false));
+        return AccountView.of(accounts.disable(Caller.id(security), false));
     }
 
     @DELETE
@@ -113,7 +110,7 @@ public class AccountResource {
     @RolesAllowed({Roles.USER})
     @Operation(summary = "Unregister (irreversible): tokens revoked, connections closed, the id is never reused")
     public Response unregister(@Context SecurityContext security) {
-        accounts.unregister(caller(security));
+        accounts.unregister(Caller.id(security));
         return Response.noContent().build();
     }
 
@@ -131,9 +128,5 @@ public class AccountResource {
     @Operation(summary = "Recover a disabled account")
     public AccountView recover(@PathParam("id") long id) {
         return AccountView.of(accounts.recover(id));
-    }
-
-    static long caller(SecurityContext security) {
-        return Long.parseLong(security.getUserPrincipal().getName());
     }
 }

@@ -3,6 +3,7 @@ package io.roost.social.api;
 import io.roost.platform.api.Page;
 import io.roost.platform.ids.Ids;
 import io.roost.platform.problem.ProblemException;
+import io.roost.platform.security.Caller;
 import io.roost.platform.security.Roles;
 import io.roost.social.SocialGraph;
 import io.roost.social.SocialSettings;
@@ -78,8 +79,8 @@ public class SocialResource {
     @Operation(summary = "Follow a user (follow mode); mutual follows are friends")
     public Response follow(@PathParam("uid") String uid, @Context SecurityContext sc) {
         settings.require(SocialSettings.Mode.FOLLOW);
-        boolean created = graph.follow(me(sc), Ids.parse(uid));
-        return Response.status(created ? 201 : 200).entity(graph.relation(me(sc), Ids.parse(uid))).build();
+        boolean created = graph.follow(Caller.id(sc), Ids.parse(uid));
+        return Response.status(created ? 201 : 200).entity(graph.relation(Caller.id(sc), Ids.parse(uid))).build();
     }
 
     @DELETE
@@ -87,7 +88,7 @@ public class SocialResource {
     @Operation(summary = "Unfollow (follow mode)")
     public Response unfollow(@PathParam("uid") String uid, @Context SecurityContext sc) {
         settings.require(SocialSettings.Mode.FOLLOW);
-        graph.unfollow(me(sc), Ids.parse(uid));
+        graph.unfollow(Caller.id(sc), Ids.parse(uid));
         return Response.noContent().build();
     }
 
@@ -96,7 +97,7 @@ public class SocialResource {
     @Operation(summary = "Ask for a friendship with a message (approval mode); asking someone who asked you makes you friends")
     public Response requestFriend(@NotNull @Valid FriendRequestBody body, @Context SecurityContext sc) {
         settings.require(SocialSettings.Mode.APPROVAL);
-        SocialGraph.RequestOutcome outcome = graph.requestFriend(me(sc), Ids.parse(body.to()), body.message());
+        SocialGraph.RequestOutcome outcome = graph.requestFriend(Caller.id(sc), Ids.parse(body.to()), body.message());
         return Response.status(outcome.created() ? 201 : 200)
                 .entity(new RequestResult(FriendRequestView.of(outcome.request()), outcome.friends())).build();
     }
@@ -115,7 +116,7 @@ public class SocialResource {
             throw ProblemException.badRequest("invalid-status", "status is PENDING, ACCEPTED, REJECTED, IGNORED, EXPIRED or CANCELLED.");
         }
         int n = Page.checkLimit(limit, MAX_LIMIT);
-        return Page.of(graph.requests(me(sc), direction.equals("incoming"), status, before == null ? null : Ids.parse(before),
+        return Page.of(graph.requests(Caller.id(sc), direction.equals("incoming"), status, before == null ? null : Ids.parse(before),
                 n + 1), n, FriendRequestView::of, FriendRequestView::id);
     }
 
@@ -124,14 +125,14 @@ public class SocialResource {
     @Operation(summary = "Answer a request addressed to you: accept, reject or ignore, with an optional note")
     public FriendRequestView answer(@PathParam("id") String id, @NotNull @Valid AnswerBody body, @Context SecurityContext sc) {
         settings.require(SocialSettings.Mode.APPROVAL);
-        return FriendRequestView.of(graph.answer(me(sc), Ids.parse(id), body.decision(), body.note()));
+        return FriendRequestView.of(graph.answer(Caller.id(sc), Ids.parse(id), body.decision(), body.note()));
     }
 
     @DELETE
     @Path("/friend-requests/{id}")
     @Operation(summary = "Withdraw a pending request you sent")
     public Response cancel(@PathParam("id") String id, @Context SecurityContext sc) {
-        graph.cancelRequest(me(sc), Ids.parse(id));
+        graph.cancelRequest(Caller.id(sc), Ids.parse(id));
         return Response.noContent().build();
     }
 
@@ -139,7 +140,7 @@ public class SocialResource {
     @Path("/friends/{uid}")
     @Operation(summary = "Remove a friend (both directions; nobody is told)")
     public Response removeFriend(@PathParam("uid") String uid, @Context SecurityContext sc) {
-        graph.removeFriend(me(sc), Ids.parse(uid));
+        graph.removeFriend(Caller.id(sc), Ids.parse(uid));
         return Response.noContent().build();
     }
 
@@ -147,14 +148,14 @@ public class SocialResource {
     @Path("/blocks/{uid}")
     @Operation(summary = "Block a user: they can no longer message you or ask for your friendship")
     public Response block(@PathParam("uid") String uid, @Context SecurityContext sc) {
-        return Response.status(graph.block(me(sc), Ids.parse(uid)) ? 201 : 200).build();
+        return Response.status(graph.block(Caller.id(sc), Ids.parse(uid)) ? 201 : 200).build();
     }
 
     @DELETE
     @Path("/blocks/{uid}")
     @Operation(summary = "Unblock")
     public Response unblock(@PathParam("uid") String uid, @Context SecurityContext sc) {
-        graph.unblock(me(sc), Ids.parse(uid));
+        graph.unblock(Caller.id(sc), Ids.parse(uid));
         return Response.noContent().build();
     }
 
@@ -163,7 +164,7 @@ public class SocialResource {
     @Operation(summary = "Users you block, paged by after=")
     public Page<String> blocks(@QueryParam("after") String after, @QueryParam("limit") @DefaultValue("100") int limit,
                           @Context SecurityContext sc) {
-        return page(n -> graph.blocked(me(sc), after == null ? null : Ids.parse(after), n), limit);
+        return page(n -> graph.blocked(Caller.id(sc), after == null ? null : Ids.parse(after), n), limit);
     }
 
     @PUT
@@ -171,26 +172,26 @@ public class SocialResource {
     @Operation(summary = "What you allow a contact: hidePresence (they get no presence of yours), muted")
     public SocialGraph.Permission setPermission(@PathParam("uid") String uid, @NotNull PermissionBody body,
                                                 @Context SecurityContext sc) {
-        return graph.setPermission(me(sc), Ids.parse(uid), new SocialGraph.Permission(body.hidePresence(), body.muted()));
+        return graph.setPermission(Caller.id(sc), Ids.parse(uid), new SocialGraph.Permission(body.hidePresence(), body.muted()));
     }
 
     @GET
     @Path("/permissions/{uid}")
     public SocialGraph.Permission permission(@PathParam("uid") String uid, @Context SecurityContext sc) {
-        return graph.permission(me(sc), Ids.parse(uid));
+        return graph.permission(Caller.id(sc), Ids.parse(uid));
     }
 
     @GET
     @Path("/relations/{uid}")
     @Operation(summary = "How you stand to a user: following, followedBy, friends, blocking, blockedBy")
     public SocialGraph.Relation relation(@PathParam("uid") String uid, @Context SecurityContext sc) {
-        return graph.relation(me(sc), Ids.parse(uid));
+        return graph.relation(Caller.id(sc), Ids.parse(uid));
     }
 
     @GET
     @Path("/users/{uid}/counts")
     public SocialGraph.Counts counts(@PathParam("uid") String uid, @Context SecurityContext sc) {
-        return graph.counts(user(uid, sc));
+        return graph.counts(Caller.user(uid, sc));
     }
 
     @GET
@@ -198,7 +199,7 @@ public class SocialResource {
     @Operation(summary = "Followers, by id, paged by after=")
     public Page<String> followers(@PathParam("uid") String uid, @QueryParam("after") String after,
                              @QueryParam("limit") @DefaultValue("100") int limit, @Context SecurityContext sc) {
-        long u = user(uid, sc);
+        long u = Caller.user(uid, sc);
         return page(n -> graph.followers(u, after == null ? null : Ids.parse(after), n), limit);
     }
 
@@ -206,7 +207,7 @@ public class SocialResource {
     @Path("/users/{uid}/following")
     public Page<String> following(@PathParam("uid") String uid, @QueryParam("after") String after,
                              @QueryParam("limit") @DefaultValue("100") int limit, @Context SecurityContext sc) {
-        long u = user(uid, sc);
+        long u = Caller.user(uid, sc);
         return page(n -> graph.following(u, after == null ? null : Ids.parse(after), n), limit);
     }
 
@@ -215,8 +216,8 @@ public class SocialResource {
     @Operation(summary = "Friends (yours, or any user's for admin/service); with=uid keeps only friends in common")
     public Page<String> friends(@PathParam("uid") String uid, @QueryParam("with") String with, @QueryParam("after") String after,
                            @QueryParam("limit") @DefaultValue("100") int limit, @Context SecurityContext sc) {
-        long u = user(uid, sc);
-        if (u != me(sc) && !sc.isUserInRole(Roles.ADMIN) && !sc.isUserInRole(Roles.SERVICE)) {
+        long u = Caller.user(uid, sc);
+        if (u != Caller.id(sc) && !Caller.actsForOthers(sc)) {
             throw ProblemException.forbidden("Users may list only their own friends.");
         }
         Long w = with == null ? null : Ids.parse(with);
@@ -227,13 +228,5 @@ public class SocialResource {
     private static Page<String> page(IntFunction<List<Long>> fetch, int limit) {
         int n = Page.checkLimit(limit, MAX_LIMIT);
         return Page.of(fetch.apply(n + 1), n, String::valueOf, id -> id);
-    }
-
-    private static long user(String uid, SecurityContext sc) {
-        return uid.equals("me") ? me(sc) : Ids.parse(uid);
-    }
-
-    static long me(SecurityContext sc) {
-        return Long.parseLong(sc.getUserPrincipal().getName());
     }
 }
