@@ -14,8 +14,10 @@ import jakarta.persistence.PersistenceContext;
 import jakarta.transaction.Transactional;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
+import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The social graph (seed 001 §2.2): the module's public face. Edges are follows; friends are
@@ -322,9 +324,24 @@ public class SocialGraph {
         }
         return ids(em.createNativeQuery(
                         "SELECT peer_id FROM social_permission WHERE owner_id = :o AND hide_presence AND peer_id = ANY(CAST(:p AS bigint[]))")
-                .setParameter("o", owner).setParameter("p", peers.stream().map(String::valueOf)
-                        .collect(java.util.stream.Collectors.joining(",", "{", "}")))
+                .setParameter("o", owner).setParameter("p", idArray(peers))
                 .getResultList());
+    }
+
+    /** Those among {@code candidates} who follow {@code followee}: one index range probe for a whole batch. */
+    public Set<Long> followersAmong(long followee, Collection<Long> candidates) {
+        if (candidates.isEmpty()) {
+            return Set.of();
+        }
+        return Set.copyOf(ids(em.createNativeQuery(
+                        "SELECT follower_id FROM social_follow WHERE followee_id = :f AND follower_id = ANY(CAST(:c AS bigint[]))")
+                .setParameter("f", followee).setParameter("c", idArray(candidates))
+                .getResultList()));
+    }
+
+    /** A bigint[] literal ({1,2,3}): a text parameter works the same through every JPA native-query path. */
+    private static String idArray(Collection<Long> ids) {
+        return ids.stream().map(String::valueOf).collect(java.util.stream.Collectors.joining(",", "{", "}"));
     }
 
     // ---- queries ----

@@ -5,6 +5,7 @@ import io.roost.gateway.Connections;
 import io.roost.gateway.Frames;
 import io.roost.gateway.FriendOps;
 import io.roost.gateway.GroupOps;
+import io.roost.gateway.RoomOps;
 import io.roost.identity.TokenService;
 import io.roost.platform.ids.IdGenerator;
 import io.roost.presence.session.DeviceSessions;
@@ -25,6 +26,8 @@ import java.io.IOException;
 import java.io.StringReader;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
@@ -69,6 +72,9 @@ public class DeviceEndpoint {
     GroupOps groupOps;
 
     @Inject
+    RoomOps roomOps;
+
+    @Inject
     @ConfigProperty(name = "roost.gateway.redirect-url")
     Optional<String> redirectUrl;
 
@@ -78,6 +84,8 @@ public class DeviceEndpoint {
     private String deviceId;
     private String token;
     private long uid;
+    /** Live rooms this connection entered as a viewer: left when it closes. */
+    private final Set<String> roomsEntered = ConcurrentHashMap.newKeySet();
 
     @OnOpen
     public void open(Session session) {
@@ -117,6 +125,11 @@ public class DeviceEndpoint {
             case "groupOp" -> {
                 if (requireLogin(session)) {
                     send(session, groupOps.handle(uid, frame));
+                }
+            }
+            case "roomOp" -> {
+                if (requireLogin(session)) {
+                    send(session, roomOps.handle(uid, frame, roomsEntered));
                 }
             }
             case "logout" -> {
@@ -211,6 +224,7 @@ public class DeviceEndpoint {
     @OnClose
     public void closed(Session session, CloseReason reason) {
         if (stage == Stage.LOGGED_IN) {
+            roomOps.connectionClosed(uid, roomsEntered);
             connections.remove(connectionId);
             sessions.logout(connectionId); // removes the route only if this connection still holds it
         }

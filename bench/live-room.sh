@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Live-room benchmark (issue: online viewers and online fans at 100,000 viewers).
+# Builds and starts Roost with its dev services and a throwaway redis-server (Debian's package,
+# installed if missing), then runs LiveRoomBench: one room of 100,000 viewers (30 % fans) entering
+# over a minute, heartbeats every 10 s, 5 % churn a minute, 100 dashboards polling the counts every
+# second; then the room closes while 5 other rooms keep being served. Prints the dashboards' and
+# the counts query's latency next to Redis SCARD on a set of the same size. Not part of ./mvnw verify.
+#   bench/live-room.sh [--viewers=100000 --enter-seconds=60 --steady-seconds=60 --dashboards=100]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export ROOST_DATA_DIR=${ROOST_DATA_DIR:-$PWD/target/bench-room}
+export ROOST_MODE=dev ROOST_ADMIN_PASSWORD=bench-admin-password
+export JBOSS_JAVA_SIZING=${JBOSS_JAVA_SIZING:--Xms1g -Xmx2g}
+DB_PORT=${ROOST_DEV_DB_PORT:-55432}
+REDIS_PORT=${BENCH_REDIS_PORT:-16379}
+command -v redis-server >/dev/null || { apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q redis-server >/dev/null; }
+mkdir -p "$(dirname "$ROOST_DATA_DIR")"
+./mvnw -q package -DskipTests > "$ROOST_DATA_DIR.build.log" 2>&1 || { cat "$ROOST_DATA_DIR.build.log"; exit 1; }
+rm -rf "$ROOST_DATA_DIR"
+mkdir -p "$ROOST_DATA_DIR"
+redis-server --port "$REDIS_PORT" --bind 127.0.0.1 --save '' --appendonly no --dir "$ROOST_DATA_DIR" > "$ROOST_DATA_DIR/redis.log" 2>&1 &
+REDIS=$!
+bin/roost start > "$ROOST_DATA_DIR.start.log" 2>&1 &
+trap 'bin/roost stop >/dev/null 2>&1 || true; kill $REDIS 2>/dev/null || true' EXIT
+for _ in $(seq 1 300); do grep -q "Roost is up" "$ROOST_DATA_DIR.start.log" 2>/dev/null && break; sleep 1; done
+grep -q "Roost is up" "$ROOST_DATA_DIR.start.log" || { cat "$ROOST_DATA_DIR.start.log"; exit 1; }
+
+CP="target/test-classes:target/classes:$(cat target/devservices.classpath)"
+java -Xmx1g -cp "$CP" io.roost.bench.LiveRoomBench --url=http://127.0.0.1:8080 \
+  --db="jdbc:postgresql://127.0.0.1:$DB_PORT/roost" --redis-port="$REDIS_PORT" "$@" | tee "$ROOST_DATA_DIR/bench.out"
+echo
+echo "machine: $(nproc) cores, $(free -g | awk '/Mem/ {print $2}') GiB; redis $(redis-server --version | awk '{print $3}')"

@@ -1,0 +1,121 @@
+package io.roost.presence.room;
+
+import io.roost.presence.LiveRooms;
+import io.roost.presence.store.RoomStore;
+import jakarta.ejb.ConcurrencyManagement;
+import jakarta.ejb.ConcurrencyManagementType;
+import jakarta.ejb.DependsOn;
+import jakarta.ejb.EJB;
+import jakarta.ejb.Schedule;
+import jakarta.ejb.Singleton;
+import jakarta.ejb.Startup;
+import jakarta.ejb.TransactionAttribute;
+import jakarta.ejb.TransactionAttributeType;
+import jakarta.inject.Inject;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.IntSupplier;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * The live-room timers. Each is a sweep over rows whose own timestamps are the deadlines, so
+ * there is no timer per viewer, restarts catch up on the first tick, and every node may run them:
+ * batches skip each other's locked rows and a session's counts are claimed by one row update.
+ *
+ * <ul>
+ * <li>viewers silent past the timeout leave (seed 002 scenario 4); anchors silent past theirs
+ * have the session closed;</li>
+ * <li>a closed session's viewers go offline in batches of {@value #BATCH}, each its own short
+ * transaction — closing a room of 100,000 never holds one lock set over all of them;</li>
+ * <li>open sessions' counts go to {@code roost-room-events} every interval;</li>
+ * <li>history older than the retention is deleted.</li>
+ * </ul>
+ */
+@Singleton
+@Startup
+@DependsOn("DatabaseMigrator")
+@ConcurrencyManagement(ConcurrencyManagementType.BEAN)
+@TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
+public class RoomHousekeeping {
+
+    private static final Logger LOG = Logger.getLogger(RoomHousekeeping.class.getName());
+    static final int BATCH = 2_000;
+
+    @EJB
+    RoomStore store;
+
+    @Inject
+    LiveRooms rooms;
+
+    @Inject
+    RoomSettings settings;
+
+    private final AtomicBoolean sweeping = new AtomicBoolean();
+    private final AtomicBoolean clearing = new AtomicBoolean();
+    private final AtomicBoolean publishing = new AtomicBoolean();
+    private final AtomicBoolean purging = new AtomicBoolean();
+
+    @Schedule(hour = "*", minute = "*", second = "*", persistent = false, info = "room-timeouts")
+    void sweepTick() {
+        once(sweeping, this::sweepTimeouts);
+    }
+
+    @Schedule(hour = "*", minute = "*", second = "*", persistent = false, info = "room-clear")
+    void clearTick() {
+        once(clearing, this::clearClosed);
+    }
+
+    @Schedule(hour = "*", minute = "*", second = "*", persistent = false, info = "room-counts")
+    void countsTick() {
+        once(publishing, () -> rooms.publishDueCounts(settings.countsInterval()));
+    }
+
+    @Schedule(hour = "*", minute = "*/10", persistent = false, info = "room-history-purge")
+    void purgeTick() {
+        once(purging, () -> drain(() -> store.purgeHistory(settings.historyRetention(), BATCH)));
+    }
+
+    /** Timed-out viewers leave; timed-out anchors' sessions close. Returns how many of both. */
+    public int sweepTimeouts() {
+        int viewers = drain(() -> store.sweepViewers(settings.viewerTimeout(), BATCH));
+        int sessions = 0;
+        for (long id : store.anchorTimedOut(settings.anchorTimeout())) {
+            sessions += rooms.closeSession(id, "anchor_timeout").isPresent() ? 1 : 0;
+        }
+        return viewers + sessions;
+    }
+
+    /** Takes the viewers of closed sessions offline; returns how many. */
+    public int clearClosed() {
+        int total = 0;
+        for (long id : store.unclearedSessions()) {
+            total += drain(() -> store.clearBatch(id, BATCH));
+            store.markCleared(id);
+        }
+        return total;
+    }
+
+    /** Repeats a batch until it comes back short; the total. */
+    private static int drain(IntSupplier batch) {
+        int total = 0;
+        int n;
+        do {
+            n = batch.getAsInt();
+            total += n;
+        } while (n >= BATCH);
+        return total;
+    }
+
+    private static void once(AtomicBoolean running, IntSupplier work) {
+        if (!running.compareAndSet(false, true)) {
+            return;
+        }
+        try {
+            work.getAsInt();
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "live-room housekeeping failed; the next tick retries", e);
+        } finally {
+            running.set(false);
+        }
+    }
+}

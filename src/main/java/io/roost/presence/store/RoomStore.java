@@ -1,0 +1,358 @@
+package io.roost.presence.store;
+
+import jakarta.annotation.Resource;
+import jakarta.ejb.ApplicationException;
+import jakarta.ejb.Stateless;
+import jakarta.ejb.TransactionAttribute;
+import jakarta.ejb.TransactionAttributeType;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import javax.sql.DataSource;
+
+/**
+ * Live-room sessions and their viewers (seed 002). Every change of a viewer is one statement over a
+ * sorted batch of uids; the shard counters follow inside that statement (trigger in V10), so the
+ * counts equal the rows at every commit and no caller ever adjusts a counter itself.
+ */
+@Stateless
+public class RoomStore {
+
+    /** A session; {@code online}/{@code onlineFans} are live sums while open and the final values once closed. */
+    public record SessionRow(long id, String roomId, long anchorId, String title, OffsetDateTime openedAt,
+                             OffsetDateTime anchorHeartbeatAt, OffsetDateTime closedAt, String closeReason, int online,
+                             int onlineFans, int peakOnline, boolean cleared) {
+        public boolean open() {
+            return closedAt == null;
+        }
+    }
+
+    /** One viewer's record in one session; {@code onlineMs} includes the current stay. */
+    public record ViewerRow(long sessionId, long uid, boolean online, boolean fan, OffsetDateTime enteredAt,
+                            OffsetDateTime lastHeartbeatAt, OffsetDateTime firstEnteredAt, OffsetDateTime lastLeftAt,
+                            String leftBy, long onlineMs, int entries) {
+    }
+
+    public record Stats(long sessionId, long anchorId, int online, int onlineFans) {
+    }
+
+    public record LoyalFan(long uid, int sessions, long onlineMs) {
+    }
+
+    public record CountsDue(long sessionId, String roomId, long anchorId, int online, int onlineFans) {
+    }
+
+    @Resource(lookup = "java:jboss/datasources/RoostDS")
+    DataSource dataSource;
+
+    // ---- sessions ----
+
+    /** Opens a session unless the room has one open (then nothing changes and false is returned). */
+    @TransactionAttribute(TransactionAttributeType.MANDATORY)
+    public boolean insertSession(long id, String roomId, long anchorId, String title) {
+        if (update("""
+                INSERT INTO room_session (id, room_id, anchor_id, title) VALUES (?, ?, ?, ?)
+                ON CONFLICT (room_id) WHERE closed_at IS NULL DO NOTHING""", id, roomId, anchorId, title) == 0) {
+            return false;
+        }
+        update("INSERT INTO room_count (session_id, shard) SELECT ?, g FROM generate_series(0, 7) g", id);
+        return true;
+    }
+
+    /**
+     * Closes an open session: its counters are locked in shard order (the order the trigger uses,
+     * so no deadlock with enters in flight), deleted, and their sums kept as the final counts.
+     * Viewer records stay online here; {@link #clearBatch} takes them offline afterwards.
+     */
+    @TransactionAttribute(TransactionAttributeType.MANDATORY)
+    public Optional<SessionRow> closeSession(long id, String reason) {
+        query("SELECT shard FROM room_count WHERE session_id = ? ORDER BY shard FOR UPDATE", rs -> rs.getShort(1), id);
+        List<Long> closed = query("""
+                WITH gone AS (DELETE FROM room_count WHERE session_id = ? RETURNING online, online_fans)
+                UPDATE room_session s SET closed_at = now(), close_reason = ?, final_online = c.o, final_fans = c.f,
+                    peak_online = greatest(s.peak_online, c.o)
+                FROM (SELECT coalesce(sum(online), 0)::int AS o, coalesce(sum(online_fans), 0)::int AS f FROM gone) c
+                WHERE s.id = ? AND s.closed_at IS NULL
+                RETURNING s.id""", rs -> rs.getLong(1), id, reason, id);
+        return closed.isEmpty() ? Optional.empty() : sessionById(id);
+    }
+
+    @TransactionAttribute(TransactionAttributeType.REQUIRED)
+    public boolean anchorHeartbeat(long sessionId) {
+        return update("UPDATE room_session SET anchor_heartbeat_at = now() WHERE id = ? AND closed_at IS NULL", sessionId) == 1;
+    }
+
+    public Optional<SessionRow> openSession(String roomId) {
+        return first(query(SESSION_SELECT + " WHERE s.room_id = ? AND s.closed_at IS NULL", RoomStore::session, roomId));
+    }
+
+    public Optional<SessionRow> sessionById(long id) {
+        return first(query(SESSION_SELECT + " WHERE s.id = ?", RoomStore::session, id));
+    }
+
+    /** A room's sessions, newest first (snowflake ids follow opening time), before {@code beforeId}. */
+    public List<SessionRow> sessions(String roomId, Long beforeId, int limit) {
+        return query(SESSION_SELECT + " WHERE s.room_id = ? AND s.id < ? ORDER BY s.id DESC LIMIT ?", RoomStore::session,
+                roomId, beforeId == null ? Long.MAX_VALUE : beforeId, limit);
+    }
+
+    /** The open session's counts in one round trip: 8 counter rows summed (the dashboard's poll). */
+    public Optional<Stats> stats(String roomId) {
+        return first(query("""
+                SELECT s.id, s.anchor_id, coalesce(sum(c.online), 0)::int, coalesce(sum(c.online_fans), 0)::int
+                FROM room_session s LEFT JOIN room_count c ON c.session_id = s.id
+                WHERE s.room_id = ? AND s.closed_at IS NULL GROUP BY s.id""",
+                rs -> new Stats(rs.getLong(1), rs.getLong(2), rs.getInt(3), rs.getInt(4)), roomId));
+    }
+
+    // ---- viewers ----
+
+    /**
+     * Enters (or re-enters) sorted, distinct uids into an open session; a viewer already online
+     * keeps its stay and only refreshes fan flag and heartbeat. Nothing happens if the session has
+     * closed meanwhile (an empty list).
+     */
+    @TransactionAttribute(TransactionAttributeType.REQUIRED)
+    public List<ViewerRow> enter(long sessionId, Long[] uids, Boolean[] fans) {
+        return query("""
+                INSERT INTO room_viewer AS v (session_id, uid, online, fan, entered_at, last_heartbeat_at, first_entered_at)
+                SELECT s.id, u.uid, true, u.fan, now(), now(), now()
+                FROM unnest(?::int8[], ?::bool[]) AS u(uid, fan) JOIN room_session s ON s.id = ? AND s.closed_at IS NULL
+                ORDER BY u.uid
+                ON CONFLICT (session_id, uid) DO UPDATE SET
+                    fan = EXCLUDED.fan, last_heartbeat_at = EXCLUDED.last_heartbeat_at, online = true,
+                    entered_at = CASE WHEN v.online THEN v.entered_at ELSE EXCLUDED.entered_at END,
+                    entries = v.entries + CASE WHEN v.online THEN 0 ELSE 1 END, left_by = NULL
+                RETURNING\s""" + VIEWER_COLUMNS, RoomStore::viewer, uids, fans, sessionId);
+    }
+
+    /**
+     * Buffered heartbeats of one session in one statement: refreshes the heartbeat and re-checks the
+     * fan flag (seed 002 scenarios 2, 7, 8). A viewer taken offline by the timeout sweep or a dropped
+     * connection comes back (it is alive after all); one who left or whose session closed does not.
+     */
+    @TransactionAttribute(TransactionAttributeType.REQUIRES_NEW)
+    public int heartbeat(long sessionId, Long[] uids, Boolean[] fans) {
+        return update("""
+                UPDATE room_viewer v SET last_heartbeat_at = now(), fan = u.fan, online = true,
+                    entered_at = CASE WHEN v.online THEN v.entered_at ELSE now() END,
+                    entries = v.entries + CASE WHEN v.online THEN 0 ELSE 1 END, left_by = NULL
+                FROM unnest(?::int8[], ?::bool[]) AS u(uid, fan)
+                WHERE v.session_id = ? AND v.uid = u.uid AND (v.online OR v.left_by IN ('timeout', 'drop'))
+                  AND EXISTS (SELECT 1 FROM room_session s WHERE s.id = v.session_id AND s.closed_at IS NULL)""",
+                uids, fans, sessionId);
+    }
+
+    /**
+     * Takes viewers offline (seed 002 scenario 3); leaving twice changes nothing the second time.
+     * {@code drop} (a device's connection closed) rather than {@code leave}: a heartbeat from the
+     * user's other device brings it back.
+     */
+    @TransactionAttribute(TransactionAttributeType.REQUIRED)
+    public int leave(long sessionId, Long[] uids, boolean drop) {
+        return update("UPDATE room_viewer SET online = false, last_left_at = now(), left_by = ?, " + STAY_ENDS_AT_NOW
+                + " WHERE session_id = ? AND uid = ANY(?) AND online", drop ? "drop" : "leave", sessionId, uids);
+    }
+
+    /** One batch of viewers silent for longer than {@code timeout}, in any session; they left at their last heartbeat. */
+    @TransactionAttribute(TransactionAttributeType.REQUIRES_NEW)
+    public int sweepViewers(Duration timeout, int batch) {
+        return update("""
+                UPDATE room_viewer v SET online = false, last_left_at = v.last_heartbeat_at, left_by = 'timeout',
+                    online_ms = v.online_ms + greatest(0, (extract(epoch FROM v.last_heartbeat_at - v.entered_at) * 1000)::bigint)
+                WHERE (v.session_id, v.uid) IN (
+                    SELECT session_id, uid FROM room_viewer WHERE online AND last_heartbeat_at < now() - make_interval(secs => ?)
+                    ORDER BY session_id, uid LIMIT ? FOR UPDATE SKIP LOCKED)""", seconds(timeout), batch);
+    }
+
+    /** One batch of a closed session's viewers taken offline as of the close; returns how many. */
+    @TransactionAttribute(TransactionAttributeType.REQUIRES_NEW)
+    public int clearBatch(long sessionId, int batch) {
+        return update("""
+                UPDATE room_viewer v SET online = false, last_left_at = s.closed_at, left_by = 'close',
+                    online_ms = v.online_ms + greatest(0, (extract(epoch FROM s.closed_at - v.entered_at) * 1000)::bigint)
+                FROM room_session s
+                WHERE s.id = ? AND s.closed_at IS NOT NULL AND v.session_id = s.id AND (v.session_id, v.uid) IN (
+                    SELECT session_id, uid FROM room_viewer WHERE session_id = ? AND online
+                    ORDER BY uid LIMIT ? FOR UPDATE SKIP LOCKED)""", sessionId, sessionId, batch);
+    }
+
+    /**
+     * Marks a closed session cleared once no viewer is online. Not before a few seconds after the
+     * close: an enter whose statement began just before the close may still commit.
+     */
+    @TransactionAttribute(TransactionAttributeType.REQUIRES_NEW)
+    public boolean markCleared(long sessionId) {
+        return update("""
+                UPDATE room_session SET cleared = true WHERE id = ? AND closed_at < now() - interval '5 seconds' AND NOT cleared
+                  AND NOT EXISTS (SELECT 1 FROM room_viewer WHERE session_id = ? AND online)""", sessionId, sessionId) == 1;
+    }
+
+    public List<Long> unclearedSessions() {
+        return query("SELECT id FROM room_session WHERE closed_at IS NOT NULL AND NOT cleared ORDER BY closed_at LIMIT 100",
+                rs -> rs.getLong(1));
+    }
+
+    public List<Long> anchorTimedOut(Duration timeout) {
+        return query("SELECT id FROM room_session WHERE closed_at IS NULL AND anchor_heartbeat_at < now() - make_interval(secs => ?) LIMIT 100",
+                rs -> rs.getLong(1), seconds(timeout));
+    }
+
+    /** Claims the open sessions whose counts are due for publishing (one row update each, so one node publishes). */
+    @TransactionAttribute(TransactionAttributeType.MANDATORY)
+    public List<CountsDue> claimDueCounts(Duration interval) {
+        return query("""
+                UPDATE room_session s SET counts_published_at = now(), peak_online = greatest(s.peak_online, c.o)
+                FROM (SELECT session_id, sum(online)::int AS o, sum(online_fans)::int AS f FROM room_count GROUP BY session_id) c
+                WHERE c.session_id = s.id AND s.closed_at IS NULL AND s.counts_published_at <= now() - make_interval(secs => ?)
+                RETURNING s.id, s.room_id, s.anchor_id, c.o, c.f""",
+                rs -> new CountsDue(rs.getLong(1), rs.getString(2), rs.getLong(3), rs.getInt(4), rs.getInt(5)), seconds(interval));
+    }
+
+    /** Deletes one batch of the history of sessions closed (and cleared) longer ago than {@code retention}, then those sessions. */
+    @TransactionAttribute(TransactionAttributeType.REQUIRES_NEW)
+    public int purgeHistory(Duration retention, int batch) {
+        int viewers = update("""
+                DELETE FROM room_viewer WHERE (session_id, uid) IN (
+                    SELECT v.session_id, v.uid FROM room_session s JOIN room_viewer v ON v.session_id = s.id
+                    WHERE s.closed_at < now() - make_interval(secs => ?) AND s.cleared LIMIT ?)""", seconds(retention), batch);
+        int sessions = update("""
+                DELETE FROM room_session s WHERE s.closed_at < now() - make_interval(secs => ?) AND s.cleared
+                  AND NOT EXISTS (SELECT 1 FROM room_viewer v WHERE v.session_id = s.id)""", seconds(retention));
+        return viewers + sessions;
+    }
+
+    public Optional<ViewerRow> viewer(long sessionId, long uid) {
+        return first(query("SELECT " + VIEWER_COLUMNS + " FROM room_viewer WHERE session_id = ? AND uid = ?", RoomStore::viewer,
+                sessionId, uid));
+    }
+
+    /** Online viewers (or only fans) by uid, after {@code after}. */
+    public List<ViewerRow> viewers(long sessionId, boolean fansOnly, Long after, int limit) {
+        return query("SELECT " + VIEWER_COLUMNS + " FROM room_viewer WHERE session_id = ? AND online"
+                + (fansOnly ? " AND fan" : "") + " AND uid > ? ORDER BY uid LIMIT ?", RoomStore::viewer,
+                sessionId, after == null ? Long.MIN_VALUE : after, limit);
+    }
+
+    /** Online fans whose current stay began in [from, to) — the seed's ZCOUNT over entry times. */
+    public long fansEntered(long sessionId, OffsetDateTime from, OffsetDateTime to) {
+        return query("SELECT count(*) FROM room_viewer WHERE session_id = ? AND online AND fan AND entered_at >= ? AND entered_at < ?",
+                rs -> rs.getLong(1), sessionId, from, to).get(0);
+    }
+
+    public List<Long> recentSessionIds(String roomId, int n) {
+        return query("SELECT id FROM room_session WHERE room_id = ? ORDER BY id DESC LIMIT ?", rs -> rs.getLong(1), roomId, n);
+    }
+
+    /**
+     * Fans present in at least {@code minSessions} of the given sessions (all of them: the
+     * intersection; one: the union), by uid after {@code after}, with their total time.
+     */
+    public List<LoyalFan> loyalFans(Long[] sessionIds, int minSessions, Long after, int limit) {
+        return query("""
+                SELECT uid, count(*)::int, sum(online_ms + CASE WHEN online THEN greatest(0, (extract(epoch FROM now() - entered_at) * 1000)::bigint) ELSE 0 END)::bigint
+                FROM room_viewer WHERE session_id = ANY(?) AND fan AND uid > ?
+                GROUP BY uid HAVING count(*) >= ? ORDER BY uid LIMIT ?""",
+                rs -> new LoyalFan(rs.getLong(1), rs.getInt(2), rs.getLong(3)),
+                sessionIds, after == null ? Long.MIN_VALUE : after, minSessions, limit);
+    }
+
+    // ---- plumbing ----
+
+    private static final String SESSION_SELECT = """
+            SELECT s.id, s.room_id, s.anchor_id, s.title, s.opened_at, s.anchor_heartbeat_at, s.closed_at, s.close_reason,
+                   coalesce(s.final_online, c.o, 0), coalesce(s.final_fans, c.f, 0), greatest(s.peak_online, coalesce(c.o, 0)), s.cleared
+            FROM room_session s LEFT JOIN LATERAL (
+                SELECT sum(online)::int AS o, sum(online_fans)::int AS f FROM room_count WHERE session_id = s.id) c ON true""";
+
+    private static final String VIEWER_COLUMNS = """
+            session_id, uid, online, fan, entered_at, last_heartbeat_at, first_entered_at, last_left_at, left_by,
+            online_ms + CASE WHEN online THEN greatest(0, (extract(epoch FROM now() - entered_at) * 1000)::bigint) ELSE 0 END, entries""";
+
+    /** A stay that ends now adds its length to the finished time. */
+    private static final String STAY_ENDS_AT_NOW =
+            "online_ms = online_ms + greatest(0, (extract(epoch FROM now() - entered_at) * 1000)::bigint)";
+
+    private static SessionRow session(ResultSet rs) throws SQLException {
+        return new SessionRow(rs.getLong(1), rs.getString(2), rs.getLong(3), rs.getString(4), rs.getObject(5, OffsetDateTime.class),
+                rs.getObject(6, OffsetDateTime.class), rs.getObject(7, OffsetDateTime.class), rs.getString(8), rs.getInt(9),
+                rs.getInt(10), rs.getInt(11), rs.getBoolean(12));
+    }
+
+    private static ViewerRow viewer(ResultSet rs) throws SQLException {
+        return new ViewerRow(rs.getLong(1), rs.getLong(2), rs.getBoolean(3), rs.getBoolean(4), rs.getObject(5, OffsetDateTime.class),
+                rs.getObject(6, OffsetDateTime.class), rs.getObject(7, OffsetDateTime.class), rs.getObject(8, OffsetDateTime.class),
+                rs.getString(9), rs.getLong(10), rs.getInt(11));
+    }
+
+    private static double seconds(Duration d) {
+        return d.toMillis() / 1000.0;
+    }
+
+    private static <T> Optional<T> first(List<T> rows) {
+        return rows.isEmpty() ? Optional.empty() : Optional.of(rows.get(0));
+    }
+
+    @FunctionalInterface
+    private interface Row<T> {
+        T read(ResultSet rs) throws SQLException;
+    }
+
+    private <T> List<T> query(String sql, Row<T> row, Object... params) {
+        try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
+            bind(c, ps, params);
+            List<T> rows = new ArrayList<>();
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    rows.add(row.read(rs));
+                }
+            }
+            return rows;
+        } catch (SQLException e) {
+            throw new RoomStoreException(e);
+        }
+    }
+
+    private int update(String sql, Object... params) {
+        try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
+            bind(c, ps, params);
+            return ps.executeUpdate();
+        } catch (SQLException e) {
+            throw new RoomStoreException(e);
+        }
+    }
+
+    private static void bind(Connection c, PreparedStatement ps, Object... params) throws SQLException {
+        for (int i = 0; i < params.length; i++) {
+            Object p = params[i];
+            if (p instanceof Long[] a) {
+                ps.setArray(i + 1, c.createArrayOf("int8", a));
+            } else if (p instanceof Boolean[] a) {
+                ps.setArray(i + 1, c.createArrayOf("bool", a));
+            } else {
+                ps.setObject(i + 1, p);
+            }
+        }
+    }
+
+    /** A failed room statement; {@link #deadlock()} says whether retrying the transaction is the cure. */
+    @ApplicationException(rollback = true)
+    public static class RoomStoreException extends RuntimeException {
+        private final String sqlState;
+
+        RoomStoreException(SQLException e) {
+            super("room statement failed: " + e.getMessage(), e);
+            this.sqlState = e.getSQLState();
+        }
+
+        public boolean deadlock() {
+            return "40P01".equals(sqlState) || "40001".equals(sqlState);
+        }
+    }
+}

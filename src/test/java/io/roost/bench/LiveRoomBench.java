@@ -1,0 +1,407 @@
+package io.roost.bench;
+
+import jakarta.json.Json;
+import jakarta.json.JsonObject;
+import java.io.BufferedInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.StringReader;
+import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Collectors;
+import java.util.stream.LongStream;
+
+/**
+ * Live-room benchmark (seed 002): one room of N viewers (30 % fans) entering over a minute,
+ * heartbeating every 10 s with 5 % churn a minute, while 100 dashboards poll its counts every
+ * second; then the room closes while other rooms keep being served. Viewer traffic arrives as a
+ * relaying back end sends it (batches of 500 through {@code viewers:enter|heartbeat|leave}); the
+ * dashboards call {@code GET /stats}. In the same run, the same counts query over JDBC and the
+ * seed's Redis {@code SCARD} on a set of the same size are timed side by side. Run by
+ * {@code bench/live-room.sh}.
+ */
+public final class LiveRoomBench {
+
+    static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(10)).build();
+
+    static String url;
+    static String auth;
+
+    public static void main(String[] args) throws Exception {
+        Map<String, String> o = BenchArgs.parse(args);
+        url = o.getOrDefault("url", "http://127.0.0.1:8080");
+        String db = o.getOrDefault("db", "jdbc:postgresql://127.0.0.1:55432/roost");
+        int redisPort = Integer.parseInt(o.getOrDefault("redis-port", "16379"));
+        int viewers = Integer.parseInt(o.getOrDefault("viewers", "100000"));
+        int enterSeconds = Integer.parseInt(o.getOrDefault("enter-seconds", "60"));
+        int steadySeconds = Integer.parseInt(o.getOrDefault("steady-seconds", "60"));
+        int heartbeatSeconds = Integer.parseInt(o.getOrDefault("heartbeat-seconds", "10"));
+        int batch = Integer.parseInt(o.getOrDefault("batch", "500"));
+        int dashboards = Integer.parseInt(o.getOrDefault("dashboards", "100"));
+        int otherRooms = Integer.parseInt(o.getOrDefault("other-rooms", "5"));
+        int otherViewers = Integer.parseInt(o.getOrDefault("other-viewers", "1000"));
+        double churnPerMinute = Double.parseDouble(o.getOrDefault("churn", "0.05"));
+        String run = Long.toHexString(System.nanoTime());
+        System.out.printf("viewers=%d fans=30%% enter=%ds steady=%ds heartbeat=%ds batch=%d dashboards=%d other-rooms=%dx%d churn=%.0f%%/min run=%s%n",
+                viewers, enterSeconds, steadySeconds, heartbeatSeconds, batch, dashboards, otherRooms, otherViewers,
+                churnPerMinute * 100, run);
+
+        // ---- set-up (not measured): a bearer token for the relay, anchors, 30 % of the uids following the anchor
+        auth = "Bearer " + json(send("POST", "/api/v1/auth/login", null, "{\"login\":\"admin\",\"password\":\""
+                + o.getOrDefault("admin-password", "bench-admin-password") + "\",\"deviceType\":\"web\",\"deviceId\":\"bench\"}"))
+                .getString("token");
+        String[] anchors = new String[otherRooms + 1];
+        for (int i = 0; i < anchors.length; i++) {
+            anchors[i] = json(send("POST", "/api/v1/registrations", null, "{\"username\":\"anchor" + run + "_" + i
+                    + "\",\"deviceType\":\"web\",\"deviceId\":\"a\"}")).getJsonObject("account").getString("id");
+        }
+        long base = 5_000_000_000L + (System.nanoTime() % 1000) * 10_000_000L;
+        long spare = viewers * 2L; // churn brings new uids after the first N
+        try (Connection c = DriverManager.getConnection(db, o.getOrDefault("db-user", "roost"), o.getOrDefault("db-password", "roost"));
+             PreparedStatement ps = c.prepareStatement(
+                     "INSERT INTO social_follow (follower_id, followee_id) SELECT g, ? FROM generate_series(?::bigint, ?::bigint) g WHERE g % 10 < 3")) {
+            ps.setLong(1, Long.parseLong(anchors[0]));
+            ps.setLong(2, base);
+            ps.setLong(3, base + spare);
+            System.out.printf("set-up: %d follows of the anchor%n", ps.executeUpdate());
+        }
+        String room = "bench-" + run;
+        String[] others = new String[otherRooms];
+        check(send("POST", "/api/v1/rooms/" + room + "/sessions", auth, "{\"anchorId\":\"" + anchors[0] + "\"}"), 201);
+        for (int i = 0; i < otherRooms; i++) {
+            others[i] = "bench-" + run + "-other" + i;
+            check(send("POST", "/api/v1/rooms/" + others[i] + "/sessions", auth, "{\"anchorId\":\"" + anchors[i + 1] + "\"}"), 201);
+            long first = base + spare + 1 + (long) i * otherViewers;
+            for (int from = 0; from < otherViewers; from += batch) {
+                viewerOp(others[i], "enter", first + from, Math.min(batch, otherViewers - from));
+            }
+        }
+
+        // the seed's Redis set of the same size, for SCARD next to the counts query
+        Resp redis = new Resp(redisPort);
+        redis.call("DEL", "online-fans:" + room);
+        for (int from = 0; from < viewers; from += 1000) {
+            String[] cmd = new String[2 + Math.min(1000, viewers - from)];
+            cmd[0] = "SADD";
+            cmd[1] = "online-fans:" + room;
+            for (int k = 2; k < cmd.length; k++) {
+                cmd[k] = Long.toString(base + from + k - 2);
+            }
+            redis.call(cmd);
+        }
+
+        ScheduledExecutorService clock = Executors.newScheduledThreadPool(4);
+        ExecutorService relay = Executors.newFixedThreadPool(8);
+        AtomicLong entered = new AtomicLong();        // viewers [0, entered) of the first N have entered
+        AtomicLong heartbeatsAccepted = new AtomicLong();
+        AtomicLong failures = new AtomicLong();
+        AtomicBoolean steady = new AtomicBoolean();
+        ConcurrentLinkedQueue<Long> statsHttp = new ConcurrentLinkedQueue<>();
+        ConcurrentLinkedQueue<Long> statsSql = new ConcurrentLinkedQueue<>();
+        ConcurrentLinkedQueue<Long> scard = new ConcurrentLinkedQueue<>();
+
+        // ---- heartbeats: each second, the slice of entered viewers whose turn it is (every viewer once per interval)
+        AtomicLong tick = new AtomicLong();
+        clock.scheduleAtFixedRate(() -> {
+            long t = tick.getAndIncrement() % heartbeatSeconds;
+            long n = entered.get();
+            List<Long> slice = new ArrayList<>();
+            for (long i = t; i < n; i += heartbeatSeconds) {
+                slice.add(base + i);
+            }
+            for (int i = 0; i < otherRooms; i++) {
+                long first = base + spare + 1 + (long) i * otherViewers;
+                String r = others[i];
+                relay.submit(() -> guarded(failures, () -> viewerOp(r, "heartbeat", first + t, otherViewers / heartbeatSeconds, heartbeatSeconds)));
+            }
+            for (int from = 0; from < slice.size(); from += batch) {
+                List<Long> part = slice.subList(from, Math.min(slice.size(), from + batch));
+                relay.submit(() -> guarded(failures, () -> {
+                    viewerOp(room, "heartbeat", part);
+                    if (steady.get()) {
+                        heartbeatsAccepted.addAndGet(part.size());
+                    }
+                }));
+            }
+        }, 1, 1, TimeUnit.SECONDS);
+        // the anchors' heartbeats
+        clock.scheduleAtFixedRate(() -> guarded(failures, () -> {
+            send("PUT", "/api/v1/rooms/" + room + "/sessions/current/heartbeat", auth, "");
+            for (String r : others) {
+                send("PUT", "/api/v1/rooms/" + r + "/sessions/current/heartbeat", auth, "");
+            }
+        }), 5, 10, TimeUnit.SECONDS);
+
+        // ---- 1. enter: N viewers over enterSeconds, in batches paced evenly
+        long t0 = System.nanoTime();
+        int batches = (viewers + batch - 1) / batch;
+        for (int b = 0; b < batches; b++) {
+            long due = t0 + (long) (b * (enterSeconds * 1e9 / batches));
+            long wait = due - System.nanoTime();
+            if (wait > 0) {
+                TimeUnit.NANOSECONDS.sleep(wait);
+            }
+            long from = (long) b * batch;
+            int size = (int) Math.min(batch, viewers - from);
+            viewerOp(room, "enter", base + from, size);
+            entered.set(from + size);
+        }
+        double enterTook = (System.nanoTime() - t0) / 1e9;
+        JsonObject afterEnter = json(send("GET", "/api/v1/rooms/" + room + "/stats", auth, null));
+        System.out.printf("enter: %d viewers in %.1f s (%.0f/s); stats online=%d onlineFans=%d%n", viewers, enterTook,
+                viewers / enterTook, afterEnter.getInt("online"), afterEnter.getInt("onlineFans"));
+
+        // ---- 2. steady state: heartbeats, churn, 100 dashboards each polling every second; the SQL/Redis probe
+        steady.set(true);
+        AtomicBoolean polling = new AtomicBoolean(true);
+        ExecutorService pollers = Executors.newFixedThreadPool(dashboards + 1);
+        for (int d = 0; d < dashboards; d++) {
+            long offset = d * 1000L / dashboards;
+            pollers.submit(() -> {
+                sleepMs(offset);
+                while (polling.get()) {
+                    long s = System.nanoTime();
+                    guarded(failures, () -> check(send("GET", "/api/v1/rooms/" + room + "/stats", auth, null), 200));
+                    statsHttp.add(System.nanoTime() - s);
+                    sleepMs(Math.max(0, 1000 - (System.nanoTime() - s) / 1_000_000));
+                }
+            });
+        }
+        try (Connection c = DriverManager.getConnection(db, o.getOrDefault("db-user", "roost"), o.getOrDefault("db-password", "roost"));
+             PreparedStatement ps = c.prepareStatement("""
+                     SELECT s.id, s.anchor_id, coalesce(sum(c.online), 0)::int, coalesce(sum(c.online_fans), 0)::int
+                     FROM room_session s LEFT JOIN room_count c ON c.session_id = s.id
+                     WHERE s.room_id = ? AND s.closed_at IS NULL GROUP BY s.id""")) {
+            ps.setString(1, room);
+            long churnStep = Math.max(1, Math.round(viewers * churnPerMinute / 60));
+            long nextNew = base + viewers;
+            long nextLeaver = base;
+            long steadyStart = System.nanoTime();
+            long nextChurn = steadyStart;
+            while (System.nanoTime() - steadyStart < steadySeconds * 1_000_000_000L) {
+                long s = System.nanoTime();
+                try (ResultSet rs = ps.executeQuery()) {
+                    rs.next();
+                }
+                statsSql.add(System.nanoTime() - s);
+                s = System.nanoTime();
+                redis.call("SCARD", "online-fans:" + room);
+                scard.add(System.nanoTime() - s);
+                if (System.nanoTime() >= nextChurn) { // 5 %/min: some leave, as many new ones enter
+                    long leaver = nextLeaver;
+                    long newcomer = nextNew;
+                    relay.submit(() -> guarded(failures, () -> {
+                        viewerOp(room, "leave", leaver, (int) churnStep);
+                        viewerOp(room, "enter", newcomer, (int) churnStep);
+                    }));
+                    nextLeaver += churnStep;
+                    nextNew += churnStep;
+                    nextChurn += 1_000_000_000L;
+                }
+                sleepMs(10);
+            }
+            double steadyTook = (System.nanoTime() - steadyStart) / 1e9;
+            polling.set(false);
+            pollers.shutdown();
+            pollers.awaitTermination(10, TimeUnit.SECONDS);
+            JsonObject afterSteady = json(send("GET", "/api/v1/rooms/" + room + "/stats", auth, null));
+            System.out.printf("steady: %.0f s; heartbeats accepted %.0f/s; stats online=%d onlineFans=%d (churned out: %d, in: %d)%n",
+                    steadyTook, heartbeatsAccepted.get() / steadyTook, afterSteady.getInt("online"), afterSteady.getInt("onlineFans"),
+                    nextLeaver - base, nextNew - base - viewers);
+            System.out.printf("dashboards GET /stats: %d polls, p50 %.2f ms, p99 %.2f ms, max %.1f ms%n", statsHttp.size(),
+                    pct(statsHttp, 0.5), pct(statsHttp, 0.99), pct(statsHttp, 1.0));
+            System.out.printf("counts query over JDBC: %d, p50 %.2f ms, p99 %.2f ms%n", statsSql.size(), pct(statsSql, 0.5), pct(statsSql, 0.99));
+            System.out.printf("Redis SCARD (%d members): %d, p50 %.2f ms, p99 %.2f ms%n", viewers, scard.size(), pct(scard, 0.5), pct(scard, 0.99));
+
+            // ---- 3. close the big room while the other rooms keep being served
+            ConcurrentLinkedQueue<Long> otherLatency = new ConcurrentLinkedQueue<>();
+            AtomicBoolean closing = new AtomicBoolean(true);
+            ExecutorService otherPollers = Executors.newFixedThreadPool(otherRooms * 2);
+            for (String r : others) {
+                for (int k = 0; k < 2; k++) {
+                    otherPollers.submit(() -> {
+                        while (closing.get()) {
+                            long s = System.nanoTime();
+                            guarded(failures, () -> check(send("GET", "/api/v1/rooms/" + r + "/stats", auth, null), 200));
+                            otherLatency.add(System.nanoTime() - s);
+                            sleepMs(20);
+                        }
+                    });
+                }
+            }
+            sleepMs(1000);
+            otherLatency.clear();
+            long c0 = System.nanoTime();
+            JsonObject closed = json(check(send("DELETE", "/api/v1/rooms/" + room + "/sessions/current", auth, null), 200));
+            double closeCall = (System.nanoTime() - c0) / 1e6;
+            String sessionId = closed.getString("id");
+            while (!json(send("GET", "/api/v1/rooms/" + room + "/sessions/" + sessionId, auth, null)).getBoolean("cleared")) {
+                sleepMs(100);
+            }
+            double clearTook = (System.nanoTime() - c0) / 1e9;
+            closing.set(false);
+            otherPollers.shutdown();
+            otherPollers.awaitTermination(10, TimeUnit.SECONDS);
+            System.out.printf("close: DELETE took %.1f ms (final online=%d); all viewers offline (cleared) after %.1f s "
+                    + "(includes the 5 s grace before 'cleared'); other rooms meanwhile: %d requests, p99 %.1f ms, max %.1f ms%n",
+                    closeCall, closed.getInt("online"), clearTook, otherLatency.size(), pct(otherLatency, 0.99), pct(otherLatency, 1.0));
+            long r0 = System.nanoTime();
+            redis.call("DEL", "online-fans:" + room);
+            System.out.printf("Redis DEL of the %d-member set: %.1f ms (blocks every other Redis client meanwhile)%n", viewers,
+                    (System.nanoTime() - r0) / 1e6);
+            System.out.printf("RESULT viewers=%d enter_per_s=%.0f heartbeats_per_s=%.0f stats_http_p50_ms=%.2f stats_http_p99_ms=%.2f "
+                            + "stats_sql_p50_ms=%.2f stats_sql_p99_ms=%.2f scard_p50_ms=%.2f scard_p99_ms=%.2f close_ms=%.1f clear_s=%.1f "
+                            + "other_rooms_max_ms=%.1f failures=%d%n",
+                    viewers, viewers / enterTook, heartbeatsAccepted.get() / steadyTook, pct(statsHttp, 0.5), pct(statsHttp, 0.99),
+                    pct(statsSql, 0.5), pct(statsSql, 0.99), pct(scard, 0.5), pct(scard, 0.99), closeCall, clearTook,
+                    pct(otherLatency, 1.0), failures.get());
+        } finally {
+            clock.shutdownNow();
+            relay.shutdownNow();
+            for (String r : others) {
+                send("DELETE", "/api/v1/rooms/" + r + "/sessions/current", auth, null);
+            }
+        }
+    }
+
+    static void viewerOp(String room, String op, long first, int count) {
+        viewerOp(room, op, first, count, 1);
+    }
+
+    static void viewerOp(String room, String op, long first, int count, int step) {
+        viewerOp(room, op, LongStream.range(0, count).map(i -> first + i * step).boxed().toList());
+    }
+
+    static void viewerOp(String room, String op, List<Long> uids) {
+        String body = uids.stream().map(u -> "\"" + u + "\"").collect(Collectors.joining(",", "{\"uids\":[", "]}"));
+        check(send("POST", "/api/v1/rooms/" + room + "/viewers:" + op, auth, body), 200);
+    }
+
+    static HttpResponse<String> send(String method, String path, String authorization, String body) {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url + path)).timeout(Duration.ofSeconds(60))
+                .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body))
+                .header("Content-Type", "application/json");
+        if (authorization != null) {
+            b.header("Authorization", authorization);
+        }
+        try {
+            return HTTP.send(b.build(), HttpResponse.BodyHandlers.ofString());
+        } catch (IOException e) {
+            throw new IllegalStateException(method + " " + path + ": " + e, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    static HttpResponse<String> check(HttpResponse<String> r, int status) {
+        if (r.statusCode() != status) {
+            throw new IllegalStateException(r.request().method() + " " + r.request().uri() + " -> " + r.statusCode() + " " + r.body());
+        }
+        return r;
+    }
+
+    static JsonObject json(HttpResponse<String> r) {
+        if (r.statusCode() / 100 != 2) {
+            throw new IllegalStateException(r.request().uri() + " -> " + r.statusCode() + " " + r.body());
+        }
+        try (var reader = Json.createReader(new StringReader(r.body()))) {
+            return reader.readObject();
+        }
+    }
+
+    static void guarded(AtomicLong failures, Runnable work) {
+        try {
+            work.run();
+        } catch (RuntimeException e) {
+            if (failures.incrementAndGet() <= 5) {
+                System.out.println("failure: " + e.getMessage());
+            }
+        }
+    }
+
+    static double pct(ConcurrentLinkedQueue<Long> nanos, double q) {
+        long[] v = nanos.stream().mapToLong(Long::longValue).sorted().toArray();
+        return v.length == 0 ? -1 : v[Math.min(v.length - 1, (int) (v.length * q))] / 1e6;
+    }
+
+    static void sleepMs(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** A minimal RESP (Redis protocol) client: one connection, one command at a time. */
+    static final class Resp {
+        private final OutputStream out;
+        private final InputStream in;
+
+        Resp(int port) throws IOException {
+            Socket s = new Socket("127.0.0.1", port);
+            s.setTcpNoDelay(true);
+            out = s.getOutputStream();
+            in = new BufferedInputStream(s.getInputStream());
+        }
+
+        String call(String... args) {
+            try {
+                StringBuilder b = new StringBuilder("*").append(args.length).append("\r\n");
+                for (String a : args) {
+                    b.append('$').append(a.getBytes(StandardCharsets.UTF_8).length).append("\r\n").append(a).append("\r\n");
+                }
+                out.write(b.toString().getBytes(StandardCharsets.UTF_8));
+                out.flush();
+                String line = line();
+                if (line.startsWith("-")) {
+                    throw new IllegalStateException("redis: " + line);
+                }
+                if (line.startsWith("$") && !line.equals("$-1")) {
+                    byte[] bulk = in.readNBytes(Integer.parseInt(line.substring(1)) + 2);
+                    return new String(bulk, 0, bulk.length - 2, StandardCharsets.UTF_8);
+                }
+                return line.substring(1);
+            } catch (IOException e) {
+                throw new IllegalStateException("redis: " + e, e);
+            }
+        }
+
+        private String line() throws IOException {
+            StringBuilder b = new StringBuilder();
+            int c;
+            while ((c = in.read()) != '\r') {
+                if (c < 0) {
+                    throw new IOException("redis closed the connection");
+                }
+                b.append((char) c);
+            }
+            in.read(); // '\n'
+            return b.toString();
+        }
+    }
+
+    private LiveRoomBench() {
+    }
+}

@@ -1,0 +1,305 @@
+package io.roost.it.presence;
+
+import static io.roost.it.Http.ADMIN_PASSWORD;
+import static io.roost.it.Http.ADMIN_USER;
+import static io.roost.it.Http.basic;
+import static io.roost.it.Http.bearer;
+import static io.roost.it.Http.json;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.roost.it.Deployments;
+import io.roost.it.Http;
+import io.roost.it.WsDevice;
+import jakarta.json.JsonObject;
+import java.net.URL;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.OffsetDateTime;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+import org.apache.rocketmq.client.consumer.DefaultMQPushConsumer;
+import org.apache.rocketmq.client.consumer.listener.ConsumeConcurrentlyStatus;
+import org.apache.rocketmq.client.consumer.listener.MessageListenerConcurrently;
+import org.apache.rocketmq.common.consumer.ConsumeFromWhere;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.container.test.api.RunAsClient;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.arquillian.test.api.ArquillianResource;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/** The live-room REST API, its roomOp frames and its roost-room-events, as users, back ends and devices see them. */
+@ExtendWith(ArquillianExtension.class)
+@RunAsClient
+class LiveRoomApiIT {
+
+    static final String ADMIN = basic(ADMIN_USER, ADMIN_PASSWORD);
+    static final ConcurrentHashMap<String, BlockingQueue<JsonObject>> EVENTS = new ConcurrentHashMap<>();
+    static DefaultMQPushConsumer events;
+
+    @Deployment(testable = false)
+    static WebArchive deployment() {
+        return Deployments.roost();
+    }
+
+    @ArquillianResource
+    URL baseUrl;
+
+    record User(String id, String auth, String token) {
+    }
+
+    @BeforeAll
+    static void listenToRoomEvents() throws Exception {
+        events = new DefaultMQPushConsumer("roost-it-rooms-" + UUID.randomUUID().toString().substring(0, 8));
+        events.setNamesrvAddr(System.getProperty("roost.test.namesrv"));
+        events.setPollNameServerInterval(1000);
+        events.setConsumeFromWhere(ConsumeFromWhere.CONSUME_FROM_FIRST_OFFSET);
+        events.subscribe("roost-room-events", "*");
+        events.registerMessageListener((MessageListenerConcurrently) (messages, context) -> {
+            messages.forEach(m -> {
+                JsonObject e = json(new String(m.getBody(), StandardCharsets.UTF_8));
+                EVENTS.computeIfAbsent(e.getString("roomId"), r -> new LinkedBlockingQueue<>()).add(e);
+            });
+            return ConsumeConcurrentlyStatus.CONSUME_SUCCESS;
+        });
+        events.start();
+    }
+
+    @AfterAll
+    static void stopListening() {
+        if (events != null) {
+            events.shutdown();
+        }
+    }
+
+    Http http() throws Exception {
+        return new Http(baseUrl.toURI());
+    }
+
+    User user() throws Exception {
+        var r = http().post("api/v1/registrations", null, "{\"username\":\"lr-" + UUID.randomUUID().toString().substring(0, 10)
+                + "\",\"deviceType\":\"web\",\"deviceId\":\"w\"}");
+        assertEquals(201, r.statusCode(), r.body());
+        String token = json(r).getJsonObject("token").getString("token");
+        return new User(json(r).getJsonObject("account").getString("id"), bearer(token), token);
+    }
+
+    /** In approval mode a fan is a friend: {@code fan} asks, {@code anchor} accepts, and each follows the other. */
+    void befriend(User fan, User anchor) throws Exception {
+        var asked = http().post("api/v1/social/friend-requests", fan.auth(), "{\"to\":\"" + anchor.id() + "\"}");
+        assertEquals(201, asked.statusCode(), asked.body());
+        String id = json(asked).getJsonObject("request").getString("id");
+        var answered = http().post("api/v1/social/friend-requests/" + id + "/answer", anchor.auth(), "{\"decision\":\"accept\"}");
+        assertEquals(200, answered.statusCode(), answered.body());
+    }
+
+    static String room() {
+        return "api-room-" + UUID.randomUUID().toString().substring(0, 8);
+    }
+
+    static void assertProblem(HttpResponse<String> r, int status, String type) {
+        assertEquals(status, r.statusCode(), r.body());
+        assertEquals("application/problem+json", r.headers().firstValue("content-type").orElse("").split(";")[0], r.body());
+        assertEquals("urn:roost:problem:" + type, json(r).getString("type"), r.body());
+    }
+
+    static void assertStats(HttpResponse<String> r, int online, int fans) {
+        assertEquals(200, r.statusCode(), r.body());
+        assertEquals(online, json(r).getInt("online"), r.body());
+        assertEquals(fans, json(r).getInt("onlineFans"), r.body());
+    }
+
+    @Test
+    void anAnchorsLiveSessionAsUsersSeeIt() throws Exception {
+        User anchor = user();
+        User fan = user();
+        User stranger = user();
+        befriend(fan, anchor);
+        String room = room();
+        String base = "api/v1/rooms/" + room;
+
+        var opened = http().post(base + "/sessions", anchor.auth(), "{\"title\":\"hello\"}");
+        assertEquals(201, opened.statusCode(), opened.body());
+        assertEquals(anchor.id(), json(opened).getString("anchorId"));
+        assertTrue(json(opened).getBoolean("open"));
+        String sessionId = json(opened).getString("id");
+        assertEquals(200, http().post(base + "/sessions", anchor.auth(), "{}").statusCode(), "opening again is harmless");
+        assertProblem(http().post(base + "/sessions", stranger.auth(), "{}"), 409, "room-busy");
+        assertProblem(http().post(base + "/sessions", stranger.auth(), "{\"anchorId\":\"" + anchor.id() + "\"}"), 403, "forbidden");
+
+        var entered = http().post(base + "/viewers/me", fan.auth(), "");
+        assertEquals(200, entered.statusCode(), entered.body());
+        assertTrue(json(entered).getBoolean("fan"));
+        assertFalse(json(http().post(base + "/viewers/" + stranger.id(), stranger.auth(), "")).getBoolean("fan"));
+        assertProblem(http().post(base + "/viewers/" + stranger.id(), fan.auth(), ""), 403, "forbidden");
+        assertProblem(http().post(base + "/viewers/me", anchor.auth(), ""), 400, "anchor-not-viewer");
+        assertStats(http().get(base + "/stats", stranger.auth()), 2, 1);
+        assertStats(http().put(base + "/viewers/me/heartbeat", fan.auth(), ""), 2, 1);
+
+        // lists and look-ups of other people are the anchor's (or a back end's)
+        assertProblem(http().get(base + "/viewers", stranger.auth()), 403, "forbidden");
+        var fans = json(http().get(base + "/viewers?fans=true", anchor.auth()));
+        assertEquals(List.of(fan.id()), fans.getJsonArray("items").getValuesAs(JsonObject.class).stream()
+                .map(v -> v.getString("uid")).toList());
+        var firstPage = json(http().get(base + "/viewers?limit=1", anchor.auth()));
+        assertEquals(1, firstPage.getJsonArray("items").size());
+        var secondPage = json(http().get(base + "/viewers?limit=1&after=" + firstPage.getString("next"), anchor.auth()));
+        assertEquals(1, secondPage.getJsonArray("items").size());
+        assertTrue(secondPage.isNull("next"));
+        assertTrue(json(http().get(base + "/viewers/" + fan.id(), anchor.auth())).getBoolean("online"));
+        assertTrue(json(http().get(base + "/viewers/me", stranger.auth())).getBoolean("online"));
+        assertProblem(http().get(base + "/viewers/" + fan.id(), stranger.auth()), 403, "forbidden");
+
+        String from = OffsetDateTime.now().minusMinutes(1).toString();
+        String to = OffsetDateTime.now().plusMinutes(1).toString();
+        var window = http().get(base + "/fans/entered?from=" + from + "&to=" + to, anchor.auth());
+        assertEquals(1, json(window).getInt("count"), window.body());
+        assertProblem(http().get(base + "/fans/entered?from=yesterday&to=" + to, anchor.auth()), 400, "invalid-time");
+        assertProblem(http().get(base + "/fans/entered?from=" + to + "&to=" + from, anchor.auth()), 400, "invalid-time-range");
+
+        assertProblem(http().put(base + "/sessions/current/heartbeat", stranger.auth(), ""), 403, "forbidden");
+        assertStats(http().put(base + "/sessions/current/heartbeat", anchor.auth(), ""), 2, 1);
+        assertEquals(204, http().delete(base + "/viewers/me", stranger.auth()).statusCode());
+        assertEquals(204, http().delete(base + "/viewers/me", stranger.auth()).statusCode(), "leaving twice is fine");
+        assertStats(http().get(base + "/stats", fan.auth()), 1, 1);
+
+        assertProblem(http().delete(base + "/sessions/current", stranger.auth()), 403, "forbidden");
+        var closed = http().delete(base + "/sessions/current", anchor.auth());
+        assertEquals(200, closed.statusCode(), closed.body());
+        assertEquals(1, json(closed).getInt("online"));
+        assertFalse(json(closed).getBoolean("open"));
+        assertProblem(http().get(base + "/stats", fan.auth()), 404, "no-open-session");
+        assertProblem(http().post(base + "/viewers/me", fan.auth(), ""), 404, "no-open-session");
+
+        var sessions = json(http().get(base + "/sessions", fan.auth()));
+        assertEquals(sessionId, sessions.getJsonArray("items").getJsonObject(0).getString("id"));
+        var history = json(http().get(base + "/sessions/" + sessionId + "/viewers/me", fan.auth()));
+        assertEquals(1, history.getInt("entries"), history.toString());
+        var loyal = http().get(base + "/fans/loyal?sessions=3&mode=all", anchor.auth());
+        assertEquals(200, loyal.statusCode(), loyal.body());
+        assertEquals(List.of(sessionId), json(loyal).getJsonArray("sessionIds").getValuesAs(jakarta.json.JsonString.class)
+                .stream().map(jakarta.json.JsonString::getString).toList());
+        assertEquals(fan.id(), json(loyal).getJsonArray("items").getJsonObject(0).getString("uid"));
+        assertProblem(http().get(base + "/fans/loyal", stranger.auth()), 403, "forbidden");
+        assertProblem(http().get(base + "/fans/loyal?mode=some", anchor.auth()), 400, "invalid-mode");
+        assertProblem(http().get(base + "/fans/loyal?sessions=0", anchor.auth()), 400, "invalid-sessions");
+    }
+
+    @Test
+    void badInputIsAProblemAndChangesNothing() throws Exception {
+        User anchor = user();
+        String base = "api/v1/rooms/" + room();
+        assertProblem(http().get("api/v1/rooms/bad!room/stats", anchor.auth()), 400, "invalid-room-id");
+        assertProblem(http().get("api/v1/rooms/" + "r".repeat(65) + "/stats", anchor.auth()), 400, "invalid-room-id");
+        assertEquals(401, http().get(base + "/stats", null).statusCode());
+        assertProblem(http().post(base + "/sessions", ADMIN, "{}"), 400, "anchor-required");
+        assertProblem(http().post(base + "/sessions", ADMIN, "{\"anchorId\":\"x1\"}"), 400, "invalid-id");
+        assertProblem(http().post(base + "/sessions", ADMIN, "{\"anchorId\":\"12345\"}"), 400, "unknown-anchor");
+        assertProblem(http().post(base + "/sessions", anchor.auth(), "{\"title\":"), 400, "malformed-json");
+        assertProblem(http().get(base + "/sessions/current", anchor.auth()), 404, "no-open-session");
+        assertEquals(201, http().post(base + "/sessions", ADMIN, "{\"anchorId\":\"" + anchor.id() + "\"}").statusCode());
+        String many = IntStream.range(0, 1001).mapToObj(i -> "\"" + (900_000 + i) + "\"").collect(Collectors.joining(","));
+        assertEquals(400, http().post(base + "/viewers:enter", ADMIN, "{\"uids\":[" + many + "]}").statusCode());
+        assertEquals(400, http().post(base + "/viewers:enter", ADMIN, "{\"uids\":[]}").statusCode());
+        assertProblem(http().post(base + "/viewers:enter", ADMIN, "{\"uids\":[\"1\",\"abc\"]}"), 400, "invalid-id");
+        assertEquals(403, http().post(base + "/viewers:enter", anchor.auth(), "{\"uids\":[\"1\"]}").statusCode());
+        assertProblem(http().get(base + "/viewers?limit=0", ADMIN), 400, "invalid-limit");
+        assertProblem(http().get(base + "/sessions/nope", ADMIN), 400, "invalid-id");
+        assertStats(http().get(base + "/stats", ADMIN), 0, 0);
+        assertEquals(200, http().delete(base + "/sessions/current", ADMIN).statusCode());
+    }
+
+    @Test
+    void backEndsRelayBatchesAndDashboardsGetRoomEvents() throws Exception {
+        User anchor = user();
+        String room = room();
+        String base = "api/v1/rooms/" + room;
+        assertEquals(201, http().post(base + "/sessions", ADMIN, "{\"anchorId\":\"" + anchor.id() + "\"}").statusCode());
+        String uids = IntStream.range(0, 50).mapToObj(i -> "\"" + (880_000_000L + i) + "\"").collect(Collectors.joining(","));
+        var entered = http().post(base + "/viewers:enter", ADMIN, "{\"uids\":[" + uids + "]}");
+        assertEquals(50, json(entered).getJsonArray("viewers").size(), entered.body());
+        assertStats(http().post(base + "/viewers:heartbeat", ADMIN, "{\"uids\":[" + uids + "]}"), 50, 0);
+        String ten = IntStream.range(0, 10).mapToObj(i -> "\"" + (880_000_000L + i) + "\"").collect(Collectors.joining(","));
+        assertEquals(10, json(http().post(base + "/viewers:leave", ADMIN, "{\"uids\":[" + ten + "]}")).getInt("count"));
+        assertEquals(0, json(http().post(base + "/viewers:leave", ADMIN, "{\"uids\":[" + ten + "]}")).getInt("count"));
+        assertStats(http().get(base + "/stats", ADMIN), 40, 0);
+
+        BlockingQueue<JsonObject> seen = EVENTS.computeIfAbsent(room, r -> new LinkedBlockingQueue<>());
+        JsonObject openedEvent = seen.poll(60, TimeUnit.SECONDS);
+        assertNotNull(openedEvent, "no opened event");
+        assertEquals("opened", openedEvent.getString("type"));
+        assertEquals(anchor.id(), openedEvent.getString("anchorId"));
+        JsonObject counts = null;
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (System.nanoTime() < deadline && (counts == null || counts.getInt("online") != 40)) {
+            counts = seen.poll(5, TimeUnit.SECONDS); // published every second (ROOST_ROOM_COUNTS_INTERVAL=1s)
+        }
+        assertNotNull(counts, "no counts event");
+        assertEquals("counts", counts.getString("type"));
+        assertEquals(40, counts.getInt("online"));
+
+        assertEquals(200, http().delete(base + "/sessions/current", ADMIN).statusCode());
+        JsonObject closed = null;
+        while (System.nanoTime() < deadline && (closed == null || !closed.getString("type").equals("closed"))) {
+            closed = seen.poll(5, TimeUnit.SECONDS);
+        }
+        assertNotNull(closed, "no closed event");
+        assertEquals(40, closed.getInt("online"));
+    }
+
+    @Test
+    void devicesUseRoomOpFrames() throws Exception {
+        User anchor = user();
+        User fan = user();
+        befriend(fan, anchor);
+        String room = room();
+        WsDevice anchorWeb = WsDevice.login(baseUrl, anchor.token(), "web", "w");
+        WsDevice fanWeb = WsDevice.login(baseUrl, fan.token(), "web", "w");
+
+        JsonObject opened = op(anchorWeb, "open", room);
+        assertEquals("ok", opened.getString("result"), opened.toString());
+        JsonObject entered = op(fanWeb, "enter", room);
+        assertEquals("ok", entered.getString("result"), entered.toString());
+        assertTrue(entered.getBoolean("fan"));
+        assertEquals(1, entered.getInt("online"));
+        assertEquals(1, op(fanWeb, "heartbeat", room).getInt("onlineFans"));
+        assertEquals(1, op(anchorWeb, "anchorHeartbeat", room).getInt("online"));
+        assertEquals("unknown-op", op(fanWeb, "teleport", room).getString("code"));
+        assertEquals("invalid-room-id", op(fanWeb, "stats", "no room").getString("code"));
+        assertEquals("forbidden", op(fanWeb, "close", room).getString("code"));
+
+        // the fan's connection closes: it leaves the room at once, not after the viewer timeout
+        fanWeb.bye();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(3);
+        JsonObject stats;
+        do {
+            stats = op(anchorWeb, "stats", room);
+        } while (stats.getInt("online") != 0 && System.nanoTime() < deadline);
+        assertEquals(0, stats.getInt("online"), stats.toString());
+        var viewer = http().get("api/v1/rooms/" + room + "/viewers/" + fan.id(), anchor.auth());
+        assertEquals("drop", json(viewer).getString("leftBy"), viewer.body());
+
+        assertEquals("ok", op(anchorWeb, "close", room).getString("result"));
+        assertEquals("no-open-session", op(anchorWeb, "stats", room).getString("code"));
+        anchorWeb.bye();
+    }
+
+    static JsonObject op(WsDevice d, String op, String room) throws Exception {
+        d.send("{\"v\":1,\"type\":\"roomOp\",\"seq\":\"r1\",\"op\":\"" + op + "\",\"roomId\":\"" + room + "\"}");
+        JsonObject ret = d.await("roomOpRet");
+        assertEquals("r1", ret.getString("seq"));
+        return ret;
+    }
+}
