@@ -269,6 +269,13 @@ public class LiveRooms {
         return due.size();
     }
 
+    /** Drops this node's cached view of rooms not asked about for a while (a node sees many rooms come and go). */
+    public void forgetStale() {
+        long now = System.nanoTime();
+        current.values().removeIf(c -> c.expiresAt() - now < 0);
+        recentStats.values().removeIf(c -> c.expiresAt() - now < 0);
+    }
+
     // ---- helpers ----
 
     private Current current(String roomId) {

@@ -58,6 +58,7 @@ public class RoomHousekeeping {
     @Schedule(hour = "*", minute = "*", second = "*", persistent = false, info = "room-timeouts")
     void sweepTick() {
         once(sweeping, this::sweepTimeouts);
+        rooms.forgetStale();
     }
 
     @Schedule(hour = "*", minute = "*", second = "*", persistent = false, info = "room-clear")
