@@ -34,6 +34,35 @@ public final class Frames {
                 : ret.add("result", "fail").add("code", failure.type()).add("message", failure.getMessage())).build().toString();
     }
 
+    /** A read operation's {@code limit} field: 1 to {@code max}, {@code def} if absent (400 {@code invalid-limit}). */
+    public static int limit(jakarta.json.JsonObject frame, int def, int max) {
+        jakarta.json.JsonValue v = frame.get("limit");
+        if (v != null && v.getValueType() != jakarta.json.JsonValue.ValueType.NUMBER) {
+            throw io.roost.platform.problem.ProblemException.badRequest("invalid-limit", "limit is a number, 1 to " + max + ".");
+        }
+        return io.roost.platform.api.Page.checkLimit(v == null ? def : ((jakarta.json.JsonNumber) v).intValue(), max);
+    }
+
+    /** An optional id field (a cursor such as {@code after}); null if absent, 400 {@code invalid-id} if not an id. */
+    public static Long optionalId(jakarta.json.JsonObject frame, String field) {
+        String value = frame.getString(field, null);
+        return value == null ? null : io.roost.platform.ids.Ids.parse(value);
+    }
+
+    /** Adds a page as the REST API returns it: {@code items} (the same views) and {@code next}. */
+    public static JsonObjectBuilder page(JsonObjectBuilder ret, io.roost.platform.api.Page<?> page) {
+        ret.add("items", toJson(page.items()));
+        return page.next() == null ? ret.addNull("next") : ret.add("next", page.next());
+    }
+
+    /** A view record in the JSON the REST API would give it (the one Jsonb of {@code JsonbResolver}). */
+    public static jakarta.json.JsonValue toJson(Object view) {
+        try (jakarta.json.JsonReader r = Jsonp.PROVIDER.createReader(new java.io.StringReader(
+                io.roost.platform.api.JsonbResolver.jsonb().toJson(view)))) {
+            return r.readValue();
+        }
+    }
+
     public static String error(String code, String message) {
         return frame("error").add("code", code).add("message", message).build().toString();
     }

@@ -5,6 +5,7 @@ import io.roost.platform.ids.Ids;
 import io.roost.platform.problem.ProblemException;
 import io.roost.social.SocialGraph;
 import io.roost.social.SocialSettings;
+import io.roost.social.api.SocialResource;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.json.JsonObject;
@@ -12,7 +13,8 @@ import jakarta.json.JsonObjectBuilder;
 
 /**
  * {@code friendOp} frames (seed 001 §2.2) for connected devices: the same social service as the
- * REST API, answered with a {@code friendOpRet} frame carrying the client's {@code seq},
+ * REST API — changes, and reads ({@code friends}, {@code followers}, {@code following}, {@code blocked},
+ * {@code requests}, {@code counts}) paged as REST pages them — answered with a {@code friendOpRet} frame carrying the client's {@code seq},
  * {@code result} ok/fail and, on failure, the problem type as {@code code}.
  */
 @ApplicationScoped
@@ -63,12 +65,31 @@ public class FriendOps {
                     ret.add("following", r.following()).add("followedBy", r.followedBy()).add("friends", r.friends())
                             .add("blocking", r.blocking()).add("blockedBy", r.blockedBy());
                 }
+                // reads: the same pages as the REST API (items, next), for the calling user
+                case "friends" -> Frames.page(ret, SocialResource.page(
+                        n -> graph.friends(me, Frames.optionalId(frame, "with"), Frames.optionalId(frame, "after"), n), limit(frame)));
+                case "followers" -> Frames.page(ret, SocialResource.page(
+                        n -> graph.followers(me, Frames.optionalId(frame, "after"), n), limit(frame)));
+                case "following" -> Frames.page(ret, SocialResource.page(
+                        n -> graph.following(me, Frames.optionalId(frame, "after"), n), limit(frame)));
+                case "blocked" -> Frames.page(ret, SocialResource.page(
+                        n -> graph.blocked(me, Frames.optionalId(frame, "after"), n), limit(frame)));
+                case "requests" -> Frames.page(ret, SocialResource.requests(graph, me, frame.getString("direction", "incoming"),
+                        frame.getString("status", "PENDING"), Frames.optionalId(frame, "before"), limit(frame)));
+                case "counts" -> {
+                    var c = graph.counts(me);
+                    ret.add("followers", c.followers()).add("following", c.following());
+                }
                 default -> throw ProblemException.badRequest("unknown-op", "Unknown friendOp '" + op + "'.");
             }
             return Frames.outcome(ret, null);
         } catch (ProblemException e) {
             return Frames.outcome(ret, e);
         }
+    }
+
+    private static int limit(JsonObject frame) {
+        return Frames.limit(frame, 100, SocialResource.MAX_LIMIT);
     }
 
     /** A string id field of the frame; 400 {@code invalid-id} if it is not one. */

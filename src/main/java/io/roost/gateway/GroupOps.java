@@ -1,6 +1,8 @@
 package io.roost.gateway;
 
 import io.roost.group.GroupService;
+import io.roost.group.api.GroupResource;
+import io.roost.platform.api.Page;
 import io.roost.platform.ids.Ids;
 import io.roost.platform.problem.ProblemException;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -67,6 +69,22 @@ public class GroupOps {
                         frame.containsKey("tags") ? frame.getJsonArray("tags").getValuesAs(JsonString.class).stream()
                                 .map(JsonString::getString).toList() : null,
                         frame.getString("joinPolicy", null), frame.getString("visibility", null)));
+                // reads: the same views and pages as the REST API
+                case "info" -> ret.add("group", Frames.toJson(GroupResource.GroupView.of(groups.visible(me, id(frame, "groupId")))));
+                case "members" -> Frames.page(ret, GroupResource.members(groups, me, false, id(frame, "groupId"),
+                        Frames.optionalId(frame, "after"), limit(frame)));
+                case "mine" -> {
+                    int n = limit(frame);
+                    Frames.page(ret, Page.of(groups.groupsOf(me, Frames.optionalId(frame, "after"), n + 1), n,
+                            GroupResource.GroupView::of, GroupResource.GroupView::id));
+                }
+                case "search" -> Frames.page(ret, GroupResource.search(groups, frame.getString("q", null), frame.getString("tag", null),
+                        frame.getString("after", null), limit(frame)));
+                case "requests" -> {
+                    int n = limit(frame);
+                    Frames.page(ret, Page.of(groups.pendingJoins(me, id(frame, "groupId"), Frames.optionalId(frame, "before"), n + 1), n,
+                            GroupResource.RequestView::of, GroupResource.RequestView::id));
+                }
                 case "setMyInfo" -> groups.setMyInfo(me, id(frame, "groupId"), frame.getString("nick", null),
                         frame.getString("avatarUrl", null));
                 default -> throw ProblemException.badRequest("unknown-op", "Unknown groupOp '" + op + "'.");
@@ -80,6 +98,10 @@ public class GroupOps {
     }
 
     /** A string id field of the frame; 400 {@code invalid-id} if it is not one. */
+    private static int limit(JsonObject frame) {
+        return Frames.limit(frame, 50, GroupResource.MAX_LIMIT);
+    }
+
     private static long id(JsonObject frame, String field) {
         return Ids.parse(frame.getString(field, ""));
     }

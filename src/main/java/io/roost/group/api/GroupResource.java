@@ -41,7 +41,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 @Tag(name = "groups")
 public class GroupResource {
 
-    static final int MAX_LIMIT = 200;
+    public static final int MAX_LIMIT = 200;
 
     public record CreateBody(@NotBlank @Size(max = 100) String name,
                              @NotNull @Pattern(regexp = "chat|channel", message = "must be chat or channel") String type,
@@ -73,21 +73,21 @@ public class GroupResource {
     public record GroupView(String id, String name, String notice, String iconUrl, List<String> tags, String type,
                             String joinPolicy, String visibility, String ownerId, String status, int memberCount, long version,
                             OffsetDateTime createdAt) {
-        static GroupView of(GroupService.Group g) {
+        public static GroupView of(GroupService.Group g) {
             return new GroupView(Long.toString(g.id()), g.name(), g.notice(), g.iconUrl(), g.tags(), g.type(), g.joinPolicy(),
                     g.visibility(), Long.toString(g.ownerId()), g.status(), g.memberCount(), g.version(), g.createdAt());
         }
     }
 
     public record MemberView(String uid, String role, String nick, String avatarUrl, OffsetDateTime joinedAt) {
-        static MemberView of(GroupService.Member m) {
+        public static MemberView of(GroupService.Member m) {
             return new MemberView(Long.toString(m.uid()), m.role().name(), m.nick(), m.avatarUrl(), m.joinedAt());
         }
     }
 
     public record RequestView(String id, String groupId, String uid, String kind, String inviterId, String message,
                               String status, String answeredBy, String note, OffsetDateTime createdAt) {
-        static RequestView of(GroupService.Request r) {
+        public static RequestView of(GroupService.Request r) {
             return new RequestView(Long.toString(r.id()), Long.toString(r.groupId()), Long.toString(r.uid()), r.kind(),
                     r.inviterId() == null ? null : r.inviterId().toString(), r.message(), r.status(),
                     r.answeredBy() == null ? null : r.answeredBy().toString(), r.note(), r.createdAt());
@@ -112,6 +112,11 @@ public class GroupResource {
     @Operation(summary = "Search public groups: q= (name prefix, paged by after=name:id) or tag= (paged by after=id); neither: a random sample")
     public Page<GroupView> search(@QueryParam("q") String q, @QueryParam("tag") String tag, @QueryParam("after") String after,
                                   @QueryParam("limit") @DefaultValue("20") int limit) {
+        return search(groups, q, tag, after, limit);
+    }
+
+    /** Public groups by name prefix or tag, or a random sample: as REST and {@code groupOp} frames search. */
+    public static Page<GroupView> search(GroupService groups, String q, String tag, String after, int limit) {
         int n = Page.checkLimit(limit, MAX_LIMIT);
         if (q != null && tag != null) {
             throw ProblemException.badRequest("one-criterion", "Give q or tag, not both.");
@@ -159,13 +164,18 @@ public class GroupResource {
     @Operation(summary = "Members with roles, paged by after=uid (members, admin, service)")
     public Page<MemberView> members(@PathParam("id") String id, @QueryParam("after") String after,
                                     @QueryParam("limit") @DefaultValue("100") int limit, @Context SecurityContext sc) {
-        long g = Ids.parse(id);
-        groups.visible(Caller.id(sc), g);
-        if (groups.roleOf(g, Caller.id(sc)).isEmpty() && !Caller.actsForOthers(sc)) {
+        return members(groups, Caller.id(sc), Caller.actsForOthers(sc), Ids.parse(id), after == null ? null : Ids.parse(after), limit);
+    }
+
+    /** A group's members with roles, for its members (or back ends): REST and {@code groupOp} frames. */
+    public static Page<MemberView> members(GroupService groups, long caller, boolean actsForOthers, long groupId, Long after,
+                                           int limit) {
+        groups.visible(caller, groupId);
+        if (groups.roleOf(groupId, caller).isEmpty() && !actsForOthers) {
             throw ProblemException.forbidden("Only members see the member list.");
         }
         int n = Page.checkLimit(limit, MAX_LIMIT);
-        return Page.of(groups.members(g, after == null ? null : Ids.parse(after), n + 1), n, MemberView::of, MemberView::uid);
+        return Page.of(groups.members(groupId, after, n + 1), n, MemberView::of, MemberView::uid);
     }
 
     @POST

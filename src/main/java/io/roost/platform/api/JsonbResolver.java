@@ -15,6 +15,11 @@ public class JsonbResolver implements ContextResolver<Jsonb> {
 
     private static final Jsonb JSONB = JsonbBuilder.create();
 
+    /** The same Jsonb outside JAX-RS (frames carry the views REST returns). */
+    public static Jsonb jsonb() {
+        return JSONB;
+    }
+
     @Override
     public Jsonb getContext(Class<?> type) {
         return JSONB;

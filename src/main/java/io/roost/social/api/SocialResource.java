@@ -45,7 +45,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 @Tag(name = "social")
 public class SocialResource {
 
-    static final int MAX_LIMIT = 500;
+    public static final int MAX_LIMIT = 500;
 
     public record FriendRequestBody(@NotNull @Size(max = 20) String to, @Size(max = 500) String message) {
     }
@@ -59,7 +59,7 @@ public class SocialResource {
 
     public record FriendRequestView(String id, String from, String to, String message, String status,
                                     OffsetDateTime createdAt, OffsetDateTime expiresAt, OffsetDateTime answeredAt, String note) {
-        static FriendRequestView of(SocialGraph.FriendRequest r) {
+        public static FriendRequestView of(SocialGraph.FriendRequest r) {
             return new FriendRequestView(Long.toString(r.id()), Long.toString(r.fromId()), Long.toString(r.toId()),
                     r.message(), r.status(), r.createdAt(), r.expiresAt(), r.answeredAt(), r.note());
         }
@@ -109,6 +109,12 @@ public class SocialResource {
                                 @QueryParam("status") @DefaultValue("PENDING") String status,
                                 @QueryParam("before") String before, @QueryParam("limit") @DefaultValue("50") int limit,
                                 @Context SecurityContext sc) {
+        return requests(graph, Caller.id(sc), direction, status, before == null ? null : Ids.parse(before), limit);
+    }
+
+    /** A user's friend requests as REST and {@code friendOp} frames list them. */
+    public static Page<FriendRequestView> requests(SocialGraph graph, long uid, String direction, String status, Long before,
+                                                   int limit) {
         if (!direction.equals("incoming") && !direction.equals("outgoing")) {
             throw ProblemException.badRequest("invalid-direction", "direction is incoming or outgoing.");
         }
@@ -116,8 +122,8 @@ public class SocialResource {
             throw ProblemException.badRequest("invalid-status", "status is PENDING, ACCEPTED, REJECTED, IGNORED, EXPIRED or CANCELLED.");
         }
         int n = Page.checkLimit(limit, MAX_LIMIT);
-        return Page.of(graph.requests(Caller.id(sc), direction.equals("incoming"), status, before == null ? null : Ids.parse(before),
-                n + 1), n, FriendRequestView::of, FriendRequestView::id);
+        return Page.of(graph.requests(uid, direction.equals("incoming"), status, before, n + 1), n, FriendRequestView::of,
+                FriendRequestView::id);
     }
 
     @POST
@@ -224,8 +230,8 @@ public class SocialResource {
         return page(n -> graph.friends(u, w, after == null ? null : Ids.parse(after), n), limit);
     }
 
-    /** A page of user ids (as strings), fetched with one row more than asked. */
-    private static Page<String> page(IntFunction<List<Long>> fetch, int limit) {
+    /** A page of user ids (as strings), fetched with one row more than asked (REST and frames). */
+    public static Page<String> page(IntFunction<List<Long>> fetch, int limit) {
         int n = Page.checkLimit(limit, MAX_LIMIT);
         return Page.of(fetch.apply(n + 1), n, String::valueOf, id -> id);
     }

@@ -87,4 +87,36 @@ class GroupFramesIT {
         ownerPad.bye();
         joinerPad.bye();
     }
+
+    @Test
+    void groupReadsOverFrames() throws Exception {
+        User owner = user();
+        User member = user();
+        User outsider = user();
+        WsDevice ownerPad = WsDevice.login(baseUrl, owner.token(), "pad", "p");
+        WsDevice memberPad = WsDevice.login(baseUrl, member.token(), "pad", "p");
+        WsDevice outsiderPad = WsDevice.login(baseUrl, outsider.token(), "pad", "p");
+        String name = "Readers " + UUID.randomUUID().toString().substring(0, 8);
+        String groupId = op(ownerPad, "\"op\":\"create\",\"name\":\"" + name + "\",\"groupType\":\"chat\"").getString("groupId");
+        assertEquals("ok", op(memberPad, "\"op\":\"join\",\"groupId\":\"" + groupId + "\"").getString("result"));
+
+        JsonObject info = op(memberPad, "\"op\":\"info\",\"groupId\":\"" + groupId + "\"");
+        assertEquals(name, info.getJsonObject("group").getString("name"), info.toString());
+        assertEquals(2, info.getJsonObject("group").getInt("memberCount"));
+        JsonObject first = op(memberPad, "\"op\":\"members\",\"groupId\":\"" + groupId + "\",\"limit\":1");
+        assertEquals(1, first.getJsonArray("items").size(), first.toString());
+        JsonObject second = op(memberPad, "\"op\":\"members\",\"groupId\":\"" + groupId + "\",\"limit\":1,\"after\":\""
+                + first.getString("next") + "\"");
+        assertEquals(1, second.getJsonArray("items").size());
+        assertEquals("forbidden", op(outsiderPad, "\"op\":\"members\",\"groupId\":\"" + groupId + "\"").getString("code"));
+        JsonObject mine = op(memberPad, "\"op\":\"mine\"");
+        assertEquals(groupId, mine.getJsonArray("items").getJsonObject(0).getString("id"), mine.toString());
+        JsonObject found = op(outsiderPad, "\"op\":\"search\",\"q\":\"" + name + "\"");
+        assertEquals(groupId, found.getJsonArray("items").getJsonObject(0).getString("id"), found.toString());
+        assertEquals("one-criterion", op(outsiderPad, "\"op\":\"search\",\"q\":\"a\",\"tag\":\"b\"").getString("code"));
+        assertEquals("ok", op(ownerPad, "\"op\":\"requests\",\"groupId\":\"" + groupId + "\"").getString("result"));
+        ownerPad.bye();
+        memberPad.bye();
+        outsiderPad.bye();
+    }
 }

@@ -123,4 +123,37 @@ class ContactPresenceIT {
         d.expect("heartbeat");
         d.bye();
     }
+
+    @Test
+    void listsOverFramesArePagedLikeRest() throws Exception {
+        User dora = user();
+        User[] askers = {user(), user(), user()};
+        WsDevice d = device(dora, "desktop");
+        for (User a : askers) {
+            WsDevice ad = device(a, "pad");
+            assertEquals("ok", op(ad, "\"op\":\"request\",\"uid\":\"" + dora.id() + "\"").getString("result"));
+            ad.bye();
+        }
+        JsonObject incoming = op(d, "\"op\":\"requests\",\"limit\":2");
+        assertEquals("ok", incoming.getString("result"), incoming.toString());
+        assertEquals(2, incoming.getJsonArray("items").size());
+        JsonObject rest = op(d, "\"op\":\"requests\",\"limit\":2,\"before\":\"" + incoming.getString("next") + "\"");
+        assertEquals(1, rest.getJsonArray("items").size());
+        assertTrue(rest.isNull("next"));
+        for (JsonObject r : incoming.getJsonArray("items").getValuesAs(JsonObject.class)) {
+            assertEquals(dora.id(), r.getString("to"));
+            op(d, "\"op\":\"answer\",\"requestId\":\"" + r.getString("id") + "\",\"decision\":\"accept\"");
+        }
+        JsonObject friends = op(d, "\"op\":\"friends\",\"limit\":1");
+        assertEquals(1, friends.getJsonArray("items").size());
+        JsonObject more = op(d, "\"op\":\"friends\",\"limit\":5,\"after\":\"" + friends.getString("next") + "\"");
+        assertEquals(1, more.getJsonArray("items").size(), "two friends accepted, one per page");
+        assertEquals(2, op(d, "\"op\":\"followers\"").getJsonArray("items").size());
+        assertEquals(2, op(d, "\"op\":\"counts\"").getInt("following"));
+        assertEquals("invalid-limit", op(d, "\"op\":\"friends\",\"limit\":0").getString("code"));
+        assertEquals("invalid-limit", op(d, "\"op\":\"friends\",\"limit\":\"x\"").getString("code"));
+        assertEquals("invalid-direction", op(d, "\"op\":\"requests\",\"direction\":\"sideways\"").getString("code"));
+        assertEquals("invalid-id", op(d, "\"op\":\"blocked\",\"after\":\"x\"").getString("code"));
+        d.bye();
+    }
 }

@@ -1,0 +1,128 @@
+package io.roost.it.social;
+
+import static io.roost.it.Http.bearer;
+import static io.roost.it.Http.json;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.roost.it.Deployments;
+import io.roost.it.Http;
+import io.roost.it.WsDevice;
+import jakarta.json.JsonObject;
+import java.net.URL;
+import java.net.http.HttpResponse;
+import java.util.UUID;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.container.test.api.RunAsClient;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.arquillian.test.api.ArquillianResource;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * The social graph in follow mode (Weibo-like) over REST and frames. Runs in its own Failsafe
+ * execution, against a WildFly started with ROOST_SOCIAL_MODE=follow (pom.xml); the other ITs run
+ * approval mode.
+ */
+@ExtendWith(ArquillianExtension.class)
+@RunAsClient
+class FollowModeIT {
+
+    @Deployment(testable = false)
+    static WebArchive deployment() {
+        return Deployments.roost();
+    }
+
+    @ArquillianResource
+    URL baseUrl;
+
+    /** Only in the follow-mode execution (a -Dit.test=... run would otherwise start it against approval mode). */
+    @BeforeAll
+    static void onlyInFollowMode() {
+        Assumptions.assumeTrue("follow".equals(System.getProperty("roost.test.social.mode")),
+                "runs in the follow-mode Failsafe execution");
+    }
+
+    record User(String id, String auth, String token) {
+    }
+
+    Http http() throws Exception {
+        return new Http(baseUrl.toURI());
+    }
+
+    User user() throws Exception {
+        var r = http().post("api/v1/registrations", null, "{\"username\":\"fm-" + UUID.randomUUID().toString().substring(0, 10)
+                + "\",\"deviceType\":\"web\",\"deviceId\":\"w\"}");
+        assertEquals(201, r.statusCode(), r.body());
+        String token = json(r).getJsonObject("token").getString("token");
+        return new User(json(r).getJsonObject("account").getString("id"), bearer(token), token);
+    }
+
+    static void assertProblem(HttpResponse<String> r, int status, String type) {
+        assertEquals(status, r.statusCode(), r.body());
+        assertEquals("urn:roost:problem:" + type, json(r).getString("type"), r.body());
+    }
+
+    static JsonObject op(WsDevice d, String fields) throws Exception {
+        d.send("{\"v\":1,\"type\":\"friendOp\",\"seq\":\"f1\"," + fields + "}");
+        JsonObject ret = d.await("friendOpRet");
+        assertEquals("f1", ret.getString("seq"));
+        return ret;
+    }
+
+    @Test
+    void followWithoutConsentAndMutualFollowsAreFriends() throws Exception {
+        User ann = user();
+        User ben = user();
+        var followed = http().put("api/v1/social/following/" + ben.id(), ann.auth(), "");
+        assertEquals(201, followed.statusCode(), followed.body());
+        assertTrue(json(followed).getBoolean("following"));
+        assertFalse(json(followed).getBoolean("friends"));
+        assertEquals(200, http().put("api/v1/social/following/" + ben.id(), ann.auth(), "").statusCode(), "following twice");
+        assertEquals(1, json(http().get("api/v1/social/users/" + ben.id() + "/counts", ann.auth())).getInt("followers"));
+        assertEquals(ann.id(), json(http().get("api/v1/social/users/" + ben.id() + "/followers", ann.auth()))
+                .getJsonArray("items").getString(0));
+
+        var back = http().put("api/v1/social/following/" + ann.id(), ben.auth(), "");
+        assertTrue(json(back).getBoolean("friends"), back.body());
+        assertEquals(ben.id(), json(http().get("api/v1/social/users/me/friends", ann.auth())).getJsonArray("items").getString(0));
+
+        assertEquals(204, http().delete("api/v1/social/following/" + ann.id(), ben.auth()).statusCode());
+        assertFalse(json(http().get("api/v1/social/relations/" + ben.id(), ann.auth())).getBoolean("friends"));
+        assertEquals(0, json(http().get("api/v1/social/users/" + ann.id() + "/counts", ann.auth())).getInt("followers"));
+
+        // the approval mode's endpoints are refused, and change nothing
+        assertProblem(http().post("api/v1/social/friend-requests", ann.auth(), "{\"to\":\"" + ben.id() + "\"}"), 409,
+                "wrong-social-mode");
+        // a blocked user cannot follow
+        assertEquals(201, http().put("api/v1/social/blocks/" + ann.id(), ben.auth(), "").statusCode());
+        assertEquals(204, http().delete("api/v1/social/following/" + ben.id(), ann.auth()).statusCode());
+        assertProblem(http().put("api/v1/social/following/" + ben.id(), ann.auth(), ""), 403, "forbidden");
+    }
+
+    @Test
+    void framesFollowAndFollowersHearPresence() throws Exception {
+        User cat = user();
+        User dan = user();
+        WsDevice catWeb = WsDevice.login(baseUrl, cat.token(), "web", "w");
+        JsonObject followed = op(catWeb, "\"op\":\"follow\",\"uid\":\"" + dan.id() + "\"");
+        assertEquals("ok", followed.getString("result"), followed.toString());
+        assertEquals("wrong-social-mode", op(catWeb, "\"op\":\"request\",\"uid\":\"" + dan.id() + "\"").getString("code"));
+        assertEquals(1, op(catWeb, "\"op\":\"counts\"").getInt("following"));
+
+        // follow mode tells followers (ROOST_SOCIAL_PRESENCE_AUDIENCE defaults to followers here)
+        WsDevice danWeb = WsDevice.login(baseUrl, dan.token(), "web", "w");
+        JsonObject presence = catWeb.await("presence");
+        assertEquals(dan.id(), presence.getString("uid"));
+        assertTrue(presence.getBoolean("online"));
+
+        assertEquals("ok", op(catWeb, "\"op\":\"unfollow\",\"uid\":\"" + dan.id() + "\"").getString("result"));
+        assertEquals(0, op(catWeb, "\"op\":\"counts\"").getInt("following"));
+        danWeb.bye();
+        catWeb.bye();
+    }
+}
