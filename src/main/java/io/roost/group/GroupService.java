@@ -102,8 +102,20 @@ public class GroupService {
 
     @Transactional
     public Group dissolve(long actor, long groupId) {
+        return dissolve(actor, groupId, false);
+    }
+
+    /** An operator (admin API) dissolves any group; the group event names the operator. */
+    @Transactional
+    public Group dissolveAsOperator(long operator, long groupId) {
+        return dissolve(operator, groupId, true);
+    }
+
+    private Group dissolve(long actor, long groupId, boolean operator) {
         Group g = lockActive(groupId);
-        requireRole(g, actor, Role.O);
+        if (!operator) {
+            requireRole(g, actor, Role.O);
+        }
         em.createNativeQuery("UPDATE grp SET status = 'DISSOLVED', version = version + 1, updated_at = now() WHERE id = :g")
                 .setParameter("g", groupId).executeUpdate();
         record(groupId, actor, "dissolved", null, null);
@@ -244,13 +256,25 @@ public class GroupService {
     /** Both roles change in this one transaction (old owner becomes admin); the group hears of it. */
     @Transactional
     public Group transferOwner(long actor, long groupId, long target) {
+        return transferOwner(actor, groupId, target, false);
+    }
+
+    /** An operator (admin API) hands any group to one of its members; the old owner becomes admin. */
+    @Transactional
+    public Group transferOwnerAsOperator(long operator, long groupId, long target) {
+        return transferOwner(operator, groupId, target, true);
+    }
+
+    private Group transferOwner(long actor, long groupId, long target, boolean operator) {
         Group g = lockActive(groupId);
-        requireRole(g, actor, Role.O);
-        if (target == actor) {
-            throw ProblemException.badRequest("self-transfer", "You own the group already.");
+        if (!operator) {
+            requireRole(g, actor, Role.O); // so the actor is the owner
+        }
+        if (target == g.ownerId()) {
+            throw ProblemException.badRequest("self-transfer", "User " + target + " owns the group already.");
         }
         roleOf(groupId, target).orElseThrow(() -> ProblemException.notFound("User " + target + " is not a member."));
-        setRole(groupId, actor, Role.A); // demote first: the one-owner index is checked per statement
+        setRole(groupId, g.ownerId(), Role.A); // demote first: the one-owner index is checked per statement
         setRole(groupId, target, Role.O);
         em.createNativeQuery("UPDATE grp SET owner_id = :o WHERE id = :g").setParameter("o", target)
                 .setParameter("g", groupId).executeUpdate();
@@ -334,7 +358,7 @@ public class GroupService {
         if (prefix != null) {
             return em.createNativeQuery("SELECT " + GROUP_COLUMNS + where + " AND lower(name) LIKE :p ESCAPE '\\'"
                             + " AND (lower(name), id) > (:an, :ai) ORDER BY lower(name), id LIMIT :n")
-                    .setParameter("p", prefix.toLowerCase().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%")
+                    .setParameter("p", likePrefix(prefix))
                     .setParameter("an", afterName == null ? "" : afterName.toLowerCase())
                     .setParameter("ai", afterId == null ? Long.MIN_VALUE : afterId)
                     .setParameter("n", limit).getResultList().stream().map(r -> group((Object[]) r)).toList();
@@ -357,7 +381,20 @@ public class GroupService {
         return sample;
     }
 
+    /** Every group (hidden and dissolved too) whose name starts with {@code prefix}, or all, by id after {@code afterId}: operators only. */
+    public List<Group> searchAll(String prefix, Long afterId, int limit) {
+        return em.createNativeQuery("SELECT " + GROUP_COLUMNS + " FROM grp WHERE lower(name) LIKE :p ESCAPE '\\' AND id > :ai ORDER BY id LIMIT :n")
+                .setParameter("p", likePrefix(prefix == null ? "" : prefix))
+                .setParameter("ai", afterId == null ? Long.MIN_VALUE : afterId)
+                .setParameter("n", limit).getResultList().stream().map(r -> group((Object[]) r)).toList();
+    }
+
     // ---- internals ----
+
+    /** A LIKE pattern matching names that start with {@code prefix} (lower case, wildcards escaped). */
+    private static String likePrefix(String prefix) {
+        return prefix.toLowerCase().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%";
+    }
 
     private Group lockActive(long groupId) {
         List<?> rows = em.createNativeQuery("SELECT " + GROUP_COLUMNS + " FROM grp WHERE id = :id FOR UPDATE")

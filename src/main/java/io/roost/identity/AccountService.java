@@ -239,9 +239,15 @@ public class AccountService {
 
     /** Active accounts whose user name starts with {@code prefix} (case-insensitive), keyset-paged by name. */
     public List<Account> searchByPrefix(String prefix, String after, int limit) {
+        return searchByPrefix(prefix, after, limit, false);
+    }
+
+    /** {@code anyStatus}: disabled and unregistered accounts too (operators look for them). */
+    public List<Account> searchByPrefix(String prefix, String after, int limit, boolean anyStatus) {
         return em.createNativeQuery("""
                         SELECT * FROM account WHERE lower(username) LIKE :p ESCAPE '\\' AND lower(username) > :after
-                          AND status = 'ACTIVE' ORDER BY lower(username) LIMIT :n""", Account.class)
+                          AND (status = 'ACTIVE' OR :any) ORDER BY lower(username) LIMIT :n""", Account.class)
+                .setParameter("any", anyStatus)
                 .setParameter("p", likeEscape(prefix.toLowerCase()) + "%")
                 .setParameter("after", after == null ? "" : after.toLowerCase())
                 .setParameter("n", limit)

@@ -256,6 +256,14 @@ public class LiveRooms {
         return store.loyalFans(sessionIds.toArray(Long[]::new), all ? sessionIds.size() : 1, after, limit);
     }
 
+    public List<RoomStore.OpenRoom> openRooms(int limit) {
+        return store.openRooms(limit);
+    }
+
+    public RoomStore.RoomTotals totals() {
+        return store.totals();
+    }
+
     // ---- housekeeping hooks ----
 
     /** Publishes the counts of every open session that is due (one node per session per interval). */

@@ -121,6 +121,21 @@ public class MqttPresence {
                 (String) r[3], SqlTimes.of(r[4]))).toList();
     }
 
+    /** Online clients per group id, largest first (the admin overview). */
+    public java.util.Map<String, Long> onlineByGroup(int limit) {
+        @SuppressWarnings("unchecked")
+        List<Object[]> rows = em.createNativeQuery(
+                        "SELECT group_id, count(*) FROM mqtt_client WHERE online GROUP BY group_id ORDER BY 2 DESC, 1 LIMIT ?1")
+                .setParameter(1, limit).getResultList();
+        java.util.Map<String, Long> byGroup = new java.util.LinkedHashMap<>();
+        rows.forEach(r -> byGroup.put((String) r[0], ((Number) r[1]).longValue()));
+        return byGroup;
+    }
+
+    public long onlineTotal() {
+        return ((Number) em.createNativeQuery("SELECT count(*) FROM mqtt_client WHERE online").getSingleResult()).longValue();
+    }
+
     public long deadLetters() {
         return ((Number) em.createNativeQuery("SELECT count(*) FROM mqtt_dead_letter").getSingleResult()).longValue();
     }

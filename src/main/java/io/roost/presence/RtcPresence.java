@@ -52,6 +52,38 @@ public class RtcPresence {
         return rows.stream().map(RtcPresence::channel).toList();
     }
 
+    @jakarta.inject.Inject
+    io.roost.platform.ids.IdGenerator ids;
+
+    /**
+     * An operator kicks an online member: a kick row due now, on the same path as a 999 kick (the
+     * kicking timer calls Agora's kicking-rule API, retries, publishes the outcome). Keyed by the
+     * member's current clientSeq, so asking twice kicks once. False if the member is not online.
+     */
+    @jakarta.transaction.Transactional
+    public boolean kick(String channelName, long uid) {
+        return em.createNativeQuery("""
+                        INSERT INTO rtc_channel_kick (id, channel_name, uid, client_seq, due_at)
+                        SELECT ?1, channel_name, uid, last_client_seq, now() FROM rtc_member
+                        WHERE channel_name = ?2 AND uid = ?3 AND online
+                        ON CONFLICT (channel_name, uid, client_seq) DO NOTHING""")
+                .setParameter(1, ids.nextId()).setParameter(2, channelName).setParameter(3, uid).executeUpdate() == 1;
+    }
+
+    /** Channels with someone online, and everyone online by role (the admin overview). */
+    public record Summary(long activeChannels, Counts online) {
+    }
+
+    public Summary summary() {
+        // a channel's shards are never negative, so "some shard above zero" is "someone online"
+        Object[] r = (Object[]) em.createNativeQuery("""
+                SELECT count(DISTINCT channel_name) FILTER (WHERE broadcasters + audience + communication > 0),
+                       coalesce(sum(broadcasters), 0), coalesce(sum(audience), 0), coalesce(sum(communication), 0)
+                FROM rtc_channel_count""").getSingleResult();
+        return new Summary(((Number) r[0]).longValue(), new Counts(((Number) r[1]).longValue(), ((Number) r[2]).longValue(),
+                ((Number) r[3]).longValue()));
+    }
+
     public Optional<Channel> channel(String channelName) {
         @SuppressWarnings("unchecked")
         List<Object[]> rows = em.createNativeQuery(CHANNEL_SELECT + " WHERE c.channel_name = ?1 GROUP BY c.channel_name")

@@ -58,6 +58,43 @@ public class PushConsumers {
             throw new IllegalStateException("Cannot start consumer " + spec.group() + " on " + spec.topic(), e);
         }
         LOG.info(() -> "Consumer " + spec.group() + " subscribed to " + spec.topic() + " [" + spec.tags() + "]");
+        started.put(spec.group() + "/" + spec.topic(), new Started(spec, consumer));
         return consumer;
+    }
+
+    private record Started(ConsumerSpec spec, DefaultMQPushConsumer consumer) {
+    }
+
+    private final java.util.concurrent.ConcurrentHashMap<String, Started> started = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /**
+     * Messages not yet consumed per consumer group of this node's running consumers: the broker's
+     * newest offset minus the group's committed offset, over the topic's queues (-1 if the broker
+     * could not be asked).
+     */
+    public java.util.Map<String, Long> lag() {
+        java.util.Map<String, Long> lag = new java.util.TreeMap<>();
+        for (Started s : started.values()) {
+            if (s.consumer().getDefaultMQPushConsumerImpl().getServiceState() != org.apache.rocketmq.common.ServiceState.RUNNING) {
+                continue;
+            }
+            long total = 0;
+            try {
+                // the queues this client knows for the topic (none yet: no message was ever sent to it, so nothing is behind)
+                var queues = s.consumer().getDefaultMQPushConsumerImpl().getRebalanceImpl().getTopicSubscribeInfoTable()
+                        .getOrDefault(s.spec().topic(), java.util.Set.of());
+                for (org.apache.rocketmq.common.message.MessageQueue mq : queues) {
+                    long newest = s.consumer().getDefaultMQPushConsumerImpl().maxOffset(mq);
+                    long done = s.consumer().getOffsetStore().readOffset(mq,
+                            org.apache.rocketmq.client.consumer.store.ReadOffsetType.READ_FROM_STORE);
+                    total += Math.max(0, newest - Math.max(0, done));
+                }
+            } catch (Exception e) {
+                LOG.log(Level.FINE, "lag of " + s.spec().group() + " unknown", e);
+                total = -1;
+            }
+            lag.merge(s.spec().group(), total, (a, b) -> a < 0 || b < 0 ? -1 : a + b);
+        }
+        return lag;
     }
 }

@@ -16,7 +16,8 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 
 /**
- * HTTP Basic and bearer tokens on every request. Which URLs need a caller is declared in web.xml
+ * HTTP Basic and bearer tokens on every request, and the admin UI's session cookie (with its CSRF
+ * token, see {@link OperatorSession}) when there is no Authorization header. Which URLs need a caller is declared in web.xml
  * (everything under /api except health and signed webhooks); this mechanism only authenticates.
  * Failures are answered here with problem+json, because the container's own 401 is an HTML page.
  */
@@ -34,6 +35,16 @@ public class RoostAuthenticationMechanism implements HttpAuthenticationMechanism
                                                 HttpMessageContext context) {
         String header = request.getHeader("Authorization");
         if (header == null || header.isBlank()) {
+            var operator = OperatorSession.of(request);
+            if (operator.isPresent() && !OperatorSession.isLogin(request)) {
+                if (!OperatorSession.csrfOk(request, operator.get())) {
+                    return refuse(response, 403, "csrf-token-missing", "Forbidden",
+                            "A request with the admin session cookie that changes something must carry the session's "
+                                    + OperatorSession.CSRF_HEADER + " header.");
+                }
+                return context.notifyContainerAboutLogin(new jakarta.security.enterprise.CallerPrincipal(operator.get().uid()),
+                        operator.get().roles());
+            }
             return context.isProtected()
                     ? unauthorized(response, context, "missing-credentials",
                             "This endpoint needs HTTP Basic credentials or a bearer token.")
@@ -54,12 +65,16 @@ public class RoostAuthenticationMechanism implements HttpAuthenticationMechanism
 
     private static AuthenticationStatus unauthorized(HttpServletResponse response, HttpMessageContext context,
                                                      String slug, String detail) {
+        response.setHeader("WWW-Authenticate", CHALLENGE);
+        return refuse(response, 401, slug, "Unauthorized", detail);
+    }
+
+    private static AuthenticationStatus refuse(HttpServletResponse response, int status, String slug, String title, String detail) {
         try {
-            response.setStatus(401);
-            response.setHeader("WWW-Authenticate", CHALLENGE);
+            response.setStatus(status);
             response.setContentType(Problem.MEDIA_TYPE.toString());
             response.setCharacterEncoding("UTF-8");
-            response.getWriter().write(JSONB.toJson(Problem.of(401, slug, "Unauthorized", detail)));
+            response.getWriter().write(JSONB.toJson(Problem.of(status, slug, title, detail)));
             // Closing completes the exchange, so Undertow does not try its own error page on top.
             response.getWriter().close();
         } catch (IOException e) {

@@ -118,6 +118,26 @@ public class DeviceSessions {
         });
     }
 
+    /**
+     * An operator kicks a user's device type: the routes go in this transaction, the connections
+     * get a {@code kick} ({@code kicked_by_admin}) after commit, on whichever node holds them.
+     * Returns how many sessions ended.
+     */
+    @Transactional
+    public int kick(long uid, String deviceType) {
+        List<RouteStore.Route> gone = routes.release(uid, deviceType);
+        gone.forEach(r -> end(r, SessionEnded.KICKED_BY_ADMIN));
+        if (!gone.isEmpty()) {
+            announce(uid);
+        }
+        return gone.size();
+    }
+
+    /** Online users per device type; key {@code *}: online users in all. */
+    public java.util.Map<String, Long> onlineByDeviceType() {
+        return routes.onlineByDeviceType();
+    }
+
     /** The users among {@code uids} with at least one live device route. */
     public Set<Long> onlineAmong(List<Long> uids) {
         return routes.routesOf(uids).stream().map(RouteStore.Route::uid).collect(Collectors.toSet());

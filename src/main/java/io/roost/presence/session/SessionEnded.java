@@ -10,4 +10,5 @@ public record SessionEnded(int nodeId, String connectionId, long uid, String dev
     public static final String REPLACED = "replaced_by_new_login";
     public static final String TIMEOUT = "heartbeat_timeout";
     public static final String NODE_LOST = "node_lost";
+    public static final String KICKED_BY_ADMIN = "kicked_by_admin";
 }

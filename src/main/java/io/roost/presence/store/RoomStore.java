@@ -111,6 +111,28 @@ public class RoomStore {
                 rs -> new Stats(rs.getLong(1), rs.getLong(2), rs.getInt(3), rs.getInt(4)), roomId));
     }
 
+    public record OpenRoom(String roomId, long sessionId, long anchorId, int online, int onlineFans) {
+    }
+
+    /** Open sessions, most watched first (the admin overview), and how many are open in all. */
+    public List<OpenRoom> openRooms(int limit) {
+        return query("""
+                SELECT s.room_id, s.id, s.anchor_id, coalesce(sum(c.online), 0)::int, coalesce(sum(c.online_fans), 0)::int
+                FROM room_session s LEFT JOIN room_count c ON c.session_id = s.id
+                WHERE s.closed_at IS NULL GROUP BY s.id ORDER BY 4 DESC, s.room_id LIMIT ?""",
+                rs -> new OpenRoom(rs.getString(1), rs.getLong(2), rs.getLong(3), rs.getInt(4), rs.getInt(5)), limit);
+    }
+
+    /** Open sessions, and viewers and fans online in them all. */
+    public record RoomTotals(long openSessions, long viewers, long fans) {
+    }
+
+    public RoomTotals totals() {
+        return query("""
+                SELECT (SELECT count(*) FROM room_session WHERE closed_at IS NULL), coalesce(sum(online), 0), coalesce(sum(online_fans), 0)
+                FROM room_count""", rs -> new RoomTotals(rs.getLong(1), rs.getLong(2), rs.getLong(3))).get(0);
+    }
+
     // ---- viewers ----
 
     /**

@@ -139,6 +139,29 @@ public class RouteStore {
         }
     }
 
+    /** Removes a user's routes of one device type (an operator kicks that device). */
+    @TransactionAttribute(TransactionAttributeType.REQUIRED)
+    public List<Route> release(long uid, String deviceType) {
+        return routes("DELETE FROM presence_device_route WHERE uid = ? AND device_type = ? RETURNING " + COLUMNS, uid, deviceType);
+    }
+
+    /** Online users per device type, and online users in all (a user on two types counts once there). */
+    public java.util.Map<String, Long> onlineByDeviceType() {
+        java.util.Map<String, Long> counts = new java.util.TreeMap<>();
+        try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement("""
+                SELECT coalesce(device_type, '*'), count(DISTINCT uid) FROM presence_device_route
+                GROUP BY GROUPING SETS ((device_type), ())""");
+             ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) {
+                counts.put(rs.getString(1), rs.getLong(2));
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("online count failed: " + e.getMessage(), e);
+        }
+        counts.putIfAbsent("*", 0L);
+        return counts;
+    }
+
     /** Removes every route of a user (the account was disabled or unregistered). */
     @TransactionAttribute(TransactionAttributeType.REQUIRED)
     public List<Route> releaseAll(long uid) {
@@ -185,7 +208,7 @@ public class RouteStore {
     }
 
     public List<Route> routesOf(Collection<Long> uids) {
-        return routes(SELECT + " WHERE uid = ANY(?) ORDER BY uid, device_type", uids.toArray(Long[]::new));
+        return routes(SELECT + " WHERE uid = ANY(?) ORDER BY uid, device_type", (Object) uids.toArray(Long[]::new)); // one int8[] parameter
     }
 
     @TransactionAttribute(TransactionAttributeType.REQUIRES_NEW)
@@ -204,10 +227,12 @@ public class RouteStore {
         }
     }
 
-    /** Runs a statement with one parameter (a uid array becomes int8[]) and reads the routes it returns. */
-    private List<Route> routes(String sql, Object parameter) {
+    /** Runs a statement (a uid array parameter becomes int8[]) and reads the routes it returns. */
+    private List<Route> routes(String sql, Object... parameters) {
         try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
-            ps.setObject(1, parameter instanceof Long[] uids ? c.createArrayOf("int8", uids) : parameter);
+            for (int i = 0; i < parameters.length; i++) {
+                ps.setObject(i + 1, parameters[i] instanceof Long[] uids ? c.createArrayOf("int8", uids) : parameters[i]);
+            }
             List<Route> routes = new ArrayList<>();
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {

@@ -9,30 +9,30 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 
 /** Plays Agora's notification service: builds NCS JSON and POSTs it signed, like NCS does. */
-final class Ncs {
+public final class Ncs {
 
-    static final String SECRET = "it-secret-new";
+    public static final String SECRET = "it-secret-new";
     private static final HttpClient CLIENT = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5)).build();
 
     private final URI webhook;
 
-    Ncs(URI base) {
+    public Ncs(URI base) {
         this.webhook = base.resolve("api/v1/webhooks/agora");
     }
 
-    static String member(String noticeId, int type, String channel, long uid, long clientSeq, long ts, Integer reason) {
+    public static String member(String noticeId, int type, String channel, long uid, long clientSeq, long ts, Integer reason) {
         return "{\"noticeId\":\"" + noticeId + "\",\"productId\":1,\"eventType\":" + type + ",\"notifyMs\":"
                 + System.currentTimeMillis() + ",\"sid\":\"s\",\"payload\":{\"channelName\":\"" + channel + "\",\"uid\":"
                 + uid + ",\"clientSeq\":" + clientSeq + ",\"ts\":" + ts + ",\"platform\":1,\"clientType\":3"
                 + (reason == null ? "" : ",\"reason\":" + reason) + "}}";
     }
 
-    static String channel(String noticeId, int type, String channel, long ts) {
+    public static String channel(String noticeId, int type, String channel, long ts) {
         return "{\"noticeId\":\"" + noticeId + "\",\"productId\":1,\"eventType\":" + type
                 + ",\"payload\":{\"channelName\":\"" + channel + "\",\"ts\":" + ts + "}}";
     }
 
-    HttpResponse<String> send(String json) {
+    public HttpResponse<String> send(String json) {
         byte[] body = json.getBytes(StandardCharsets.UTF_8);
         return send(body, AgoraSignature.hmacHex("HmacSHA1", SECRET, body), AgoraSignature.hmacHex("HmacSHA256", SECRET, body));
     }

@@ -1,0 +1,294 @@
+package io.roost.admin.api;
+
+import io.roost.admin.AdminActions;
+import io.roost.admin.AuditTrail;
+import io.roost.admin.MetricsSampler;
+import io.roost.admin.Overview;
+import io.roost.group.GroupService;
+import io.roost.group.api.GroupResource;
+import io.roost.identity.AccountService;
+import io.roost.identity.TokenService;
+import io.roost.identity.api.AccountView;
+import io.roost.platform.api.Page;
+import io.roost.platform.config.DeviceTypes;
+import io.roost.platform.ids.Ids;
+import io.roost.platform.problem.ProblemException;
+import io.roost.platform.security.Caller;
+import io.roost.platform.security.Roles;
+import io.roost.presence.LiveRooms;
+import io.roost.presence.RtcPresence;
+import io.roost.presence.api.UserPresenceResource;
+import io.roost.presence.session.DeviceSessions;
+import jakarta.annotation.security.RolesAllowed;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.DELETE;
+import jakarta.ws.rs.DefaultValue;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.PUT;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.SecurityContext;
+import java.time.Duration;
+import java.time.OffsetDateTime;
+import java.util.List;
+import java.util.Map;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+
+/**
+ * The admin API (operators only): the overview and its history, and the actions of the admin UI.
+ * Every action goes through {@link AdminActions}, so each is in the audit log with its outcome.
+ * Read-only views that other APIs already give operators (channels, MQTT clients, rooms, login
+ * log) are used from there.
+ */
+@Path("/v1/admin")
+@Produces(MediaType.APPLICATION_JSON)
+@RolesAllowed(Roles.ADMIN)
+@Tag(name = "admin")
+public class AdminResource {
+
+    static final int MAX_LIMIT = 200;
+    static final Map<String, Duration[]> RANGES = Map.of(
+            "1h", new Duration[] {Duration.ofHours(1), Duration.ofSeconds(10)},
+            "6h", new Duration[] {Duration.ofHours(6), Duration.ofMinutes(1)},
+            "1d", new Duration[] {Duration.ofDays(1), Duration.ofMinutes(5)},
+            "7d", new Duration[] {Duration.ofDays(7), Duration.ofMinutes(30)});
+
+    public record Metrics(String range, long stepSeconds, List<MetricsSampler.Series> series) {
+    }
+
+    public record AuditView(String id, OffsetDateTime at, String actorId, String action, String targetType, String targetId,
+                            String detail, String outcome) {
+        static AuditView of(AuditTrail.Entry e) {
+            return new AuditView(Long.toString(e.id()), e.at(), Long.toString(e.actorId()), e.action(), e.targetType(),
+                    e.targetId(), e.detail(), e.outcome());
+        }
+    }
+
+    public record AccountDetail(AccountView account, List<UserPresenceResource.Device> devices) {
+    }
+
+    public record Count(int count) {
+    }
+
+    @Inject
+    Overview overview;
+
+    @Inject
+    MetricsSampler metrics;
+
+    @Inject
+    AuditTrail audit;
+
+    @Inject
+    AdminActions actions;
+
+    @Inject
+    AccountService accounts;
+
+    @Inject
+    TokenService tokens;
+
+    @Inject
+    DeviceSessions sessions;
+
+    @Inject
+    DeviceTypes deviceTypes;
+
+    @Inject
+    GroupService groups;
+
+    @Inject
+    RtcPresence rtc;
+
+    @Inject
+    LiveRooms rooms;
+
+    // ---- overview ----
+
+    @GET
+    @Path("/overview")
+    @Operation(summary = "Online users by device type, RTC channels, MQTT clients, live rooms, consumer lag, outbox, dead letters, health")
+    public Overview.Numbers overview() {
+        return overview.now();
+    }
+
+    @GET
+    @Path("/metrics")
+    @Operation(summary = "The overview numbers over time (range 1h, 6h, 1d, 7d), averaged per step, for charts")
+    public Metrics metrics(@QueryParam("range") @DefaultValue("1h") String range) {
+        Duration[] r = RANGES.get(range);
+        if (r == null) {
+            throw ProblemException.badRequest("invalid-range", "range is 1h, 6h, 1d or 7d.");
+        }
+        return new Metrics(range, r[1].toSeconds(), metrics.series(r[0], r[1]));
+    }
+
+    @GET
+    @Path("/audit")
+    @Operation(summary = "The audit log, newest first (before=id); targetType/targetId narrow it")
+    public Page<AuditView> audit(@QueryParam("targetType") String targetType, @QueryParam("targetId") String targetId,
+                                 @QueryParam("before") String before, @QueryParam("limit") @DefaultValue("50") int limit) {
+        int n = Page.checkLimit(limit, MAX_LIMIT);
+        return Page.of(audit.entries(targetType, targetId, before == null ? null : Ids.parse(before), n + 1), n, AuditView::of,
+                AuditView::id);
+    }
+
+    // ---- accounts ----
+
+    @GET
+    @Path("/accounts")
+    @Operation(summary = "Accounts of any status: q = an id, or a user-name prefix (paged by after=name)")
+    public Page<AccountView> accounts(@QueryParam("q") @DefaultValue("") String q, @QueryParam("after") String after,
+                                      @QueryParam("limit") @DefaultValue("50") int limit) {
+        int n = Page.checkLimit(limit, MAX_LIMIT);
+        if (q.matches("[0-9]{1,19}")) {
+            var byId = accounts.find(Long.parseLong(q)).map(AccountView::of).stream().toList();
+            if (!byId.isEmpty()) {
+                return Page.last(byId);
+            }
+        }
+        if (q.length() > 64) {
+            throw ProblemException.badRequest("invalid-query", "q is at most 64 characters.");
+        }
+        return Page.of(accounts.searchByPrefix(q, after, n + 1, true), n, AccountView::of, v -> v.username().toLowerCase());
+    }
+
+    @GET
+    @Path("/accounts/{id}")
+    @Operation(summary = "An account with its online devices")
+    public AccountDetail account(@PathParam("id") String id) {
+        long uid = Ids.parse(id);
+        return new AccountDetail(AccountView.of(accounts.require(uid)), sessions.routesOf(uid).stream()
+                .map(r -> new UserPresenceResource.Device(r.deviceType(), r.deviceId(), r.nodeId(), r.loginAt(), r.lastHeartbeatAt())).toList());
+    }
+
+    @POST
+    @Path("/accounts/{id}/disable")
+    @Operation(summary = "Disable: every token revoked, every socket kicked")
+    public AccountView disable(@PathParam("id") String id, @Context SecurityContext sc) {
+        long uid = Ids.parse(id);
+        return AccountView.of(actions.run(Caller.id(sc), "disable", "account", id, null, () -> accounts.disable(uid, true)));
+    }
+
+    @POST
+    @Path("/accounts/{id}/recover")
+    @Operation(summary = "Recover a disabled account")
+    public AccountView recover(@PathParam("id") String id, @Context SecurityContext sc) {
+        long uid = Ids.parse(id);
+        return AccountView.of(actions.run(Caller.id(sc), "recover", "account", id, null, () -> accounts.recover(uid)));
+    }
+
+    @DELETE
+    @Path("/accounts/{id}/tokens")
+    @Operation(summary = "Revoke every token of the account (its devices must log in again)")
+    public Count revokeTokens(@PathParam("id") String id, @Context SecurityContext sc) {
+        long uid = Ids.parse(id);
+        accounts.require(uid);
+        return new Count(actions.run(Caller.id(sc), "revoke-tokens", "account", id, null, () -> tokens.revokeAll(uid)));
+    }
+
+    @DELETE
+    @Path("/accounts/{id}/devices/{deviceType}")
+    @Operation(summary = "Kick the account's device of this type (kick frame, closed); count = sessions ended")
+    public Count kickDevice(@PathParam("id") String id, @PathParam("deviceType") String deviceType, @Context SecurityContext sc) {
+        long uid = Ids.parse(id);
+        if (!deviceTypes.all().contains(deviceType)) {
+            throw ProblemException.badRequest("unknown-device-type", "Device types are " + deviceTypes.all() + ".");
+        }
+        return new Count(actions.run(Caller.id(sc), "kick-device", "account", id, deviceType, () -> {
+            int ended = sessions.kick(uid, deviceType);
+            if (ended == 0) {
+                throw ProblemException.notFound("Account " + id + " has no " + deviceType + " device online.");
+            }
+            return ended;
+        }));
+    }
+
+    // ---- groups ----
+
+    @GET
+    @Path("/groups")
+    @Operation(summary = "Every group (hidden and dissolved too) by name prefix, paged by after=id")
+    public Page<GroupResource.GroupView> groups(@QueryParam("q") @DefaultValue("") String q, @QueryParam("after") String after,
+                                                @QueryParam("limit") @DefaultValue("50") int limit) {
+        int n = Page.checkLimit(limit, MAX_LIMIT);
+        if (q.length() > 100) {
+            throw ProblemException.badRequest("invalid-query", "q is at most 100 characters.");
+        }
+        return Page.of(groups.searchAll(q, after == null ? null : Ids.parse(after), n + 1), n, GroupResource.GroupView::of,
+                GroupResource.GroupView::id);
+    }
+
+    @GET
+    @Path("/groups/{id}")
+    @Operation(summary = "One group, whatever its visibility or status")
+    public GroupResource.GroupView group(@PathParam("id") String id) {
+        return GroupResource.GroupView.of(groups.find(Ids.parse(id)).orElseThrow(() -> ProblemException.notFound("No group " + id)));
+    }
+
+    @GET
+    @Path("/groups/{id}/members")
+    @Operation(summary = "A group's members with roles, paged by after=uid")
+    public Page<GroupResource.MemberView> members(@PathParam("id") String id, @QueryParam("after") String after,
+                                                  @QueryParam("limit") @DefaultValue("100") int limit) {
+        long g = Ids.parse(id);
+        groups.find(g).orElseThrow(() -> ProblemException.notFound("No group " + id));
+        int n = Page.checkLimit(limit, MAX_LIMIT);
+        return Page.of(groups.members(g, after == null ? null : Ids.parse(after), n + 1), n, GroupResource.MemberView::of,
+                GroupResource.MemberView::uid);
+    }
+
+    @DELETE
+    @Path("/groups/{id}")
+    @Operation(summary = "Dissolve a group (members online are told; its history stays readable)")
+    public GroupResource.GroupView dissolve(@PathParam("id") String id, @Context SecurityContext sc) {
+        long g = Ids.parse(id);
+        return GroupResource.GroupView.of(actions.run(Caller.id(sc), "dissolve", "group", id, null,
+                () -> groups.dissolveAsOperator(Caller.id(sc), g)));
+    }
+
+    @PUT
+    @Path("/groups/{id}/owner/{uid}")
+    @Operation(summary = "Make a member the owner (the old owner becomes admin)")
+    public GroupResource.GroupView transferOwner(@PathParam("id") String id, @PathParam("uid") String uid, @Context SecurityContext sc) {
+        long g = Ids.parse(id);
+        long target = Ids.parse(uid);
+        return GroupResource.GroupView.of(actions.run(Caller.id(sc), "transfer-owner", "group", id, "to " + uid,
+                () -> groups.transferOwnerAsOperator(Caller.id(sc), g, target)));
+    }
+
+    // ---- presence ----
+
+    @POST
+    @Path("/channels/{channelName}/members/{uid}/kick")
+    @Operation(summary = "Kick an RTC channel member through Agora's kicking rule (the 999 path; outcome on the channel's kicks)")
+    public Count kickChannelMember(@PathParam("channelName") String channelName, @PathParam("uid") String uid,
+                                   @Context SecurityContext sc) {
+        long u = Ids.parse(uid);
+        return new Count(actions.run(Caller.id(sc), "kick-channel-member", "channel", channelName, "uid " + uid, () -> {
+            if (!rtc.kick(channelName, u)) {
+                throw ProblemException.conflict("not-online", "User " + uid + " is not online in " + channelName
+                        + " (or a kick for this stay is already scheduled).");
+            }
+            return 1;
+        }));
+    }
+
+    @DELETE
+    @Path("/rooms/{roomId}/session")
+    @Operation(summary = "Close a room's live session")
+    public RoomView closeRoom(@PathParam("roomId") String roomId, @Context SecurityContext sc) {
+        String room = LiveRooms.roomId(roomId);
+        var s = actions.run(Caller.id(sc), "close-room", "room", room, null, () -> rooms.close(room, null));
+        return new RoomView(room, Long.toString(s.id()), s.online(), s.onlineFans());
+    }
+
+    public record RoomView(String roomId, String sessionId, int online, int onlineFans) {
+    }
+}

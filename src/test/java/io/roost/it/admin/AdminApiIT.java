@@ -1,0 +1,236 @@
+package io.roost.it.admin;
+
+import static io.roost.it.Http.ADMIN_PASSWORD;
+import static io.roost.it.Http.ADMIN_USER;
+import static io.roost.it.Http.basic;
+import static io.roost.it.Http.bearer;
+import static io.roost.it.Http.json;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.roost.it.Deployments;
+import io.roost.it.Http;
+import io.roost.it.TestUsers;
+import io.roost.it.TestUsers.Registered;
+import io.roost.it.WsDevice;
+import io.roost.it.presence.Ncs;
+import jakarta.json.JsonObject;
+import java.net.CookieManager;
+import java.net.URI;
+import java.net.URL;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.container.test.api.RunAsClient;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.arquillian.test.api.ArquillianResource;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/** The admin API: the operator session (cookie + CSRF), the overview and its history, audited actions. */
+@ExtendWith(ArquillianExtension.class)
+@RunAsClient
+class AdminApiIT {
+
+    static final String ADMIN = basic(ADMIN_USER, ADMIN_PASSWORD);
+    static final String PASSWORD = TestUsers.PASSWORD;
+
+    @Deployment(testable = false)
+    static WebArchive deployment() {
+        return Deployments.roost();
+    }
+
+    @ArquillianResource
+    URL baseUrl;
+
+    Http http() throws Exception {
+        return new Http(baseUrl.toURI());
+    }
+
+    Registered user() throws Exception {
+        return TestUsers.register(baseUrl, "ad-");
+    }
+
+    static void assertProblem(HttpResponse<String> r, int status, String type) {
+        assertEquals(status, r.statusCode(), r.body());
+        assertEquals("urn:roost:problem:" + type, json(r).getString("type"), r.body());
+    }
+
+    /** A browser-like client: keeps the session cookie, sends the CSRF token when it has one. */
+    final class Browser {
+        final HttpClient client = HttpClient.newBuilder().cookieHandler(new CookieManager()).connectTimeout(Duration.ofSeconds(5)).build();
+        String csrf;
+
+        HttpResponse<String> send(String method, String path, String body, boolean withCsrf) throws Exception {
+            HttpRequest.Builder b = HttpRequest.newBuilder(baseUrl.toURI().resolve(path)).timeout(Duration.ofSeconds(30))
+                    .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body))
+                    .header("Content-Type", "application/json");
+            if (withCsrf && csrf != null) {
+                b.header("X-CSRF-Token", csrf);
+            }
+            return client.send(b.build(), HttpResponse.BodyHandlers.ofString());
+        }
+
+        HttpResponse<String> signIn(String user, String password) throws Exception {
+            var r = send("POST", "api/v1/admin/session", "{\"username\":\"" + user + "\",\"password\":\"" + password + "\"}", false);
+            if (r.statusCode() == 200) {
+                csrf = json(r).getString("csrfToken");
+            }
+            return r;
+        }
+    }
+
+    @Test
+    void operatorsSignInWithACookieAndEveryChangeNeedsTheCsrfToken() throws Exception {
+        Browser b = new Browser();
+        assertProblem(b.send("GET", "api/v1/admin/session", null, false), 401, "no-session");
+        assertProblem(b.send("GET", "api/v1/admin/overview", null, false), 401, "missing-credentials");
+        assertProblem(b.signIn(ADMIN_USER, "wrong password"), 401, "invalid-credentials");
+        Registered plain = user();
+        assertProblem(b.signIn(plain.name(), PASSWORD), 403, "forbidden");
+        assertProblem(b.send("POST", "api/v1/admin/session", "{\"username\":", false), 400, "malformed-json");
+
+        var signedIn = b.signIn(ADMIN_USER, ADMIN_PASSWORD);
+        assertEquals(200, signedIn.statusCode(), signedIn.body());
+        String cookie = signedIn.headers().allValues("set-cookie").stream().filter(c -> c.startsWith("JSESSIONID")).findFirst().orElseThrow();
+        assertTrue(cookie.contains("HttpOnly"), cookie);
+        assertTrue(cookie.toLowerCase().contains("samesite=strict"), cookie);
+        assertEquals(200, b.send("GET", "api/v1/admin/overview", null, false).statusCode());
+        assertEquals(b.csrf, json(b.send("GET", "api/v1/admin/session", null, false)).getString("csrfToken"));
+
+        // a change with the cookie but without the token is refused before it reaches the API
+        assertProblem(b.send("DELETE", "api/v1/admin/accounts/" + plain.id() + "/tokens", null, false), 403, "csrf-token-missing");
+        assertEquals(200, http().get("api/v1/accounts/me", plain.auth()).statusCode(), "nothing was revoked");
+        var revoked = b.send("DELETE", "api/v1/admin/accounts/" + plain.id() + "/tokens", null, true);
+        assertEquals(200, revoked.statusCode(), revoked.body());
+        assertEquals(1, json(revoked).getInt("count"));
+        assertEquals(401, http().get("api/v1/accounts/me", plain.auth()).statusCode());
+
+        assertEquals(204, b.send("DELETE", "api/v1/admin/session", null, true).statusCode());
+        assertEquals(401, b.send("GET", "api/v1/admin/overview", null, false).statusCode());
+        assertEquals(403, http().get("api/v1/admin/overview", bearer(user().token())).statusCode(), "users are not operators");
+    }
+
+    @Test
+    void theOverviewCountsWhatIsOnlineAndItsHistoryIsSampled() throws Exception {
+        Registered u = user();
+        JsonObject before = json(http().get("api/v1/admin/overview", ADMIN));
+        WsDevice device = WsDevice.login(baseUrl, u.token(), "web", "w");
+        String channel = "admin-ch-" + UUID.randomUUID().toString().substring(0, 8);
+        Ncs ncs = new Ncs(baseUrl.toURI());
+        assertEquals(200, ncs.send(Ncs.member("n1-" + channel, 103, channel, 4242, 1, System.currentTimeMillis(), null)).statusCode());
+        JsonObject after = json(http().get("api/v1/admin/overview", ADMIN));
+        assertTrue(after.getJsonNumber("onlineUsers").longValue() >= 1);
+        assertTrue(after.getJsonObject("onlineByDeviceType").getJsonNumber("web").longValue() >= 1, after.toString());
+        assertTrue(after.getJsonNumber("rtcChannels").longValue() >= before.getJsonNumber("rtcChannels").longValue() + 1
+                || after.getJsonNumber("rtcChannels").longValue() >= 1, after.toString());
+        assertTrue(after.getBoolean("databaseUp"));
+        assertTrue(after.getBoolean("brokerUp"));
+        JsonObject lag = after.getJsonObject("consumerLag");
+        assertTrue(lag.containsKey("roost-login-log"), lag.toString());
+        assertTrue(lag.values().stream().allMatch(v -> ((jakarta.json.JsonNumber) v).longValue() >= 0), "every lag is known: " + lag);
+
+        // the sampler writes every 10 s: within half a minute the last hour has points
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        JsonObject metrics;
+        do {
+            metrics = json(http().get("api/v1/admin/metrics?range=1h", ADMIN));
+        } while (metrics.getJsonArray("series").stream().noneMatch(s -> s.asJsonObject().getString("metric").equals("online_users"))
+                && System.nanoTime() < deadline && sleep(1000));
+        assertTrue(metrics.getJsonArray("series").stream().anyMatch(s -> s.asJsonObject().getString("metric").equals("online_users")),
+                metrics.toString());
+        assertEquals(10, metrics.getInt("stepSeconds"));
+        assertEquals(300, json(http().get("api/v1/admin/metrics?range=1d", ADMIN)).getInt("stepSeconds"));
+        assertProblem(http().get("api/v1/admin/metrics?range=1y", ADMIN), 400, "invalid-range");
+        device.bye();
+    }
+
+    @Test
+    void accountActionsAreAuditedAndReachTheDevices() throws Exception {
+        Registered u = user();
+        WsDevice device = WsDevice.login(baseUrl, u.token(), "web", "w");
+        var found = json(http().get("api/v1/admin/accounts?q=" + u.name(), ADMIN));
+        assertEquals(u.id(), found.getJsonArray("items").getJsonObject(0).getString("id"));
+        assertEquals(u.id(), json(http().get("api/v1/admin/accounts?q=" + u.id(), ADMIN)).getJsonArray("items").getJsonObject(0).getString("id"));
+        var detail = json(http().get("api/v1/admin/accounts/" + u.id(), ADMIN));
+        assertEquals("web", detail.getJsonArray("devices").getJsonObject(0).getString("deviceType"), detail.toString());
+
+        // kick one device: it gets the kick frame and is closed
+        assertEquals(1, json(http().delete("api/v1/admin/accounts/" + u.id() + "/devices/web", ADMIN)).getInt("count"));
+        assertEquals("kicked_by_admin", device.await("kick").getString("reason"));
+        assertEquals(1008, device.closeCode());
+        assertProblem(http().delete("api/v1/admin/accounts/" + u.id() + "/devices/web", ADMIN), 404, "not-found");
+        assertProblem(http().delete("api/v1/admin/accounts/" + u.id() + "/devices/toaster", ADMIN), 400, "unknown-device-type");
+
+        // disable: found among all statuses, then recovered
+        WsDevice again = WsDevice.login(baseUrl, u.token(), "web", "w");
+        assertEquals("DISABLED", json(http().post("api/v1/admin/accounts/" + u.id() + "/disable", ADMIN, "")).getString("status"));
+        assertEquals("account_disabled", again.await("kick").getString("reason"));
+        assertEquals("DISABLED", json(http().get("api/v1/admin/accounts?q=" + u.name(), ADMIN)).getJsonArray("items").getJsonObject(0).getString("status"));
+        assertEquals("ACTIVE", json(http().post("api/v1/admin/accounts/" + u.id() + "/recover", ADMIN, "")).getString("status"));
+
+        var audit = json(http().get("api/v1/admin/audit?targetType=account&targetId=" + u.id(), ADMIN)).getJsonArray("items");
+        List<String> actions = audit.getValuesAs(JsonObject.class).stream().map(e -> e.getString("action") + ":" + e.getString("outcome")).toList();
+        assertEquals(List.of("recover:ok", "disable:ok", "kick-device:refused", "kick-device:ok"), actions.subList(0, 4), actions.toString());
+    }
+
+    @Test
+    void groupsRoomsAndChannelsForOperators() throws Exception {
+        Registered owner = user();
+        Registered member = user();
+        var created = http().post("api/v1/groups", owner.auth(), "{\"name\":\"Secret club " + owner.name() + "\",\"type\":\"chat\","
+                + "\"joinPolicy\":\"open\",\"visibility\":\"hidden\"}");
+        assertEquals(201, created.statusCode(), created.body());
+        String groupId = json(created).getString("id");
+        var invited = http().post("api/v1/groups/" + groupId + "/invitations", owner.auth(), "{\"uid\":\"" + member.id() + "\"}");
+        assertEquals(201, invited.statusCode(), invited.body());
+        var answered = http().post("api/v1/groups/requests/" + json(invited).getString("id") + "/answer", member.auth(), "{\"decision\":\"accept\"}");
+        assertEquals(200, answered.statusCode(), answered.body());
+
+        var found = json(http().get("api/v1/admin/groups?q=secret%20club%20" + owner.name(), ADMIN));
+        assertEquals(groupId, found.getJsonArray("items").getJsonObject(0).getString("id"), "hidden groups are found by operators");
+        assertEquals(2, json(http().get("api/v1/admin/groups/" + groupId + "/members", ADMIN)).getJsonArray("items").size());
+        assertProblem(http().put("api/v1/admin/groups/" + groupId + "/owner/" + owner.id(), ADMIN, ""), 400, "self-transfer");
+        assertEquals(member.id(), json(http().put("api/v1/admin/groups/" + groupId + "/owner/" + member.id(), ADMIN, "")).getString("ownerId"));
+        assertEquals("DISSOLVED", json(http().delete("api/v1/admin/groups/" + groupId, ADMIN)).getString("status"));
+        assertEquals("DISSOLVED", json(http().get("api/v1/admin/groups/" + groupId, ADMIN)).getString("status"));
+
+        String room = "admin-room-" + UUID.randomUUID().toString().substring(0, 8);
+        assertEquals(201, http().post("api/v1/rooms/" + room + "/sessions", owner.auth(), "{}").statusCode());
+        assertEquals(200, http().post("api/v1/rooms/" + room + "/viewers/me", member.auth(), "").statusCode());
+        var closed = json(http().delete("api/v1/admin/rooms/" + room + "/session", ADMIN));
+        assertEquals(1, closed.getInt("online"), closed.toString());
+        assertProblem(http().delete("api/v1/admin/rooms/" + room + "/session", ADMIN), 404, "no-open-session");
+
+        String channel = "admin-kick-" + UUID.randomUUID().toString().substring(0, 8);
+        Ncs ncs = new Ncs(baseUrl.toURI());
+        assertEquals(200, ncs.send(Ncs.member("k1-" + channel, 105, channel, 777, 1, System.currentTimeMillis(), null)).statusCode());
+        assertProblem(http().post("api/v1/admin/channels/" + channel + "/members/778/kick", ADMIN, ""), 409, "not-online");
+        assertEquals(1, json(http().post("api/v1/admin/channels/" + channel + "/members/777/kick", ADMIN, "")).getInt("count"));
+        var kicks = json(http().get("api/v1/presence/channels/" + channel + "/kicks", ADMIN)).getJsonArray("kicks");
+        assertEquals(777, kicks.getJsonObject(0).getInt("uid"), kicks.toString());
+
+        var roomAudit = json(http().get("api/v1/admin/audit?targetType=room&targetId=" + room, ADMIN)).getJsonArray("items");
+        assertEquals(List.of("close-room:refused", "close-room:ok"), roomAudit.getValuesAs(JsonObject.class).stream()
+                .map(e -> e.getString("action") + ":" + e.getString("outcome")).toList());
+        assertFalse(json(http().get("api/v1/admin/audit?limit=5", ADMIN)).getJsonArray("items").isEmpty());
+        assertProblem(http().get("api/v1/admin/audit?limit=0", ADMIN), 400, "invalid-limit");
+    }
+
+    static boolean sleep(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return true;
+    }
+}

@@ -1,0 +1,199 @@
+package io.roost.it.admin;
+
+import static io.roost.it.Http.ADMIN_PASSWORD;
+import static io.roost.it.Http.ADMIN_USER;
+import static io.roost.it.Http.basic;
+import static io.roost.it.Http.bearer;
+import static io.roost.it.Http.json;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.roost.it.Deployments;
+import io.roost.it.Http;
+import io.roost.it.TestUsers;
+import io.roost.it.TestUsers.Registered;
+import io.roost.it.WsDevice;
+import io.roost.it.presence.Ncs;
+import java.io.File;
+import java.net.URL;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.UUID;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.container.test.api.RunAsClient;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.arquillian.test.api.ArquillianResource;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.openqa.selenium.By;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.support.ui.ExpectedConditions;
+import org.openqa.selenium.support.ui.WebDriverWait;
+
+/**
+ * The admin web UI in a real browser: Debian's headless Chromium driven by its chromedriver
+ * (packages {@code chromium}, {@code chromium-driver}; paths overridable with
+ * {@code -Droost.test.chromium=} / {@code -Droost.test.chromedriver=}).
+ */
+@ExtendWith(ArquillianExtension.class)
+@RunAsClient
+class AdminUiIT {
+
+    static final String ADMIN = basic(ADMIN_USER, ADMIN_PASSWORD);
+    static final String PASSWORD = TestUsers.PASSWORD;
+
+    @Deployment(testable = false)
+    static WebArchive deployment() {
+        return Deployments.roost();
+    }
+
+    @ArquillianResource
+    URL baseUrl;
+
+    WebDriver browser;
+    WebDriverWait wait;
+
+    @BeforeEach
+    void openBrowser() {
+        ChromeOptions options = new ChromeOptions();
+        options.setBinary(System.getProperty("roost.test.chromium", "/usr/bin/chromium"));
+        options.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1280,1000");
+        org.openqa.selenium.logging.LoggingPreferences logs = new org.openqa.selenium.logging.LoggingPreferences();
+        logs.enable(org.openqa.selenium.logging.LogType.BROWSER, java.util.logging.Level.ALL);
+        options.setCapability("goog:loggingPrefs", logs);
+        ChromeDriverService service = new ChromeDriverService.Builder()
+                .usingDriverExecutable(new File(System.getProperty("roost.test.chromedriver", "/usr/bin/chromedriver")))
+                .usingAnyFreePort().build();
+        browser = new ChromeDriver(service, options);
+        wait = new WebDriverWait(browser, Duration.ofSeconds(20));
+    }
+
+    @AfterEach
+    void closeBrowser() {
+        if (browser != null) {
+            // the page's console, for when a step fails
+            browser.manage().logs().get(org.openqa.selenium.logging.LogType.BROWSER)
+                    .forEach(e -> System.out.println("browser console: " + e.getLevel() + " " + e.getMessage()));
+            browser.quit();
+        }
+    }
+
+    Http http() throws Exception {
+        return new Http(baseUrl.toURI());
+    }
+
+    Registered user() throws Exception {
+        return TestUsers.register(baseUrl, "ui-");
+    }
+
+    void open(String hash) {
+        browser.get(baseUrl.toString() + "admin/" + hash);
+    }
+
+    void signIn(String user, String password) {
+        WebElement name = wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("login-username")));
+        name.clear();
+        name.sendKeys(user);
+        browser.findElement(By.id("login-password")).sendKeys(password);
+        browser.findElement(By.id("login-submit")).click();
+    }
+
+    String notice() {
+        return wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("notice"))).getText();
+    }
+
+    void confirm(String buttonId) {
+        wait.until(ExpectedConditions.elementToBeClickable(By.id(buttonId))).click();
+        wait.until(ExpectedConditions.elementToBeClickable(By.id("confirm-ok"))).click();
+    }
+
+    long number(String id) {
+        return Long.parseLong(wait.until(ExpectedConditions.visibilityOfElementLocated(By.id(id))).getText().trim());
+    }
+
+    @Test
+    void aUserWhoIsNoOperatorIsRefused() throws Exception {
+        Registered plain = user();
+        open("");
+        signIn(plain.name(), PASSWORD);
+        wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("notice"), "Forbidden"));
+        assertTrue(notice().contains("403"), notice());
+        assertTrue(browser.findElement(By.id("login")).isDisplayed());
+        signIn(ADMIN_USER, "wrong password");
+        wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("notice"), "401"));
+    }
+
+    @Test
+    void anOperatorWatchesTheDashboardAndActs() throws Exception {
+        open("");
+        signIn(ADMIN_USER, ADMIN_PASSWORD);
+        long channelsBefore = number("rtc-channels");
+
+        // webhook events arrive: the dashboard (refreshing every 3 s) shows the new channel
+        String channel = "ui-ch-" + UUID.randomUUID().toString().substring(0, 8);
+        Ncs ncs = new Ncs(baseUrl.toURI());
+        assertEquals(200, ncs.send(Ncs.member("u1-" + channel, 103, channel, 9001, 1, System.currentTimeMillis(), null)).statusCode());
+        wait.until(d -> number("rtc-channels") > channelsBefore);
+        Path shot = Path.of("target", "admin-dashboard.png");
+        Files.createDirectories(shot.getParent());
+        Files.copy(((ChromeDriver) browser).getScreenshotAs(OutputType.FILE).toPath(), shot, StandardCopyOption.REPLACE_EXISTING);
+        assertTrue(Files.size(shot) > 10_000, "a screenshot of the dashboard");
+
+        // kick the channel member (the Agora kicking-rule path)
+        open("#/channel?name=" + channel);
+        confirm("kick-9001");
+        wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("notice"), "Kick of 9001 scheduled"));
+        assertEquals(9001, json(http().get("api/v1/presence/channels/" + channel + "/kicks", ADMIN)).getJsonArray("kicks")
+                .getJsonObject(0).getInt("uid"));
+
+        // find an account and disable it: its WebSocket is closed
+        Registered u = user();
+        WsDevice device = WsDevice.login(baseUrl, u.token(), "web", "w");
+        open("#/accounts");
+        WebElement q = wait.until(ExpectedConditions.visibilityOfElementLocated(By.name("q")));
+        q.sendKeys(u.name());
+        q.submit();
+        wait.until(ExpectedConditions.elementToBeClickable(By.xpath("//td[text()='" + u.name() + "']"))).click();
+        wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("account-status"), "ACTIVE"));
+        confirm("action-disable");
+        wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("notice"), "is DISABLED"));
+        assertEquals("account_disabled", device.await("kick").getString("reason"));
+        assertEquals(1008, device.closeCode());
+        wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("account-status"), "DISABLED"));
+
+        // dissolve a group
+        Registered owner = user();
+        var created = http().post("api/v1/groups", bearer(owner.token()), "{\"name\":\"UI club " + owner.name() + "\",\"type\":\"chat\"}");
+        String groupId = json(created).getString("id");
+        open("#/group?id=" + groupId);
+        confirm("action-dissolve");
+        wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("notice"), "is DISSOLVED"));
+        assertEquals("DISSOLVED", json(http().get("api/v1/admin/groups/" + groupId, ADMIN)).getString("status"));
+
+        // an API error is shown readably
+        open("#/account?id=123");
+        wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("notice"), "Not found (404"));
+
+        // the audit page lists what was done
+        open("#/audit");
+        wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("view"), "dissolve"));
+        assertTrue(browser.findElement(By.id("view")).getText().contains("disable"));
+
+        // narrow screens keep working
+        browser.manage().window().setSize(new org.openqa.selenium.Dimension(390, 800));
+        open("#/dashboard");
+        assertTrue(wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("online-users"))).isDisplayed());
+        browser.findElement(By.id("sign-out")).click();
+        wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("login-username")));
+    }
+}
