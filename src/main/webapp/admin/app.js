@@ -234,7 +234,9 @@ async function groups(params) {
 
 async function group(params) {
   const id = params.get('id');
-  const [g, members] = await Promise.all([api('GET', '/v1/admin/groups/' + id), api('GET', `/v1/admin/groups/${id}/members?limit=100`)]);
+  const after = params.get('after');
+  const [g, members] = await Promise.all([api('GET', '/v1/admin/groups/' + id),
+    api('GET', `/v1/admin/groups/${id}/members?limit=100` + (after ? '&after=' + encodeURIComponent(after) : ''))]);
   const newOwner = h('input', { id: 'new-owner', placeholder: 'member uid' });
   view(h('h1', {}, 'Group ', g.name),
     h('dl', {}, ...[['id', g.id], ['type', g.type], ['status', g.status], ['visibility', g.visibility], ['join policy', g.joinPolicy],
@@ -247,6 +249,7 @@ async function group(params) {
         () => api('PUT', `/v1/admin/groups/${id}/owner/${encodeURIComponent(newOwner.value.trim())}`), r => `Owner is now ${r.ownerId}.`) }, 'Transfer owner')) : null,
     h('h2', {}, 'Members'),
     table([['uid', 'uid'], ['role', 'role'], ['nick', 'nick'], ['joined', r => time(r.joinedAt)]], members.items),
+    pager(members, next => location.hash = `#/group?id=${id}&after=${encodeURIComponent(next)}`),
     h('h2', {}, 'Audit'),
     await auditTable('group', id));
 }
@@ -265,7 +268,9 @@ async function channels(params) {
 async function channel(params) {
   const name = params.get('name');
   const enc = encodeURIComponent(name);
-  const [members, kicks] = await Promise.all([api('GET', `/v1/presence/channels/${enc}/members?online=true&limit=200`),
+  const cursor = params.get('cursor');
+  const [members, kicks] = await Promise.all([api('GET', `/v1/presence/channels/${enc}/members?online=true&limit=200`
+      + (cursor ? '&cursor=' + encodeURIComponent(cursor) : '')),
     api('GET', `/v1/presence/channels/${enc}/kicks`)]);
   view(h('h1', {}, 'Channel ', name),
     h('h2', {}, 'Online members'),
@@ -273,6 +278,8 @@ async function channel(params) {
       ['', r => h('button', { class: 'danger', id: 'kick-' + r.uid, onclick: () => confirmThen(`Kick ${r.uid} from ${name} (Agora kicking rule)?`,
         () => api('POST', `/v1/admin/channels/${enc}/members/${r.uid}/kick`), () => `Kick of ${r.uid} scheduled.`) }, 'Kick')]],
       members.items || members.members || []),
+    members.nextCursor ? h('div', { class: 'toolbar' }, h('button', { class: 'quiet',
+      onclick: () => location.hash = `#/channel?name=${enc}&cursor=${encodeURIComponent(members.nextCursor)}` }, 'Next page')) : null,
     h('h2', {}, 'Kicks'),
     table([['uid', 'uid'], ['status', 'status'], ['attempts', 'attempts'], ['rule', 'ruleId'], ['error', 'lastError']], kicks.items || kicks.kicks || []));
 }
