@@ -73,6 +73,23 @@ public class PushConsumers {
      * could not be asked).
      */
     public java.util.Map<String, Long> lag() {
+        // two broker round trips per queue: dashboards polling every few seconds share one answer
+        LagSnapshot last = lastLag;
+        if (last != null && System.nanoTime() - last.at() < LAG_TTL_NANOS) {
+            return last.lag();
+        }
+        java.util.Map<String, Long> lag = measureLag();
+        lastLag = new LagSnapshot(System.nanoTime(), lag);
+        return lag;
+    }
+
+    private record LagSnapshot(long at, java.util.Map<String, Long> lag) {
+    }
+
+    private static final long LAG_TTL_NANOS = 2_000_000_000L;
+    private volatile LagSnapshot lastLag;
+
+    private java.util.Map<String, Long> measureLag() {
         java.util.Map<String, Long> lag = new java.util.TreeMap<>();
         for (Started s : started.values()) {
             if (s.consumer().getDefaultMQPushConsumerImpl().getServiceState() != org.apache.rocketmq.common.ServiceState.RUNNING) {
@@ -95,6 +112,6 @@ public class PushConsumers {
             }
             lag.merge(s.spec().group(), total, (a, b) -> a < 0 || b < 0 ? -1 : a + b);
         }
-        return lag;
+        return java.util.Collections.unmodifiableMap(lag);
     }
 }
