@@ -26,7 +26,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Load for the NCS webhook: signed single-event POSTs from N closed-loop connections, with ~30 %
+ * Load for the NCS webhook: signed single-event POSTs from N closed-loop keep-alive connections
+ * (prepared request bytes, see {@link RawHttp}), with ~30 %
  * duplicate deliveries and local reordering; reports durable events/s and latency, then checks
  * every (channel, uid) against the highest-clientSeq oracle. Run by bench/rtc-webhook.sh.
  */
@@ -71,9 +72,6 @@ public final class RtcWebhookBench {
             Collections.shuffle(deliveries.subList(from, Math.min(deliveries.size(), from + window)), random);
         }
 
-        HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-                .connectTimeout(Duration.ofSeconds(5)).executor(Executors.newFixedThreadPool(4)).build();
-        URI webhook = URI.create(url + "/api/v1/webhooks/agora");
         byte[][] bodies = new byte[deliveries.size()][];
         String[] sha256 = new String[deliveries.size()];
         for (int i = 0; i < bodies.length; i++) {
@@ -85,6 +83,13 @@ public final class RtcWebhookBench {
             sha256[i] = AgoraSignature.hmacHex("HmacSHA256", secret, bodies[i]);
         }
 
+        URI base = URI.create(url);
+        String host = base.getHost() + ":" + base.getPort();
+        byte[][] requests = new byte[bodies.length][];
+        for (int i = 0; i < bodies.length; i++) {
+            requests[i] = RawHttp.post(host, "/api/v1/webhooks/agora",
+                    "Content-Type: application/json\r\nAgora-Signature-V2: " + sha256[i] + "\r\n", bodies[i]);
+        }
         long[] latency = new long[bodies.length];
         AtomicInteger next = new AtomicInteger();
         AtomicLong failures = new AtomicLong();
@@ -93,23 +98,26 @@ public final class RtcWebhookBench {
         List<java.util.concurrent.Future<?>> workers = new ArrayList<>();
         for (int t = 0; t < connections; t++) {
             workers.add(pool.submit(() -> {
-                for (int i; (i = next.getAndIncrement()) < bodies.length; ) {
-                    if (i == warmup) {
-                        measuredStart.set(System.nanoTime());
-                    }
-                    HttpRequest request = HttpRequest.newBuilder(webhook).timeout(Duration.ofSeconds(30))
-                            .header("Content-Type", "application/json").header("Agora-Signature-V2", sha256[i])
-                            .POST(HttpRequest.BodyPublishers.ofByteArray(bodies[i])).build();
-                    long start = System.nanoTime();
-                    try {
-                        HttpResponse<Void> r = http.send(request, HttpResponse.BodyHandlers.discarding());
-                        if (r.statusCode() != 200) {
-                            failures.incrementAndGet();
+                RawHttp connection = new RawHttp(base.getHost(), base.getPort());
+                try {
+                    for (int i; (i = next.getAndIncrement()) < requests.length; ) {
+                        if (i == warmup) {
+                            measuredStart.set(System.nanoTime());
                         }
-                    } catch (Exception e) {
-                        failures.incrementAndGet();
+                        long start = System.nanoTime();
+                        try {
+                            if (connection.exchange(requests[i]) != 200) {
+                                failures.incrementAndGet();
+                            }
+                        } catch (java.io.IOException e) {
+                            failures.incrementAndGet();
+                            connection.close();
+                            connection = new RawHttp(base.getHost(), base.getPort());
+                        }
+                        latency[i] = System.nanoTime() - start;
                     }
-                    latency[i] = System.nanoTime() - start;
+                } finally {
+                    connection.close();
                 }
                 return null;
             }));
@@ -128,6 +136,8 @@ public final class RtcWebhookBench {
                 sorted[(int) (sorted.length * 0.90)] / 1e6, sorted[(int) (sorted.length * 0.99)] / 1e6,
                 sorted[sorted.length - 1] / 1e6, failures.get());
 
+        HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(Duration.ofSeconds(5)).build();
         // Correctness: every pair in the state of its highest clientSeq.
         Map<String, MemberTransitions.State> expected = new HashMap<>();
         List<NcsNotice> bySeq = new ArrayList<>(unique);

@@ -68,6 +68,8 @@ class PlatformApiIT {
         JsonObject doc = json(response);
         assertTrue(doc.getJsonObject("paths").containsKey("/api/v1/accounts"), response.body());
         assertTrue(doc.getJsonObject("paths").containsKey("/api/health"));
+        // served outside JAX-RS, described by META-INF/openapi.yaml
+        assertTrue(doc.getJsonObject("paths").containsKey("/api/v1/webhooks/agora"));
     }
 
     @Test

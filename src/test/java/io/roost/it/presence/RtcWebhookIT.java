@@ -164,6 +164,23 @@ class RtcWebhookIT {
     }
 
     @Test
+    void otherMethodsAndOversizedBodiesAreProblemsAndChangeNothing() throws Exception {
+        HttpResponse<String> get = http().get("api/v1/webhooks/agora", null);
+        assertEquals(405, get.statusCode(), get.body());
+        assertEquals("urn:roost:problem:method-not-allowed", json(get).getString("type"));
+        assertEquals("POST", get.headers().firstValue("Allow").orElse(""));
+
+        String name = channelName();
+        // a signed, valid notice padded past ROOST_MAX_REQUEST_BYTES (1 MiB by default)
+        String padded = Ncs.member("big-1", 103, name, 1, 1, now(), null)
+                .replace("\"sid\":\"s\"", "\"sid\":\"" + "s".repeat(1_100_000) + "\"");
+        HttpResponse<String> big = ncs().send(padded);
+        assertEquals(413, big.statusCode(), big.body().length() > 300 ? big.body().substring(0, 300) : big.body());
+        assertEquals("urn:roost:problem:payload-too-large", json(big).getString("type"));
+        assertEquals(404, http().get("api/v1/presence/channels/" + name, ADMIN).statusCode(), "nothing applied");
+    }
+
+    @Test
     void unknownEventTypesAreAcknowledgedAndCounted() throws Exception {
         long before = json(http().get("api/v1/presence/rtc/stats", ADMIN)).getJsonNumber("unknownTypes").longValue();
         HttpResponse<String> r = ncs().send("{\"noticeId\":\"u-" + UUID.randomUUID() + "\",\"eventType\":10,\"payload\":{\"a\":\"1\"}}");

@@ -1,0 +1,141 @@
+package io.roost.presence.api;
+
+import io.roost.platform.api.JsonbResolver;
+import io.roost.platform.problem.Problem;
+import io.roost.platform.problem.ProblemException;
+import io.roost.presence.rtc.NcsNotice;
+import io.undertow.io.Receiver;
+import io.undertow.server.HttpHandler;
+import io.undertow.server.HttpServerExchange;
+import io.undertow.server.RequestTooBigException;
+import io.undertow.util.Headers;
+import io.undertow.util.HttpString;
+import io.undertow.util.Methods;
+import io.undertow.util.SameThreadExecutor;
+import jakarta.servlet.ServletContext;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * {@code POST /api/v1/webhooks/agora}, served on Undertow's I/O thread in front of the servlet
+ * chain. NCS sends one notice per request, so per-request cost is what bounds ingestion: this path
+ * skips the security mechanism (the HMAC is the authentication), servlet dispatch and JAX-RS, reads
+ * the body without blocking, and answers from the I/O thread once the group commit has committed
+ * the notice. Every other request passes straight through to {@code next}.
+ */
+final class AgoraWebhookHandler implements HttpHandler {
+
+    private static final Logger LOG = Logger.getLogger(AgoraWebhookHandler.class.getName());
+    static final String PATH = "/api/v1/webhooks/agora";
+    private static final HttpString SHA1_HEADER = HttpString.tryFromString("Agora-Signature");
+    private static final HttpString SHA256_HEADER = HttpString.tryFromString("Agora-Signature-V2");
+
+    private final HttpHandler next;
+    private final ServletContext context;
+
+    AgoraWebhookHandler(HttpHandler next, ServletContext context) {
+        this.next = next;
+        this.context = context;
+    }
+
+    @Override
+    public void handleRequest(HttpServerExchange exchange) throws Exception {
+        if (!PATH.equals(exchange.getRelativePath())) {
+            next.handleRequest(exchange);
+            return;
+        }
+        if (!Methods.POST.equals(exchange.getRequestMethod())) {
+            exchange.getResponseHeaders().put(Headers.ALLOW, "POST");
+            problem(exchange, Problem.of(405, "method-not-allowed", "Method not allowed",
+                    "Notifications are POSTed to " + PATH + "."));
+            return;
+        }
+        // Published by the CDI bean once the application has started; until then NCS retries.
+        AgoraWebhook webhook = (AgoraWebhook) context.getAttribute(AgoraWebhook.ATTRIBUTE);
+        if (webhook == null) {
+            problem(exchange, Problem.of(503, "starting", "Service unavailable", "The server is starting; send it again."));
+            return;
+        }
+        long declared = exchange.getRequestContentLength();
+        if (declared > webhook.maxBytes()) {
+            problem(exchange, tooLarge(declared + " bytes", webhook.maxBytes()));
+            return;
+        }
+        exchange.getRequestReceiver().setMaxBufferSize((int) Math.min(Integer.MAX_VALUE, webhook.maxBytes()));
+        exchange.getRequestReceiver().receiveFullBytes(
+                (ex, body) -> receive(ex, webhook, body),
+                (ex, failure) -> {
+                    if (failure instanceof Receiver.RequestToLargeException || failure instanceof RequestTooBigException) {
+                        problem(ex, tooLarge("more bytes", webhook.maxBytes()));
+                    } else {
+                        ex.endExchange(); // the client went away mid-body
+                    }
+                });
+    }
+
+    private static void receive(HttpServerExchange exchange, AgoraWebhook webhook, byte[] body) {
+        CompletableFuture<NcsNotice> applied;
+        try {
+            applied = webhook.receive(body, exchange.getRequestHeaders().getFirst(SHA1_HEADER),
+                    exchange.getRequestHeaders().getFirst(SHA256_HEADER));
+        } catch (ProblemException e) {
+            problem(exchange, Problem.of(e.status(), e.type(), e.title(), e.getMessage()));
+            return;
+        } catch (RuntimeException e) {
+            String errorId = UUID.randomUUID().toString();
+            LOG.log(Level.SEVERE, "Webhook failed, error id " + errorId, e);
+            problem(exchange, Problem.of(500, "internal-error", "Internal server error",
+                    "Something went wrong on our side; quote error id " + errorId + "."));
+            return;
+        }
+        if (applied.isDone()) { // a known duplicate or an unknown type: nothing to wait for
+            answer(exchange, applied);
+            return;
+        }
+        // Keep the exchange open past this call; the commit's thread hands the answer back to the I/O thread.
+        exchange.dispatch(SameThreadExecutor.INSTANCE,
+                () -> applied.whenComplete((notice, failure) -> answerOnIoThread(exchange, applied)));
+    }
+
+    private static void answerOnIoThread(HttpServerExchange exchange, CompletableFuture<NcsNotice> applied) {
+        try {
+            exchange.getIoThread().execute(() -> answer(exchange, applied));
+        } catch (RuntimeException e) { // the server is stopping: the client sees the connection close, NCS retries
+            LOG.log(Level.FINE, "could not answer a webhook request", e);
+        }
+    }
+
+    private static void answer(HttpServerExchange exchange, CompletableFuture<NcsNotice> applied) {
+        NcsNotice notice;
+        try {
+            notice = applied.join();
+        } catch (RuntimeException failure) {
+            LOG.log(Level.FINE, "notice not applied", failure);
+            problem(exchange, Problem.of(503, "not-applied", "Service unavailable",
+                    "The notice was not committed; send it again."));
+            return;
+        }
+        send(exchange, 200, "application/json",
+                JsonbResolver.jsonb().toJson(Map.of("noticeId", notice.noticeId())));
+    }
+
+    private static Problem tooLarge(String size, long maxBytes) {
+        return Problem.of(413, "payload-too-large", "Payload too large",
+                "The request body has " + size + "; this server accepts at most " + maxBytes + ".");
+    }
+
+    private static void problem(HttpServerExchange exchange, Problem problem) {
+        send(exchange, problem.status(), Problem.MEDIA_TYPE.toString(), JsonbResolver.jsonb().toJson(problem));
+    }
+
+    private static void send(HttpServerExchange exchange, int status, String contentType, String json) {
+        exchange.setStatusCode(status);
+        exchange.getResponseHeaders().put(Headers.CONTENT_TYPE, contentType);
+        exchange.getResponseSender().send(ByteBuffer.wrap(json.getBytes(StandardCharsets.UTF_8)));
+    }
+}
