@@ -3,7 +3,8 @@
 # Builds and starts Roost with its dev services, runs pgbench (single-row conditional upsert) on the
 # same PostgreSQL, then RtcWebhookBench (signed single-event POSTs, 64 connections, 30 % duplicates,
 # reordered), prints both, and stops everything. Not part of ./mvnw verify.
-#   bench/rtc-webhook.sh [extra RtcWebhookBench args, e.g. --events=100000]
+#   bench/rtc-webhook.sh [extra RtcWebhookBench args, e.g. --events=200000 --warmup-seconds=60]
+# The server is warmed up for --warmup-seconds (default 40) on a stream of its own before the timed run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export ROOST_DATA_DIR=${ROOST_DATA_DIR:-$PWD/target/bench-rtc}
@@ -33,7 +34,7 @@ PG_TPS=$(pgbench -n -h 127.0.0.1 -p "$DB_PORT" -U roost -c "$CLIENTS" -j 2 -T 20
 
 echo "== Roost webhook: $CLIENTS connections"
 CP="target/test-classes:target/classes:$(cat target/devservices.classpath)"
-java -Xmx1g -cp "$CP" io.roost.bench.RtcWebhookBench --url=http://127.0.0.1:8080 --connections="$CLIENTS" "$@" | tee "$ROOST_DATA_DIR/bench.out"
+java -Xmx2g -cp "$CP" io.roost.bench.RtcWebhookBench --url=http://127.0.0.1:8080 --connections="$CLIENTS" "$@" | tee "$ROOST_DATA_DIR/bench.out"
 ROOST_RPS=$(awk '/^RESULT/ { for (i=1;i<=NF;i++) if ($i ~ /^requests_per_s=/) { split($i,a,"="); print a[2] } }' "$ROOST_DATA_DIR/bench.out")
 psql -q -h 127.0.0.1 -p "$DB_PORT" -U roost roost -c "DROP TABLE bench_upsert"
 echo

@@ -4,7 +4,6 @@ import io.roost.platform.api.JsonbResolver;
 import io.roost.platform.problem.Problem;
 import io.roost.platform.problem.ProblemException;
 import io.roost.presence.rtc.NcsNotice;
-import io.undertow.io.Receiver;
 import io.undertow.server.HttpHandler;
 import io.undertow.server.HttpServerExchange;
 import io.undertow.server.RequestTooBigException;
@@ -13,6 +12,7 @@ import io.undertow.util.HttpString;
 import io.undertow.util.Methods;
 import io.undertow.util.SameThreadExecutor;
 import jakarta.servlet.ServletContext;
+import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
@@ -66,16 +66,25 @@ final class AgoraWebhookHandler implements HttpHandler {
             problem(exchange, tooLarge(declared + " bytes", webhook.maxBytes()));
             return;
         }
-        exchange.getRequestReceiver().setMaxBufferSize((int) Math.min(Integer.MAX_VALUE, webhook.maxBytes()));
-        exchange.getRequestReceiver().receiveFullBytes(
-                (ex, body) -> receive(ex, webhook, body),
-                (ex, failure) -> {
-                    if (failure instanceof Receiver.RequestToLargeException || failure instanceof RequestTooBigException) {
-                        problem(ex, tooLarge("more bytes", webhook.maxBytes()));
-                    } else {
-                        ex.endExchange(); // the client went away mid-body
-                    }
-                });
+        // receiveFullBytes copies the body a byte at a time (a quarter of this path's CPU under load);
+        // the partial callback hands over whole chunks, which are copied in bulk.
+        long max = webhook.maxBytes();
+        ByteArrayOutputStream body = new ByteArrayOutputStream(declared > 0 ? (int) declared : 512);
+        exchange.getRequestReceiver().receivePartialBytes((ex, chunk, last) -> {
+            body.write(chunk, 0, chunk.length);
+            if (body.size() > max) {
+                ex.getRequestReceiver().pause();
+                problem(ex, tooLarge("more bytes", max));
+            } else if (last) {
+                receive(ex, webhook, body.toByteArray());
+            }
+        }, (ex, failure) -> {
+            if (failure instanceof RequestTooBigException) {
+                problem(ex, tooLarge("more bytes", max));
+            } else {
+                ex.endExchange(); // the client went away mid-body
+            }
+        });
     }
 
     private static void receive(HttpServerExchange exchange, AgoraWebhook webhook, byte[] body) {

@@ -10,6 +10,8 @@ import jakarta.ejb.DependsOn;
 import jakarta.ejb.EJB;
 import jakarta.ejb.Singleton;
 import jakarta.ejb.Startup;
+import jakarta.ejb.TransactionAttribute;
+import jakarta.ejb.TransactionAttributeType;
 import jakarta.enterprise.concurrent.ManagedThreadFactory;
 import jakarta.inject.Inject;
 import java.util.ArrayList;
@@ -36,6 +38,8 @@ import java.util.logging.Logger;
 @Startup
 @DependsOn("DatabaseMigrator")
 @ConcurrencyManagement(ConcurrencyManagementType.BEAN)
+// Queueing needs no transaction: without this every webhook request began and committed a JTA one.
+@TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
 public class RtcIngestor {
 
     private static final Logger LOG = Logger.getLogger(RtcIngestor.class.getName());
