@@ -16,7 +16,7 @@ REDIS_PORT=${BENCH_REDIS_PORT:-16379}
 command -v redis-server >/dev/null || { apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q redis-server >/dev/null; }
 mkdir -p "$(dirname "$ROOST_DATA_DIR")"
 ./mvnw -q package -DskipTests > "$ROOST_DATA_DIR.build.log" 2>&1 || { cat "$ROOST_DATA_DIR.build.log"; exit 1; }
-rm -rf "$ROOST_DATA_DIR"
+rm -rf "$ROOST_DATA_DIR" "$ROOST_DATA_DIR.start.log"  # a stale log would say "Roost is up" at once
 mkdir -p "$ROOST_DATA_DIR"
 redis-server --port "$REDIS_PORT" --bind 127.0.0.1 --save '' --appendonly no --dir "$ROOST_DATA_DIR" > "$ROOST_DATA_DIR/redis.log" 2>&1 &
 REDIS=$!

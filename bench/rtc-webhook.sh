@@ -14,7 +14,7 @@ export ROOST_PRESENCE_QUIT_RETENTION=${ROOST_PRESENCE_QUIT_RETENTION:-600s}
 DB_PORT=${ROOST_DEV_DB_PORT:-55432}
 CLIENTS=${BENCH_CLIENTS:-64}
 command -v pgbench >/dev/null || { apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q postgresql-15 >/dev/null; export PATH=$PATH:/usr/lib/postgresql/15/bin; }
-rm -rf "$ROOST_DATA_DIR"
+rm -rf "$ROOST_DATA_DIR" "$ROOST_DATA_DIR.start.log"  # a stale log would say "Roost is up" at once
 bin/roost start > "$ROOST_DATA_DIR.start.log" 2>&1 &
 for _ in $(seq 1 300); do grep -q "Roost is up" "$ROOST_DATA_DIR.start.log" 2>/dev/null && break; sleep 1; done
 grep -q "Roost is up" "$ROOST_DATA_DIR.start.log" || { cat "$ROOST_DATA_DIR.start.log"; bin/roost stop; exit 1; }

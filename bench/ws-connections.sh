@@ -16,7 +16,7 @@ export JBOSS_JAVA_SIZING=${JBOSS_JAVA_SIZING:--Xms1g -Xmx2g}
 ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
 echo "open-file limit: $(ulimit -n) per process"
 ./mvnw -q package -DskipTests > "$ROOST_DATA_DIR.build.log" 2>&1 || { cat "$ROOST_DATA_DIR.build.log"; exit 1; }
-rm -rf "$ROOST_DATA_DIR"
+rm -rf "$ROOST_DATA_DIR" "$ROOST_DATA_DIR.start.log"  # a stale log would say "Roost is up" at once
 bin/roost start > "$ROOST_DATA_DIR.start.log" 2>&1 &
 for _ in $(seq 1 300); do grep -q "Roost is up" "$ROOST_DATA_DIR.start.log" 2>/dev/null && break; sleep 1; done
 grep -q "Roost is up" "$ROOST_DATA_DIR.start.log" || { cat "$ROOST_DATA_DIR.start.log"; bin/roost stop; exit 1; }

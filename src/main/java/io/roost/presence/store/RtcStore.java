@@ -49,6 +49,7 @@ public class RtcStore {
                 return new BatchOutcome(0, 0);
             }
             ensureChannels(c, memberEvents);
+            lockCountShards(c, memberEvents);
             List<long[]> kicks = new ArrayList<>();
             List<String> kickChannels = new ArrayList<>();
             int changed = 0;
@@ -158,6 +159,33 @@ public class RtcStore {
                 updated_at = now()
             WHERE m.last_client_seq < EXCLUDED.last_client_seq
             RETURNING m.channel_name, m.uid, m.last_client_seq, m.online, m.leave_reason""";
+
+    /**
+     * Takes the count shard rows the batch's members map to (creating missing ones) in (channel,
+     * shard) order, before any member row. The count trigger then only updates rows this
+     * transaction holds already; without this, two batches could each hold a shard the other's
+     * trigger wants next (members are sorted by uid, shards are uid &amp; 7) and deadlock.
+     */
+    private static void lockCountShards(Connection c, List<NcsNotice> memberEvents) throws SQLException {
+        TreeSet<String> keys = new TreeSet<>();
+        memberEvents.forEach(e -> keys.add(e.channelName() + '\u0000' + (e.uid() & 7)));
+        String[] channel = new String[keys.size()];
+        Short[] shard = new Short[keys.size()];
+        int i = 0;
+        for (String k : keys) {
+            int sep = k.indexOf('\u0000');
+            channel[i] = k.substring(0, sep);
+            shard[i++] = Short.valueOf(k.substring(sep + 1));
+        }
+        try (PreparedStatement ps = c.prepareStatement("""
+                INSERT INTO rtc_channel_count AS k (channel_name, shard)
+                SELECT * FROM unnest(?::varchar[], ?::int2[]) ORDER BY 1, 2
+                ON CONFLICT (channel_name, shard) DO UPDATE SET broadcasters = k.broadcasters""")) {
+            ps.setArray(1, c.createArrayOf("varchar", channel));
+            ps.setArray(2, c.createArrayOf("int2", shard));
+            ps.executeUpdate();
+        }
+    }
 
     private static void ensureChannels(Connection c, List<NcsNotice> memberEvents) throws SQLException {
         TreeSet<String> names = new TreeSet<>();
