@@ -4,17 +4,23 @@
 # consumers drain the backlog; the figure is events/s from the first applied to the last, and
 # every client is checked against the oracle. Not part of ./mvnw verify.
 #   bench/mqtt-ingest.sh [--events=N --clients=N]
+# Ports as for bin/roost: ROOST_DEV_DB_PORT (55432), ROOST_DEV_NAMESRV_PORT (19876),
+# ROOST_DEV_BROKER_PORT (10911), ROOST_PORT_OFFSET (0: http 8080); SEED fixes the stream.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DIR=$PWD/target/bench-mqtt
 SEED=${SEED:-$RANDOM$RANDOM}
+DB_PORT=${ROOST_DEV_DB_PORT:-55432}
+NAMESRV_PORT=${ROOST_DEV_NAMESRV_PORT:-19876}
+BROKER_PORT=${ROOST_DEV_BROKER_PORT:-10911}
+HTTP_PORT=$((8080 + ${ROOST_PORT_OFFSET:-0}))
 rm -rf "$DIR"; mkdir -p "$DIR"
 ./mvnw -q package -DskipTests > "$DIR/build.log" 2>&1
 CP="target/test-classes:target/classes:$(cat target/devservices.classpath)"
 java -cp target/test-classes io.roost.devservices.DevServices start --fresh --dir="$DIR/devservices" \
-  --db-port=55432 --namesrv-port=19876 --broker-port=10911 --classpath-file=target/devservices.classpath
+  --db-port=$DB_PORT --namesrv-port=$NAMESRV_PORT --broker-port=$BROKER_PORT --classpath-file=target/devservices.classpath
 export ROOST_DATA_DIR=$DIR/roost ROOST_MODE=dev ROOST_ADMIN_PASSWORD=bench-admin-password
-export ROOST_DB_URL=jdbc:postgresql://127.0.0.1:55432/roost ROOST_ROCKETMQ_NAMESRV=127.0.0.1:19876
+export ROOST_DB_URL=jdbc:postgresql://127.0.0.1:$DB_PORT/roost ROOST_ROCKETMQ_NAMESRV=127.0.0.1:$NAMESRV_PORT
 export ROOST_MQTT_STATUS_TOPIC=GID_BENCH_MQTT ROOST_MQTT_CONSUMER_GROUP=roost-bench-mqtt-$SEED
 cleanup() {
   bin/roost stop >/dev/null 2>&1 || true
@@ -23,11 +29,13 @@ cleanup() {
 trap cleanup EXIT
 
 echo "== producing (seed $SEED)"
-java -Xmx2g -cp "$CP" io.roost.bench.MqttIngestBench --phase=produce --seed="$SEED" "$@" | tee "$DIR/produce.out"
+java -Xmx2g -cp "$CP" io.roost.bench.MqttIngestBench --phase=produce --seed="$SEED" \
+  --namesrv=127.0.0.1:$NAMESRV_PORT "$@" | tee "$DIR/produce.out"
 MESSAGES=$(awk '/^PRODUCED/ { for (i=1;i<=NF;i++) if ($i ~ /^messages=/) { split($i,a,"="); print a[2] } }' "$DIR/produce.out")
 
 echo "== starting Roost on the backlog"
 bin/roost start > "$DIR/start.log" 2>&1 &
-java -Xmx1g -cp "$CP" io.roost.bench.MqttIngestBench --phase=measure --seed="$SEED" --messages="$MESSAGES" "$@" \
+java -Xmx1g -cp "$CP" io.roost.bench.MqttIngestBench --phase=measure --seed="$SEED" --messages="$MESSAGES" \
+  --url=http://127.0.0.1:$HTTP_PORT "$@" \
   | tee "$DIR/measure.out"
 echo "machine: $(nproc) cores, $(free -g | awk '/Mem/ {print $2}') GiB"

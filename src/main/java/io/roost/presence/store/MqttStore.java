@@ -10,19 +10,20 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import javax.sql.DataSource;
 
 /**
- * MQTT presence rows. One batch, one transaction: lock the batch's client rows (in client id
- * order, so batches never deadlock), merge the facts into the connection rows, append the
- * history, then derive each client's state from its connections. Because every writer of a
- * client holds its row lock until commit, the derivation (a new statement, a new snapshot) sees
- * every connection fact committed before — no read-modify-write race across consumers or nodes.
+ * MQTT presence rows. One batch, one transaction, two statements: insert or lock the batch's
+ * client rows (in client id order, so batches never deadlock); then, in one statement, merge the
+ * facts into the connection rows, append to the history the facts that were new, and move each
+ * client whose state changed. Because every writer of a client holds its row lock until commit,
+ * the second statement (a new snapshot) sees every connection fact committed before — no
+ * read-modify-write race across consumers or nodes.
  */
 @Stateless
 public class MqttStore {
@@ -59,12 +60,14 @@ public class MqttStore {
     }
 
     private static void applyEvents(Connection c, List<MqttStatusEvent> events) throws SQLException {
-        // Facts per connection, merged in memory first: one row touched once per statement.
+        // Facts per connection, merged in memory first: one row touched once per statement. The
+        // history candidates are the first event of each (connection, type), as the merge keeps.
         Map<String, String> groups = new TreeMap<>();
         Comparator<List<String>> byClientThenChannel = Comparator.<List<String>, String>comparing(k -> k.get(0))
                 .thenComparing(k -> k.get(1));
         Map<List<String>, ConnectionRules.Connection> connections = new TreeMap<>(byClientThenChannel);
         Map<List<String>, String> ips = new TreeMap<>(byClientThenChannel);
+        Map<List<String>, MqttStatusEvent> firstOfKind = new LinkedHashMap<>();
         for (MqttStatusEvent e : events) {
             groups.put(e.clientId(), e.groupId());
             List<String> key = List.of(e.clientId(), e.channelId());
@@ -73,21 +76,18 @@ public class MqttStore {
             if (e.type() == MqttStatusEvent.Type.CONNECT && e.clientIp() != null) {
                 ips.putIfAbsent(key, e.clientIp());
             }
+            firstOfKind.putIfAbsent(List.of(e.clientId(), e.channelId(), e.type().wire()), e);
         }
-        String[] clientIds = groups.keySet().toArray(String[]::new);
 
+        // 1. Insert or lock the batch's clients, in client id order (batches never deadlock). DO
+        // UPDATE ... WHERE false updates nothing but locks every existing row it meets.
         try (PreparedStatement ps = c.prepareStatement("""
-                INSERT INTO mqtt_client (client_id, group_id)
+                INSERT INTO mqtt_client AS m (client_id, group_id)
                 SELECT * FROM unnest(?::varchar[], ?::varchar[]) ORDER BY 1
-                ON CONFLICT (client_id) DO NOTHING""")) {
-            ps.setArray(1, c.createArrayOf("varchar", clientIds));
+                ON CONFLICT (client_id) DO UPDATE SET group_id = m.group_id WHERE false""")) {
+            ps.setArray(1, c.createArrayOf("varchar", groups.keySet().toArray(String[]::new)));
             ps.setArray(2, c.createArrayOf("varchar", groups.values().toArray(String[]::new)));
             ps.executeUpdate();
-        }
-        try (PreparedStatement ps = c.prepareStatement(
-                "SELECT client_id FROM mqtt_client WHERE client_id = ANY(?) ORDER BY client_id FOR UPDATE")) {
-            ps.setArray(1, c.createArrayOf("varchar", clientIds));
-            ps.executeQuery().close();
         }
 
         int n = connections.size();
@@ -107,66 +107,87 @@ public class MqttStore {
             tcpclean[i] = x.getValue().tcpcleanTime();
             i++;
         }
+        int m = firstOfKind.size();
+        String[] ec = new String[m];
+        String[] eg = new String[m];
+        String[] ech = new String[m];
+        String[] et = new String[m];
+        Long[] etime = new Long[m];
+        String[] eip = new String[m];
+        int j = 0;
+        for (MqttStatusEvent e : firstOfKind.values()) {
+            ec[j] = e.clientId();
+            eg[j] = e.groupId();
+            ech[j] = e.channelId();
+            et[j] = e.type().wire();
+            etime[j] = e.time();
+            eip[j] = e.clientIp();
+            j++;
+        }
+
+        // 2. One statement, one snapshot taken after the locks (every earlier writer of these
+        // clients has committed): merge the facts; append to the history the events whose fact
+        // the connection row did not have yet (a connection no longer kept is probed in the
+        // history itself); move each client whose newest connect or its openness changed.
+        // The client row holds the state derived from its connections at its last commit, so
+        // only the connections changed now can change it (ConnectionRules: the newest connect
+        // decides, online iff that connection is open).
         try (PreparedStatement ps = c.prepareStatement("""
-                INSERT INTO mqtt_connection AS k (client_id, channel_id, connect_time, client_ip, disconnect_time,
-                                                  tcpclean_time, closed_at)
-                SELECT e.*, CASE WHEN e.d IS NOT NULL OR e.t IS NOT NULL THEN now() END
-                FROM unnest(?::varchar[], ?::varchar[], ?::int8[], ?::varchar[], ?::int8[], ?::int8[]) AS e(c, ch, ct, ip, d, t)
-                ON CONFLICT (client_id, channel_id) DO UPDATE SET
-                    connect_time = coalesce(k.connect_time, EXCLUDED.connect_time),
-                    client_ip = coalesce(k.client_ip, EXCLUDED.client_ip),
-                    disconnect_time = coalesce(k.disconnect_time, EXCLUDED.disconnect_time),
-                    tcpclean_time = coalesce(k.tcpclean_time, EXCLUDED.tcpclean_time),
-                    closed_at = coalesce(k.closed_at, EXCLUDED.closed_at)""")) {
+                WITH batch AS (
+                    SELECT * FROM unnest(?::varchar[], ?::varchar[], ?::int8[], ?::varchar[], ?::int8[], ?::int8[])
+                        AS e(c, ch, ct, ip, d, t)),
+                known AS (
+                    SELECT k.client_id, k.channel_id, k.connect_time, k.disconnect_time, k.tcpclean_time
+                    FROM batch JOIN mqtt_connection k ON k.client_id = batch.c AND k.channel_id = batch.ch),
+                merged AS (
+                    INSERT INTO mqtt_connection AS k (client_id, channel_id, connect_time, client_ip, disconnect_time,
+                                                      tcpclean_time, closed_at)
+                    SELECT b.*, CASE WHEN b.d IS NOT NULL OR b.t IS NOT NULL THEN now() END FROM batch b
+                    ON CONFLICT (client_id, channel_id) DO UPDATE SET
+                        connect_time = coalesce(k.connect_time, EXCLUDED.connect_time),
+                        client_ip = coalesce(k.client_ip, EXCLUDED.client_ip),
+                        disconnect_time = coalesce(k.disconnect_time, EXCLUDED.disconnect_time),
+                        tcpclean_time = coalesce(k.tcpclean_time, EXCLUDED.tcpclean_time),
+                        closed_at = coalesce(k.closed_at, EXCLUDED.closed_at)
+                    WHERE (k.connect_time IS NULL AND EXCLUDED.connect_time IS NOT NULL)
+                       OR (k.client_ip IS NULL AND EXCLUDED.client_ip IS NOT NULL)
+                       OR (k.disconnect_time IS NULL AND EXCLUDED.disconnect_time IS NOT NULL)
+                       OR (k.tcpclean_time IS NULL AND EXCLUDED.tcpclean_time IS NOT NULL)
+                    RETURNING k.client_id, k.channel_id, k.connect_time,
+                              k.disconnect_time IS NULL AND k.tcpclean_time IS NULL AS open),
+                history AS (
+                    INSERT INTO mqtt_event (client_id, group_id, channel_id, event_type, event_time, client_ip)
+                    SELECT e.c, e.g, e.ch, e.type, e.time, e.ip
+                    FROM unnest(?::varchar[], ?::varchar[], ?::varchar[], ?::varchar[], ?::int8[], ?::varchar[])
+                        AS e(c, g, ch, type, time, ip)
+                    LEFT JOIN known p ON p.client_id = e.c AND p.channel_id = e.ch
+                    WHERE CASE e.type WHEN 'connect' THEN p.connect_time WHEN 'disconnect' THEN p.disconnect_time
+                                      ELSE p.tcpclean_time END IS NULL
+                      AND (p.client_id IS NOT NULL OR NOT EXISTS (
+                          SELECT 1 FROM mqtt_event h WHERE h.client_id = e.c AND h.event_time = e.time
+                                                       AND h.channel_id = e.ch AND h.event_type = e.type))),
+                newest AS (
+                    SELECT DISTINCT ON (client_id) client_id, channel_id, connect_time, open FROM merged
+                    WHERE connect_time IS NOT NULL ORDER BY client_id, connect_time DESC, channel_id DESC)
+                UPDATE mqtt_client m SET latest_connect_time = n.connect_time, latest_channel_id = n.channel_id,
+                    online = n.open, online_since = CASE WHEN n.open THEN n.connect_time END, updated_at = now()
+                FROM newest n
+                WHERE m.client_id = n.client_id
+                  AND (m.latest_connect_time IS NULL
+                       OR (n.connect_time, n.channel_id) > (m.latest_connect_time, m.latest_channel_id)
+                       OR (n.channel_id = m.latest_channel_id AND n.open <> m.online))""")) {
             ps.setArray(1, c.createArrayOf("varchar", client));
             ps.setArray(2, c.createArrayOf("varchar", channel));
             ps.setArray(3, c.createArrayOf("int8", connect));
             ps.setArray(4, c.createArrayOf("varchar", ip));
             ps.setArray(5, c.createArrayOf("int8", disconnect));
             ps.setArray(6, c.createArrayOf("int8", tcpclean));
-            ps.executeUpdate();
-        }
-
-        List<MqttStatusEvent> distinct = new ArrayList<>(events);
-        try (PreparedStatement ps = c.prepareStatement("""
-                INSERT INTO mqtt_event (client_id, group_id, channel_id, event_type, event_time, client_ip)
-                SELECT * FROM unnest(?::varchar[], ?::varchar[], ?::varchar[], ?::varchar[], ?::int8[], ?::varchar[])
-                ON CONFLICT (client_id, channel_id, event_type) DO NOTHING""")) {
-            int m = distinct.size();
-            String[] ec = new String[m];
-            String[] eg = new String[m];
-            String[] ech = new String[m];
-            String[] et = new String[m];
-            Long[] etime = new Long[m];
-            String[] eip = new String[m];
-            for (int j = 0; j < m; j++) {
-                MqttStatusEvent e = distinct.get(j);
-                ec[j] = e.clientId();
-                eg[j] = e.groupId();
-                ech[j] = e.channelId();
-                et[j] = e.type().wire();
-                etime[j] = e.time();
-                eip[j] = e.clientIp();
-            }
-            ps.setArray(1, c.createArrayOf("varchar", ec));
-            ps.setArray(2, c.createArrayOf("varchar", eg));
-            ps.setArray(3, c.createArrayOf("varchar", ech));
-            ps.setArray(4, c.createArrayOf("varchar", et));
-            ps.setArray(5, c.createArrayOf("int8", etime));
-            ps.setArray(6, c.createArrayOf("varchar", eip));
-            ps.executeUpdate();
-        }
-
-        // The newest connect decides (ConnectionRules): online iff that connection is open.
-        try (PreparedStatement ps = c.prepareStatement("""
-                UPDATE mqtt_client m SET latest_connect_time = l.connect_time, latest_channel_id = l.channel_id,
-                    online = l.open, online_since = CASE WHEN l.open THEN l.connect_time END, updated_at = now()
-                FROM (SELECT DISTINCT ON (client_id) client_id, channel_id, connect_time,
-                             (disconnect_time IS NULL AND tcpclean_time IS NULL) AS open
-                      FROM mqtt_connection WHERE client_id = ANY(?) AND connect_time IS NOT NULL
-                      ORDER BY client_id, connect_time DESC, channel_id DESC) l
-                WHERE m.client_id = l.client_id""")) {
-            ps.setArray(1, c.createArrayOf("varchar", clientIds));
+            ps.setArray(7, c.createArrayOf("varchar", ec));
+            ps.setArray(8, c.createArrayOf("varchar", eg));
+            ps.setArray(9, c.createArrayOf("varchar", ech));
+            ps.setArray(10, c.createArrayOf("varchar", et));
+            ps.setArray(11, c.createArrayOf("int8", etime));
+            ps.setArray(12, c.createArrayOf("varchar", eip));
             ps.executeUpdate();
         }
     }
