@@ -6,6 +6,8 @@
 #   bench/mqtt-ingest.sh [--events=N --clients=N]
 # Ports as for bin/roost: ROOST_DEV_DB_PORT (55432), ROOST_DEV_NAMESRV_PORT (19876),
 # ROOST_DEV_BROKER_PORT (10911), ROOST_PORT_OFFSET (0: http 8080); SEED fixes the stream.
+# BROKER_PULL_MAX (1024): messages one pull may return (the broker's
+# maxTransferCountOnMessageInMemory; 32 is RocketMQ's default and caps every batch at 32).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DIR=$PWD/target/bench-mqtt
@@ -14,11 +16,13 @@ DB_PORT=${ROOST_DEV_DB_PORT:-55432}
 NAMESRV_PORT=${ROOST_DEV_NAMESRV_PORT:-19876}
 BROKER_PORT=${ROOST_DEV_BROKER_PORT:-10911}
 HTTP_PORT=$((8080 + ${ROOST_PORT_OFFSET:-0}))
+BROKER_PULL_MAX=${BROKER_PULL_MAX:-1024}
 rm -rf "$DIR"; mkdir -p "$DIR"
 ./mvnw -q package -DskipTests > "$DIR/build.log" 2>&1
 CP="target/test-classes:target/classes:$(cat target/devservices.classpath)"
 java -cp target/test-classes io.roost.devservices.DevServices start --fresh --dir="$DIR/devservices" \
-  --db-port=$DB_PORT --namesrv-port=$NAMESRV_PORT --broker-port=$BROKER_PORT --classpath-file=target/devservices.classpath
+  --db-port=$DB_PORT --namesrv-port=$NAMESRV_PORT --broker-port=$BROKER_PORT \
+  --broker-pull-max="$BROKER_PULL_MAX" --classpath-file=target/devservices.classpath
 export ROOST_DATA_DIR=$DIR/roost ROOST_MODE=dev ROOST_ADMIN_PASSWORD=bench-admin-password
 export ROOST_DB_URL=jdbc:postgresql://127.0.0.1:$DB_PORT/roost ROOST_ROCKETMQ_NAMESRV=127.0.0.1:$NAMESRV_PORT
 export ROOST_MQTT_STATUS_TOPIC=GID_BENCH_MQTT ROOST_MQTT_CONSUMER_GROUP=roost-bench-mqtt-$SEED
@@ -38,4 +42,4 @@ bin/roost start > "$DIR/start.log" 2>&1 &
 java -Xmx1g -cp "$CP" io.roost.bench.MqttIngestBench --phase=measure --seed="$SEED" --messages="$MESSAGES" \
   --url=http://127.0.0.1:$HTTP_PORT "$@" \
   | tee "$DIR/measure.out"
-echo "machine: $(nproc) cores, $(free -g | awk '/Mem/ {print $2}') GiB"
+echo "machine: $(nproc) cores, $(free -g | awk '/Mem/ {print $2}') GiB; broker pull max $BROKER_PULL_MAX"

@@ -24,7 +24,7 @@ import java.util.concurrent.TimeUnit;
  *
  * <pre>
  * DevServices start [--fresh] --dir=D --db-port=P --namesrv-port=P --broker-port=P --classpath-file=F
- *                   [--max-lifetime-minutes=N] [--no-db] [--no-rocketmq]
+ *                   [--max-lifetime-minutes=N] [--broker-pull-max=N] [--no-db] [--no-rocketmq]
  * DevServices stop --dir=D
  * DevServices run ...       (the background process itself, in the foreground; start launches it)
  * </pre>
@@ -60,7 +60,7 @@ public final class DevServices {
 
     private static final Set<String> FLAGS = Set.of("fresh", "no-db", "no-rocketmq");
     private static final Set<String> VALUED = Set.of("dir", "db-port", "namesrv-port", "broker-port",
-            "classpath-file", "max-lifetime-minutes");
+            "classpath-file", "max-lifetime-minutes", "broker-pull-max");
 
     private DevServices() {
     }
@@ -87,14 +87,14 @@ public final class DevServices {
     private static void usage(String problem) {
         System.err.println("[devservices] " + problem);
         System.err.println("usage: DevServices start|run [--fresh] --dir=DIR --db-port=P --namesrv-port=P --broker-port=P"
-                + " --classpath-file=F [--max-lifetime-minutes=N] [--no-db] [--no-rocketmq]");
+                + " --classpath-file=F [--max-lifetime-minutes=N] [--broker-pull-max=N] [--no-db] [--no-rocketmq]");
         System.err.println("       DevServices stop --dir=DIR");
         System.exit(2);
     }
 
     /** The parsed command line; {@link #childArguments()} gives it back for the {@code run} child. */
     record Options(String command, Path dir, boolean fresh, boolean db, boolean rocketMq, int dbPort,
-                   int namesrvPort, int brokerPort, Path classpathFile, long maxLifetimeMinutes) {
+                   int namesrvPort, int brokerPort, Path classpathFile, long maxLifetimeMinutes, int brokerPullMax) {
 
         static Options parse(String[] args) {
             Map<String, String> raw = new LinkedHashMap<>();
@@ -117,7 +117,7 @@ public final class DevServices {
             }
             Path dir = Path.of(dirValue).toAbsolutePath().normalize();
             if (command.equals("stop")) {
-                return new Options(command, dir, false, false, false, 0, 0, 0, null, 0);
+                return new Options(command, dir, false, false, false, 0, 0, 0, null, 0, 0);
             }
             boolean db = !raw.containsKey("no-db");
             boolean rocketMq = !raw.containsKey("no-rocketmq");
@@ -142,8 +142,13 @@ public final class DevServices {
                     throw new IllegalArgumentException("--max-lifetime-minutes must be positive");
                 }
             }
+            // Messages one pull may return (the broker's maxTransferCountOnMessageInMemory; 0: its default, 32).
+            int pullMax = Integer.parseInt(raw.getOrDefault("broker-pull-max", "0"));
+            if (pullMax < 0 || pullMax > 65_536) {
+                throw new IllegalArgumentException("--broker-pull-max out of range: " + pullMax);
+            }
             Options options = new Options(command, dir, raw.containsKey("fresh"), db, rocketMq, dbPort, namesrvPort,
-                    brokerPort, classpathFile, lifetime);
+                    brokerPort, classpathFile, lifetime, pullMax);
             options.checkDistinctPorts();
             return options;
         }
@@ -199,6 +204,9 @@ public final class DevServices {
             if (rocketMq) {
                 a.add("--namesrv-port=" + namesrvPort);
                 a.add("--broker-port=" + brokerPort);
+                if (brokerPullMax > 0) {
+                    a.add("--broker-pull-max=" + brokerPullMax);
+                }
             } else {
                 a.add("--no-rocketmq");
             }

@@ -126,7 +126,7 @@ final class DevServicesProcess {
                     }, runnable -> new Thread(runnable, "devservices-postgres").start())
                     : CompletableFuture.completedFuture(null);
             if (options.rocketMq()) {
-                services.startRocketMq(rocketHome, options.namesrvPort(), options.brokerPort());
+                services.startRocketMq(rocketHome, options.namesrvPort(), options.brokerPort(), options.brokerPullMax());
                 ready.setProperty("rocketmq.namesrv", "127.0.0.1:" + options.namesrvPort());
             }
             try {
@@ -233,7 +233,7 @@ final class DevServicesProcess {
 
     // ------------------------------------------------------------------------------ RocketMQ
 
-    private void startRocketMq(Path home, int namesrvPort, int brokerPort) throws Exception {
+    private void startRocketMq(Path home, int namesrvPort, int brokerPort, int pullMax) throws Exception {
         long start = System.nanoTime();
         String namesrv = "127.0.0.1:" + namesrvPort;
 
@@ -281,6 +281,10 @@ final class DevServicesProcess {
         store.setMaxIndexNum(40_000);
         store.setMappedFileSizeTimerLog(4 * 1024 * 1024);
         store.setDiskMaxUsedSpaceRatio(98);
+        if (pullMax > 0) {
+            store.setMaxTransferCountOnMessageInMemory(pullMax);
+            store.setMaxTransferBytesOnMessageInMemory(Math.max(store.getMaxTransferBytesOnMessageInMemory(), pullMax * 1024));
+        }
         // Explicit, so it cannot drift onto another service's port (the stock default is 10912).
         store.setHaListenPort(brokerPort + 1);
         // The hook runs inside broker.shutdown() right after the broker unregistered from the name

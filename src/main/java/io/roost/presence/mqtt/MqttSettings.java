@@ -23,11 +23,11 @@ public class MqttSettings {
     boolean consumerEnabled;
 
     @Inject
-    @ConfigProperty(name = "roost.mqtt.batch-size", defaultValue = "256")
+    @ConfigProperty(name = "roost.mqtt.batch-size", defaultValue = "1024")
     int batchSize;
 
     @Inject
-    @ConfigProperty(name = "roost.mqtt.consumer-threads", defaultValue = "4")
+    @ConfigProperty(name = "roost.mqtt.consumer-threads", defaultValue = "16")
     int consumerThreads;
 
     @Inject
