@@ -21,8 +21,10 @@ public record MqttStatusEvent(String clientId, String groupId, String channelId,
     public enum Type {
         CONNECT, DISCONNECT, TCPCLEAN;
 
+        private final String wire = name().toLowerCase(Locale.ROOT);
+
         public String wire() {
-            return name().toLowerCase(Locale.ROOT);
+            return wire;
         }
 
         static Type of(String value) {

@@ -10,7 +10,8 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.time.Duration;
-import java.util.Comparator;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -31,6 +32,17 @@ public class MqttStore {
     /** A message that can never be applied, to be kept with its reason. */
     public record DeadLetter(String messageId, String tag, String body, String reason) {
     }
+
+    /** A connection, in client id then channel id order (the order rows are written in). */
+    private record ConnectionKey(String clientId, String channelId) implements Comparable<ConnectionKey> {
+        @Override
+        public int compareTo(ConnectionKey o) {
+            int c = clientId.compareTo(o.clientId);
+            return c != 0 ? c : channelId.compareTo(o.channelId);
+        }
+    }
+
+    private static final MqttStatusEvent.Type[] TYPES = MqttStatusEvent.Type.values();
 
     @Resource(lookup = "java:jboss/datasources/RoostDS")
     DataSource dataSource;
@@ -63,21 +75,24 @@ public class MqttStore {
         // Facts per connection, merged in memory first: one row touched once per statement. The
         // history candidates are the first event of each (connection, type), as the merge keeps.
         Map<String, String> groups = new TreeMap<>();
-        Comparator<List<String>> byClientThenChannel = Comparator.<List<String>, String>comparing(k -> k.get(0))
-                .thenComparing(k -> k.get(1));
-        Map<List<String>, ConnectionRules.Connection> connections = new TreeMap<>(byClientThenChannel);
-        Map<List<String>, String> ips = new TreeMap<>(byClientThenChannel);
-        Map<List<String>, MqttStatusEvent> firstOfKind = new LinkedHashMap<>();
+        Map<ConnectionKey, ConnectionRules.Connection> merged = new HashMap<>();
+        Map<ConnectionKey, String> ips = new HashMap<>();
+        Map<ConnectionKey, MqttStatusEvent[]> firstOfKind = new LinkedHashMap<>();
         for (MqttStatusEvent e : events) {
             groups.put(e.clientId(), e.groupId());
-            List<String> key = List.of(e.clientId(), e.channelId());
-            connections.merge(key, ConnectionRules.Connection.empty(e.channelId()).with(e.type(), e.time()),
+            ConnectionKey key = new ConnectionKey(e.clientId(), e.channelId());
+            merged.merge(key, ConnectionRules.Connection.empty(e.channelId()).with(e.type(), e.time()),
                     (old, add) -> old.with(e.type(), e.time()));
             if (e.type() == MqttStatusEvent.Type.CONNECT && e.clientIp() != null) {
                 ips.putIfAbsent(key, e.clientIp());
             }
-            firstOfKind.putIfAbsent(List.of(e.clientId(), e.channelId(), e.type().wire()), e);
+            MqttStatusEvent[] kinds = firstOfKind.computeIfAbsent(key, k -> new MqttStatusEvent[TYPES.length]);
+            if (kinds[e.type().ordinal()] == null) {
+                kinds[e.type().ordinal()] = e;
+            }
         }
+        List<ConnectionKey> keys = new ArrayList<>(merged.keySet());
+        keys.sort(null);
 
         // 1. Insert or lock the batch's clients, in client id order (batches never deadlock). DO
         // UPDATE ... WHERE false updates nothing but locks every existing row it meets.
@@ -90,39 +105,46 @@ public class MqttStore {
             ps.executeUpdate();
         }
 
-        int n = connections.size();
+        int n = keys.size();
         String[] client = new String[n];
         String[] channel = new String[n];
         Long[] connect = new Long[n];
         String[] ip = new String[n];
         Long[] disconnect = new Long[n];
         Long[] tcpclean = new Long[n];
-        int i = 0;
-        for (Map.Entry<List<String>, ConnectionRules.Connection> x : connections.entrySet()) {
-            client[i] = x.getKey().get(0);
-            channel[i] = x.getKey().get(1);
-            connect[i] = x.getValue().connectTime();
-            ip[i] = ips.get(x.getKey());
-            disconnect[i] = x.getValue().disconnectTime();
-            tcpclean[i] = x.getValue().tcpcleanTime();
-            i++;
+        for (int i = 0; i < n; i++) {
+            ConnectionKey key = keys.get(i);
+            ConnectionRules.Connection facts = merged.get(key);
+            client[i] = key.clientId();
+            channel[i] = key.channelId();
+            connect[i] = facts.connectTime();
+            ip[i] = ips.get(key);
+            disconnect[i] = facts.disconnectTime();
+            tcpclean[i] = facts.tcpcleanTime();
         }
-        int m = firstOfKind.size();
+        List<MqttStatusEvent> history = new ArrayList<>(events.size());
+        firstOfKind.values().forEach(kinds -> {
+            for (MqttStatusEvent e : kinds) {
+                if (e != null) {
+                    history.add(e);
+                }
+            }
+        });
+        int m = history.size();
         String[] ec = new String[m];
         String[] eg = new String[m];
         String[] ech = new String[m];
         String[] et = new String[m];
         Long[] etime = new Long[m];
         String[] eip = new String[m];
-        int j = 0;
-        for (MqttStatusEvent e : firstOfKind.values()) {
+        for (int j = 0; j < m; j++) {
+            MqttStatusEvent e = history.get(j);
             ec[j] = e.clientId();
             eg[j] = e.groupId();
             ech[j] = e.channelId();
             et[j] = e.type().wire();
             etime[j] = e.time();
             eip[j] = e.clientIp();
-            j++;
         }
 
         // 2. One statement, one snapshot taken after the locks (every earlier writer of these
