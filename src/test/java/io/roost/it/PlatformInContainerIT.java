@@ -78,6 +78,23 @@ class PlatformInContainerIT {
     }
 
     @Test
+    void aBurstOfOutboxMessagesGoesOutInBatchesAndEveryOneArrives() throws Exception {
+        String run = UUID.randomUUID().toString();
+        List<Long> sent = new java.util.ArrayList<>();
+        tx.begin();
+        for (int i = 0; i < 250; i++) { // more than one relay batch (200), sent as runs of one topic
+            sent.add(outbox.publish(ProbeConsumer.TOPIC, "probe", "k-" + i, "burst-" + run + "-" + i));
+        }
+        tx.commit();
+        for (int i = 0; i < 250; i++) {
+            awaitApplied("burst-" + run + "-" + i);
+        }
+        assertEquals(0L, ((Number) em.createNativeQuery("SELECT count(*) FROM outbox WHERE id = ANY(CAST(?1 AS bigint[]))")
+                .setParameter(1, sent.stream().map(String::valueOf).collect(java.util.stream.Collectors.joining(",", "{", "}")))
+                .getSingleResult()).longValue(), "the relay deletes what it sent");
+    }
+
+    @Test
     void rolledBackOutboxMessageIsNeverSent() throws Exception {
         String rolledBack = "rolled-back-" + UUID.randomUUID();
         tx.begin();

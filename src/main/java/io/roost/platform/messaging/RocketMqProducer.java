@@ -9,6 +9,8 @@ import jakarta.ejb.Singleton;
 import jakarta.ejb.Startup;
 import jakarta.inject.Inject;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.logging.Logger;
 import org.apache.rocketmq.client.exception.MQClientException;
 import org.apache.rocketmq.client.producer.DefaultMQProducer;
@@ -63,8 +65,7 @@ public class RocketMqProducer {
      * store the message, so the caller (the outbox relay) keeps it for a later try.
      */
     public String send(long id, String topic, String tag, String key, String body) throws MessagingException {
-        Message message = new Message(topic, tag, key, body.getBytes(StandardCharsets.UTF_8));
-        message.putUserProperty(MessageIds.PROPERTY, Long.toString(id));
+        Message message = message(id, topic, tag, key, body);
         try {
             SendResult result = producer.send(message);
             if (result.getSendStatus() != SendStatus.SEND_OK) {
@@ -79,6 +80,43 @@ public class RocketMqProducer {
             }
             throw new MessagingException("Sending to " + topic + " failed: " + e.getMessage(), e);
         }
+    }
+
+    /** One message of a batch: the outbox id, the tag and key, the body. */
+    public record Outgoing(long id, String tag, String key, String body) {
+    }
+
+    /** At most this many bytes of bodies in one batch (the broker refuses batches above 4 MB). */
+    public static final int MAX_BATCH_BYTES = 1 << 20;
+
+    /**
+     * Sends messages of one topic in one request (they land in one queue, in this order); all or
+     * nothing: throws when the broker did not store the batch, so the caller keeps every one of them.
+     */
+    public void sendBatch(String topic, List<Outgoing> batch) throws MessagingException {
+        if (batch.size() == 1) {
+            Outgoing m = batch.get(0);
+            send(m.id(), topic, m.tag(), m.key(), m.body());
+            return;
+        }
+        List<Message> messages = new ArrayList<>(batch.size());
+        for (Outgoing m : batch) {
+            messages.add(message(m.id(), topic, m.tag(), m.key(), m.body()));
+        }
+        try {
+            producer.send(messages);
+        } catch (Exception e) {
+            if (e instanceof InterruptedException) {
+                Thread.currentThread().interrupt();
+            }
+            throw new MessagingException("Sending " + batch.size() + " messages to " + topic + " failed: " + e.getMessage(), e);
+        }
+    }
+
+    private static Message message(long id, String topic, String tag, String key, String body) {
+        Message message = new Message(topic, tag, key, body.getBytes(StandardCharsets.UTF_8));
+        message.putUserProperty(MessageIds.PROPERTY, Long.toString(id));
+        return message;
     }
 
     /** Asks the name server for the cluster; true if at least one broker is registered. */
