@@ -1,14 +1,10 @@
 package io.roost.presence.session;
 
 import io.roost.presence.store.RouteStore;
-import jakarta.ejb.ConcurrencyManagement;
-import jakarta.ejb.ConcurrencyManagementType;
-import jakarta.ejb.DependsOn;
 import jakarta.ejb.EJB;
-import jakarta.ejb.Schedule;
-import jakarta.ejb.Singleton;
-import jakarta.ejb.Startup;
+import jakarta.enterprise.context.ApplicationScoped;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -17,13 +13,12 @@ import java.util.logging.Logger;
 
 /**
  * Heartbeats without a database write each: a heartbeat only marks its connection here, and every
- * 5 s one UPDATE stamps all marked routes (50,000 devices at 30 s = one statement of ~8,000 rows
- * per flush, not 1,700 commits a second). The timeout is minutes, so 5 s of delay is harmless.
+ * 5 s ({@link HeartbeatFlush}) one UPDATE stamps all marked routes (50,000 devices at 30 s = one
+ * statement of ~8,000 rows per flush, not 1,700 commits a second). The timeout is minutes, so 5 s
+ * of delay is harmless. A plain CDI bean, not an EJB: a mark is a set insertion, and an EJB call
+ * per heartbeat (interceptors, a JTA transaction) cost many times that.
  */
-@Singleton
-@Startup
-@DependsOn("DatabaseMigrator")
-@ConcurrencyManagement(ConcurrencyManagementType.BEAN)
+@ApplicationScoped
 public class HeartbeatBuffer {
 
     private static final Logger LOG = Logger.getLogger(HeartbeatBuffer.class.getName());
@@ -31,25 +26,29 @@ public class HeartbeatBuffer {
     @EJB
     RouteStore routes;
 
-    private volatile Set<String> marked = ConcurrentHashMap.newKeySet();
+    private final Set<String> marked = ConcurrentHashMap.newKeySet();
 
     public void mark(String connectionId) {
         marked.add(connectionId);
     }
 
-    @Schedule(hour = "*", minute = "*", second = "*/5", persistent = false, info = "heartbeat-flush")
-    void flush() {
-        Set<String> batch = marked;
-        marked = ConcurrentHashMap.newKeySet();
-        if (batch.isEmpty()) {
-            return;
+    /** Stamps every route marked since the last flush; returns how many rows it touched. */
+    public int flush() {
+        // Taken out one by one: a mark that races this is either taken now or stays for the next flush.
+        List<String> ids = new ArrayList<>();
+        for (Iterator<String> it = marked.iterator(); it.hasNext(); ) {
+            ids.add(it.next());
+            it.remove();
         }
-        List<String> ids = new ArrayList<>(batch);
+        if (ids.isEmpty()) {
+            return 0;
+        }
         try {
-            routes.touch(ids);
+            return routes.touch(ids);
         } catch (RuntimeException e) {
             marked.addAll(ids); // try again with the next flush
             LOG.log(Level.WARNING, "heartbeat flush of " + ids.size() + " failed", e);
+            return 0;
         }
     }
 }
