@@ -1,12 +1,12 @@
 package io.roost.presence.events;
 
 import io.roost.platform.json.Jsonp;
-import io.roost.platform.messaging.ConsumedMessages;
 import io.roost.platform.messaging.ConsumerSpec;
 import io.roost.platform.messaging.MessageIds;
 import io.roost.platform.messaging.PushConsumers;
 import io.roost.presence.session.DeviceSessions;
 import jakarta.annotation.PostConstruct;
+import jakarta.annotation.Resource;
 import jakarta.annotation.PreDestroy;
 import jakarta.ejb.DependsOn;
 import jakarta.ejb.Singleton;
@@ -14,13 +14,14 @@ import jakarta.ejb.Startup;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.json.JsonObject;
-import jakarta.persistence.EntityManager;
-import jakarta.persistence.PersistenceContext;
 import jakarta.transaction.Transactional;
 import java.io.StringReader;
 import java.nio.charset.StandardCharsets;
-import java.time.OffsetDateTime;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
 import java.util.List;
+import javax.sql.DataSource;
 import org.apache.rocketmq.client.consumer.DefaultMQPushConsumer;
 import org.apache.rocketmq.common.message.MessageExt;
 
@@ -42,7 +43,7 @@ public class LoginLogConsumer {
 
     @PostConstruct
     void start() {
-        consumer = consumers.start(new ConsumerSpec(GROUP, DeviceSessions.LOGIN_EVENTS_TOPIC, "*", 32, 2), writer::write);
+        consumer = consumers.start(new ConsumerSpec(GROUP, DeviceSessions.LOGIN_EVENTS_TOPIC, "*", 64, 2), writer::write);
     }
 
     @PreDestroy
@@ -50,37 +51,59 @@ public class LoginLogConsumer {
         consumer.shutdown();
     }
 
-    /** The transactional part: one batch, one transaction, duplicates skipped. */
+    /**
+     * The transactional part: one batch, one multi-row statement. The outbox id is the row id, so
+     * a redelivered message inserts nothing ({@code ON CONFLICT DO NOTHING}) — no separate
+     * consumed-message bookkeeping needed.
+     */
     @ApplicationScoped
     public static class Writer {
 
-        @PersistenceContext(unitName = "roost")
-        EntityManager em;
-
-        @Inject
-        ConsumedMessages consumed;
+        @Resource(lookup = "java:jboss/datasources/RoostDS")
+        DataSource dataSource;
 
         @Transactional
         public void write(List<MessageExt> messages) {
-            for (MessageExt m : messages) {
-                String id = MessageIds.of(m);
-                if (!consumed.firstDelivery(GROUP, id)) {
-                    continue;
-                }
+            int n = messages.size();
+            Long[] id = new Long[n];
+            Long[] uid = new Long[n];
+            String[] event = new String[n];
+            String[] deviceType = new String[n];
+            String[] deviceId = new String[n];
+            Integer[] nodeId = new Integer[n];
+            String[] connectionId = new String[n];
+            String[] reason = new String[n];
+            String[] at = new String[n]; // ISO-8601 instants: PostgreSQL reads them as timestamptz
+            for (int i = 0; i < n; i++) {
+                MessageExt m = messages.get(i);
                 JsonObject o = Jsonp.PROVIDER.createReader(new StringReader(new String(m.getBody(), StandardCharsets.UTF_8))).readObject();
-                em.createNativeQuery("""
-                                INSERT INTO login_log (id, uid, event, device_type, device_id, node_id, connection_id, reason, at)
-                                VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9) ON CONFLICT (id) DO NOTHING""")
-                        .setParameter(1, Long.parseLong(id))
-                        .setParameter(2, o.getJsonNumber("uid").longValue())
-                        .setParameter(3, o.getString("event"))
-                        .setParameter(4, o.getString("deviceType"))
-                        .setParameter(5, o.getString("deviceId", null))
-                        .setParameter(6, o.getInt("nodeId"))
-                        .setParameter(7, o.getString("connectionId"))
-                        .setParameter(8, o.getString("reason", null))
-                        .setParameter(9, OffsetDateTime.parse(o.getString("at").replace("Z", "+00:00")))
-                        .executeUpdate();
+                id[i] = Long.parseLong(MessageIds.of(m));
+                uid[i] = o.getJsonNumber("uid").longValue();
+                event[i] = o.getString("event");
+                deviceType[i] = o.getString("deviceType");
+                deviceId[i] = o.getString("deviceId", null);
+                nodeId[i] = o.getInt("nodeId");
+                connectionId[i] = o.getString("connectionId");
+                reason[i] = o.getString("reason", null);
+                at[i] = o.getString("at");
+            }
+            try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement("""
+                    INSERT INTO login_log (id, uid, event, device_type, device_id, node_id, connection_id, reason, at)
+                    SELECT * FROM unnest(?::int8[], ?::int8[], ?::varchar[], ?::varchar[], ?::varchar[], ?::int4[], ?::varchar[],
+                        ?::varchar[], ?::timestamptz[])
+                    ON CONFLICT (id) DO NOTHING""")) {
+                ps.setArray(1, c.createArrayOf("int8", id));
+                ps.setArray(2, c.createArrayOf("int8", uid));
+                ps.setArray(3, c.createArrayOf("varchar", event));
+                ps.setArray(4, c.createArrayOf("varchar", deviceType));
+                ps.setArray(5, c.createArrayOf("varchar", deviceId));
+                ps.setArray(6, c.createArrayOf("int4", nodeId));
+                ps.setArray(7, c.createArrayOf("varchar", connectionId));
+                ps.setArray(8, c.createArrayOf("varchar", reason));
+                ps.setArray(9, c.createArrayOf("varchar", at));
+                ps.executeUpdate();
+            } catch (SQLException e) {
+                throw new IllegalStateException("login log insert failed: " + e.getMessage(), e);
             }
         }
     }

@@ -32,49 +32,31 @@ public class RouteStore {
     DataSource dataSource;
 
     /**
-     * Takes the (uid, deviceType, sessionKey) slot for a connection. Under the row lock: the
-     * previous holder, if any, is returned so it can be kicked ({@code replace}) or the login is
-     * refused ({@code !replace}, returns the holder and changes nothing). Two logins at the same
-     * moment serialize on the row (or on the insert's unique check), so exactly one ends holding it.
+     * Takes the (uid, deviceType, sessionKey) slot for a connection. A free slot is taken by one
+     * insert (which waits for a concurrent, uncommitted insert of the same slot). A held slot is
+     * locked: with {@code replace} the holder is replaced in that same statement and returned so it
+     * can be kicked; without, the holder is returned and nothing changes (the login is refused).
+     * Two logins at the same moment serialize on the row or on the insert's unique check, so
+     * exactly one ends holding it.
      */
     @TransactionAttribute(TransactionAttributeType.REQUIRED)
     public Optional<Route> claim(Route wanted, boolean replace) {
         try (Connection c = dataSource.getConnection()) {
             for (int attempt = 0; attempt < 5; attempt++) {
-                Optional<Route> holder = lockHolder(c, wanted);
-                if (holder.isPresent()) {
-                    if (replace) {
-                        try (PreparedStatement ps = c.prepareStatement("""
-                                UPDATE presence_device_route SET node_id = ?, connection_id = ?, device_id = ?, epoch = ?,
-                                    login_at = now(), last_heartbeat_at = now()
-                                WHERE uid = ? AND device_type = ? AND session_key = ?""")) {
-                            ps.setInt(1, wanted.nodeId());
-                            ps.setString(2, wanted.connectionId());
-                            ps.setString(3, wanted.deviceId());
-                            ps.setLong(4, wanted.epoch());
-                            ps.setLong(5, wanted.uid());
-                            ps.setString(6, wanted.deviceType());
-                            ps.setString(7, wanted.sessionKey());
-                            ps.executeUpdate();
-                        }
-                    }
-                    return holder;
-                }
                 try (PreparedStatement ps = c.prepareStatement("""
                         INSERT INTO presence_device_route (uid, device_type, session_key, node_id, connection_id, device_id, epoch)
                         VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (uid, device_type, session_key) DO NOTHING""")) {
-                    ps.setLong(1, wanted.uid());
-                    ps.setString(2, wanted.deviceType());
-                    ps.setString(3, wanted.sessionKey());
-                    ps.setInt(4, wanted.nodeId());
-                    ps.setString(5, wanted.connectionId());
-                    ps.setString(6, wanted.deviceId());
-                    ps.setLong(7, wanted.epoch());
+                    bindSlot(ps, 1, wanted);
+                    bindHolder(ps, 4, wanted);
                     if (ps.executeUpdate() == 1) {
                         return Optional.empty();
                     }
                 }
-                // Someone inserted the slot between our look and our insert: lock it and decide again.
+                Optional<Route> holder = replace ? replaceHolder(c, wanted) : lockHolder(c, wanted);
+                if (holder.isPresent()) {
+                    return holder;
+                }
+                // The holder left between our insert and our lock: try the insert again.
             }
             throw new IllegalStateException("route slot contended beyond retries");
         } catch (SQLException e) {
@@ -84,13 +66,47 @@ public class RouteStore {
 
     private static Optional<Route> lockHolder(Connection c, Route wanted) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(SELECT + " WHERE uid = ? AND device_type = ? AND session_key = ? FOR UPDATE")) {
-            ps.setLong(1, wanted.uid());
-            ps.setString(2, wanted.deviceType());
-            ps.setString(3, wanted.sessionKey());
+            bindSlot(ps, 1, wanted);
             try (ResultSet rs = ps.executeQuery()) {
                 return rs.next() ? Optional.of(route(rs)) : Optional.empty();
             }
         }
+    }
+
+    /**
+     * Locks the slot's holder and hands the slot to {@code wanted} in one statement; returns the
+     * holder as it was (the locking subquery reads the latest committed version of the row).
+     */
+    private static Optional<Route> replaceHolder(Connection c, Route wanted) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("""
+                UPDATE presence_device_route r SET node_id = ?, connection_id = ?, device_id = ?, epoch = ?,
+                    login_at = now(), last_heartbeat_at = now()
+                FROM (""" + SELECT + """
+                 WHERE uid = ? AND device_type = ? AND session_key = ? FOR UPDATE) old
+                WHERE r.uid = old.uid AND r.device_type = old.device_type AND r.session_key = old.session_key
+                RETURNING old.uid, old.device_type, old.session_key, old.node_id, old.connection_id, old.device_id, old.epoch,
+                    old.login_at, old.last_heartbeat_at""")) {
+            bindHolder(ps, 1, wanted);
+            bindSlot(ps, 5, wanted);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? Optional.of(route(rs)) : Optional.empty();
+            }
+        }
+    }
+
+    /** The slot's key: uid, device type, session key, from parameter {@code at} on. */
+    private static void bindSlot(PreparedStatement ps, int at, Route r) throws SQLException {
+        ps.setLong(at, r.uid());
+        ps.setString(at + 1, r.deviceType());
+        ps.setString(at + 2, r.sessionKey());
+    }
+
+    /** Who holds the slot: node, connection, device, epoch, from parameter {@code at} on. */
+    private static void bindHolder(PreparedStatement ps, int at, Route r) throws SQLException {
+        ps.setInt(at, r.nodeId());
+        ps.setString(at + 1, r.connectionId());
+        ps.setString(at + 2, r.deviceId());
+        ps.setLong(at + 3, r.epoch());
     }
 
     /** Removes the route only if this connection still holds it (a displaced connection removes nothing). */
@@ -102,36 +118,46 @@ public class RouteStore {
 
     /**
      * Under the user's presence row lock: the device types online now against the last announced
-     * set. Returns the new version if the set changed (the caller announces it), empty otherwise.
+     * set. Returns the new version and the routes it describes if the set changed (the caller
+     * announces it), empty otherwise. Two statements: the first takes the lock (creating the row
+     * for a user's first session); the second starts after it, so it sees every route change
+     * committed before the lock was granted — a concurrent login of another device type either
+     * committed before (and is counted here) or recounts under the lock after this commit.
      */
     @TransactionAttribute(TransactionAttributeType.MANDATORY)
     public Optional<PresenceVersion> bumpPresenceVersion(long uid) {
         try (Connection c = dataSource.getConnection()) {
-            try (PreparedStatement ps = c.prepareStatement("INSERT INTO presence_user (uid) VALUES (?) ON CONFLICT DO NOTHING")) {
+            try (PreparedStatement ps = c.prepareStatement(
+                    "INSERT INTO presence_user AS p (uid) VALUES (?) ON CONFLICT (uid) DO UPDATE SET uid = p.uid")) {
                 ps.setLong(1, uid);
                 ps.executeUpdate();
             }
-            String announced;
-            try (PreparedStatement ps = c.prepareStatement("SELECT device_types FROM presence_user WHERE uid = ? FOR UPDATE")) {
+            try (PreparedStatement ps = c.prepareStatement("""
+                    WITH live AS (
+                        SELECT coalesce(string_agg(DISTINCT device_type, ',' ORDER BY device_type), '') AS types
+                        FROM presence_device_route WHERE uid = ?),
+                    bumped AS (
+                        UPDATE presence_user p SET version = p.version + 1, device_types = live.types, changed_at = now()
+                        FROM live WHERE p.uid = ? AND p.device_types <> live.types RETURNING p.version)
+                    SELECT b.version, r.uid, r.device_type, r.session_key, r.node_id, r.connection_id, r.device_id, r.epoch,
+                        r.login_at, r.last_heartbeat_at
+                    FROM bumped b LEFT JOIN presence_device_route r ON r.uid = ?
+                    ORDER BY r.device_type, r.session_key""")) {
                 ps.setLong(1, uid);
-                try (ResultSet rs = ps.executeQuery()) {
-                    rs.next();
-                    announced = rs.getString(1);
-                }
-            }
-            // A new statement after the lock: sees every route change committed before it.
-            List<Route> live = routesOf(uid);
-            String now = String.join(",", live.stream().map(Route::deviceType).distinct().sorted().toList());
-            if (now.equals(announced)) {
-                return Optional.empty();
-            }
-            try (PreparedStatement ps = c.prepareStatement(
-                    "UPDATE presence_user SET version = version + 1, device_types = ?, changed_at = now() WHERE uid = ? RETURNING version")) {
-                ps.setString(1, now);
                 ps.setLong(2, uid);
+                ps.setLong(3, uid);
                 try (ResultSet rs = ps.executeQuery()) {
-                    rs.next();
-                    return Optional.of(new PresenceVersion(rs.getLong(1), live));
+                    long version = -1;
+                    List<Route> live = new ArrayList<>();
+                    while (rs.next()) {
+                        version = rs.getLong(1);
+                        if (rs.getObject(3) != null) {
+                            live.add(new Route(rs.getLong(2), rs.getString(3), rs.getString(4), rs.getInt(5), rs.getString(6),
+                                    rs.getString(7), rs.getLong(8), rs.getObject(9, OffsetDateTime.class),
+                                    rs.getObject(10, OffsetDateTime.class)));
+                        }
+                    }
+                    return version < 0 ? Optional.empty() : Optional.of(new PresenceVersion(version, live));
                 }
             }
         } catch (SQLException e) {
