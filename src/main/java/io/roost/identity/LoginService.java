@@ -78,7 +78,7 @@ public class LoginService {
         String addressKey = "login:ip:" + clientAddress;
         throttle.guard(addressKey);
         Optional<TokenService.Grant> grant = tokens.authenticate(token)
-                .filter(g -> g.account().getId() == uid && g.fits(type, deviceId));
+                .filter(g -> g.accountId() == uid && g.fits(type, deviceId));
         if (grant.isEmpty()) {
             throttle.count(addressKey, settings.addressLoginPolicy());
             throw invalid();

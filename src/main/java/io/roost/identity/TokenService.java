@@ -1,6 +1,7 @@
 package io.roost.identity;
 
 import io.roost.identity.store.Account;
+import jakarta.annotation.Resource;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
@@ -9,12 +10,16 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.Base64;
-import java.util.List;
 import java.util.Optional;
+import javax.sql.DataSource;
 
 /**
  * Bearer tokens: 256 random bits, shown to the caller once, stored only as their SHA-256. A
@@ -34,13 +39,21 @@ public class TokenService {
     }
 
     /** A live token: its account (active) and the device it is bound to, if any. */
-    public record Grant(Account account, String deviceType, String deviceId) {
+    public record Grant(long accountId, String deviceType, String deviceId) {
 
         /** An unbound token fits every device; a bound one only its own. */
         public boolean fits(String type, String id) {
             return deviceType == null || deviceType.equals(type) && deviceId.equals(id);
         }
     }
+
+    /** A token is live if it is neither revoked nor expired and its account is active. */
+    private static final String LIVE_TOKEN = """
+            FROM access_token t JOIN account a ON a.id = t.account_id
+            WHERE t.token_hash = ? AND t.revoked_at IS NULL AND t.expires_at > now() AND a.status = 'ACTIVE'""";
+
+    @Resource(lookup = "java:jboss/datasources/RoostDS")
+    DataSource dataSource;
 
     @PersistenceContext(unitName = "roost")
     EntityManager em;
@@ -69,28 +82,33 @@ public class TokenService {
         return new IssuedToken(token, Long.toString(accountId), expiresAt, deviceType, deviceId);
     }
 
-    /** The active account behind a live token, if any. */
+    /** The active account behind a live token, if any (the REST bearer mechanism: roles and all). */
     public Optional<Account> accountFor(String token) {
-        return authenticate(token).map(Grant::account);
+        if (!wellFormed(token)) {
+            return Optional.empty();
+        }
+        return em.createNativeQuery("SELECT a.* " + LIVE_TOKEN.replace("?", ":h"), Account.class)
+                .setParameter("h", sha256(token))
+                .getResultStream().findFirst().map(Account.class::cast);
     }
 
+    /**
+     * The account id and device binding behind a live token: one indexed probe over plain JDBC, no
+     * entity (a device login on the long connection needs nothing more, and there are many).
+     */
     public Optional<Grant> authenticate(String token) {
         if (!wellFormed(token)) {
             return Optional.empty();
         }
-        // One round trip: the account and the token's device binding together.
-        List<?> rows = em.createNativeQuery("""
-                        SELECT a.*, t.device_type AS token_device_type, t.device_id AS token_device_id
-                        FROM access_token t JOIN account a ON a.id = t.account_id
-                        WHERE t.token_hash = :h AND t.revoked_at IS NULL AND t.expires_at > now() AND a.status = 'ACTIVE'""",
-                        Account.WITH_TOKEN_DEVICE)
-                .setParameter("h", sha256(token))
-                .getResultList();
-        if (rows.isEmpty()) {
-            return Optional.empty();
+        try (Connection c = dataSource.getConnection();
+             PreparedStatement ps = c.prepareStatement("SELECT t.account_id, t.device_type, t.device_id " + LIVE_TOKEN)) {
+            ps.setBytes(1, sha256(token));
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? Optional.of(new Grant(rs.getLong(1), rs.getString(2), rs.getString(3))) : Optional.empty();
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("token lookup failed: " + e.getMessage(), e);
         }
-        Object[] row = (Object[]) rows.get(0);
-        return Optional.of(new Grant((Account) row[0], (String) row[1], (String) row[2]));
     }
 
     /** Pushes a live token's expiry out (a device logging in again with its saved token, seed 001 §2.1.7). */

@@ -6,18 +6,25 @@ import io.roost.platform.ids.IdGenerator;
 import io.roost.platform.problem.ProblemException;
 import io.roost.platform.delivery.Notice;
 import io.roost.platform.json.Jsonp;
+import jakarta.annotation.Resource;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Event;
 import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
 import jakarta.transaction.Transactional;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import javax.sql.DataSource;
 
 /**
  * The social graph (seed 001 §2.2): the module's public face. Edges are follows; friends are
@@ -48,6 +55,9 @@ public class SocialGraph {
 
     @PersistenceContext(unitName = "roost")
     EntityManager em;
+
+    @Resource(lookup = "java:jboss/datasources/RoostDS")
+    DataSource dataSource;
 
     @Inject
     IdGenerator ids;
@@ -380,36 +390,52 @@ public class SocialGraph {
     }
 
     public List<Long> followers(long uid, Long after, int limit) {
-        return ids(em.createNativeQuery("""
-                        SELECT follower_id FROM social_follow WHERE followee_id = :u AND follower_id > :after
-                        ORDER BY follower_id LIMIT :n""")
-                .setParameter("u", uid).setParameter("after", after == null ? Long.MIN_VALUE : after)
-                .setParameter("n", limit).getResultList());
+        return longs("""
+                SELECT follower_id FROM social_follow WHERE followee_id = ? AND follower_id > ?
+                ORDER BY follower_id LIMIT ?""", uid, after == null ? Long.MIN_VALUE : after, limit);
     }
 
     public List<Long> following(long uid, Long after, int limit) {
-        return ids(em.createNativeQuery("""
-                        SELECT followee_id FROM social_follow WHERE follower_id = :u AND followee_id > :after
-                        ORDER BY followee_id LIMIT :n""")
-                .setParameter("u", uid).setParameter("after", after == null ? Long.MIN_VALUE : after)
-                .setParameter("n", limit).getResultList());
+        return longs("""
+                SELECT followee_id FROM social_follow WHERE follower_id = ? AND followee_id > ?
+                ORDER BY followee_id LIMIT ?""", uid, after == null ? Long.MIN_VALUE : after, limit);
     }
 
     /** Friends (mutual follows) of uid; with {@code with}, only those who are also friends of that user. */
     public List<Long> friends(long uid, Long with, Long after, int limit) {
-        String common = with == null ? "" : """
-                 AND EXISTS (SELECT 1 FROM social_follow w1 WHERE w1.follower_id = :w AND w1.followee_id = f.followee_id)
-                 AND EXISTS (SELECT 1 FROM social_follow w2 WHERE w2.follower_id = f.followee_id AND w2.followee_id = :w)""";
-        var q = em.createNativeQuery("""
-                        SELECT f.followee_id FROM social_follow f
-                        JOIN social_follow r ON r.follower_id = f.followee_id AND r.followee_id = f.follower_id
-                        WHERE f.follower_id = :u AND f.followee_id > :after""" + common + " ORDER BY f.followee_id LIMIT :n")
-                .setParameter("u", uid).setParameter("after", after == null ? Long.MIN_VALUE : after)
-                .setParameter("n", limit);
-        if (with != null) {
-            q.setParameter("w", with);
+        String sql = """
+                SELECT f.followee_id FROM social_follow f
+                JOIN social_follow r ON r.follower_id = f.followee_id AND r.followee_id = f.follower_id
+                WHERE f.follower_id = ? AND f.followee_id > ?""";
+        long from = after == null ? Long.MIN_VALUE : after;
+        if (with == null) {
+            return longs(sql + " ORDER BY f.followee_id LIMIT ?", uid, from, limit);
         }
-        return ids(q.getResultList());
+        return longs(sql + """
+                 AND EXISTS (SELECT 1 FROM social_follow w1 WHERE w1.follower_id = ? AND w1.followee_id = f.followee_id)
+                 AND EXISTS (SELECT 1 FROM social_follow w2 WHERE w2.follower_id = f.followee_id AND w2.followee_id = ?)
+                ORDER BY f.followee_id LIMIT ?""", uid, from, with, with, limit);
+    }
+
+    /**
+     * A list of ids over plain JDBC: these pages are read on every presence change (a login, a
+     * logout), where an ORM session per query costs more than the query.
+     */
+    private List<Long> longs(String sql, long... parameters) {
+        try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
+            for (int i = 0; i < parameters.length; i++) {
+                ps.setLong(i + 1, parameters[i]);
+            }
+            List<Long> ids = new ArrayList<>();
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    ids.add(rs.getLong(1));
+                }
+            }
+            return ids;
+        } catch (SQLException e) {
+            throw new IllegalStateException("social graph query failed: " + e.getMessage(), e);
+        }
     }
 
     private void checkPeer(long me, long peer) {

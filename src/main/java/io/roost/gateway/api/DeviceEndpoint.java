@@ -186,7 +186,7 @@ public class DeviceEndpoint {
             violation(session, "token-device-mismatch", "This token was issued to another device.");
             return;
         }
-        long uid = grant.get().account().getId();
+        long uid = grant.get().accountId();
         // Register first: a kick for this very connection may follow the commit at once.
         connections.add(connectionId, session);
         DeviceSessions.Login login = sessions.login(uid, deviceType, deviceId, connectionId);

@@ -1,9 +1,6 @@
 package io.roost.identity.store;
 
 import jakarta.persistence.Column;
-import jakarta.persistence.ColumnResult;
-import jakarta.persistence.EntityResult;
-import jakarta.persistence.SqlResultSetMapping;
 import jakarta.persistence.Entity;
 import jakarta.persistence.EnumType;
 import jakarta.persistence.Enumerated;
@@ -17,12 +14,7 @@ import java.util.Set;
 
 @Entity
 @Table(name = "account")
-@SqlResultSetMapping(name = Account.WITH_TOKEN_DEVICE, entities = @EntityResult(entityClass = Account.class),
-        columns = {@ColumnResult(name = "token_device_type"), @ColumnResult(name = "token_device_id")})
 public class Account {
-
-    /** An account row plus the device binding of the token that found it (see TokenService). */
-    public static final String WITH_TOKEN_DEVICE = "AccountWithTokenDevice";
 
     public enum Status { ACTIVE, DISABLED, UNREGISTERED }
 
