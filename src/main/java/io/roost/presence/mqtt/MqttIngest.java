@@ -30,9 +30,6 @@ public class MqttIngest {
     public record Stats(long applied, long deadLettered) {
     }
 
-    /** How many combined transactions may run at once on this node (one per core of a small box). */
-    static final int TRANSACTIONS_AT_ONCE = 2;
-
     @EJB
     MqttStore store;
 
@@ -82,7 +79,7 @@ public class MqttIngest {
             synchronized (queue) {
                 // Ours is queued or in another thread's round: wait until it is done, or until a
                 // slot is free and something is queued, then take a round (ours may be in it).
-                while (!mine.done && (running >= TRANSACTIONS_AT_ONCE || queue.isEmpty())) {
+                while (!mine.done && (running >= settings.transactions() || queue.isEmpty())) {
                     awaitQuietly();
                 }
                 if (mine.done) {

@@ -31,6 +31,10 @@ public class MqttSettings {
     int consumerThreads;
 
     @Inject
+    @ConfigProperty(name = "roost.mqtt.transactions", defaultValue = "2")
+    int transactions;
+
+    @Inject
     @ConfigProperty(name = "roost.mqtt.connection-retention", defaultValue = "3600s")
     String connectionRetention;
 
@@ -56,6 +60,11 @@ public class MqttSettings {
 
     public int consumerThreads() {
         return consumerThreads;
+    }
+
+    /** Combined transactions that may run at once on this node: fewer means bigger ones. */
+    public int transactions() {
+        return Math.max(1, transactions);
     }
 
     public Duration connectionRetention() {
