@@ -10,6 +10,7 @@
 # maxTransferCountOnMessageInMemory; 32 is RocketMQ's default and caps every batch at 32).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source bench/lib.sh
 DIR=$PWD/target/bench-mqtt
 SEED=${SEED:-$RANDOM$RANDOM}
 DB_PORT=${ROOST_DEV_DB_PORT:-55432}
@@ -32,6 +33,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
+PG_TPS=$(pgbench_upsert_tps "$DB_PORT" "$DIR")  # the box's speed today
 echo "== producing (seed $SEED)"
 java -Xmx2g -cp "$CP" io.roost.bench.MqttIngestBench --phase=produce --seed="$SEED" \
   --namesrv=127.0.0.1:$NAMESRV_PORT "$@" | tee "$DIR/produce.out"
@@ -43,3 +45,4 @@ java -Xmx1g -cp "$CP" io.roost.bench.MqttIngestBench --phase=measure --seed="$SE
   --url=http://127.0.0.1:$HTTP_PORT "$@" \
   | tee "$DIR/measure.out"
 echo "machine: $(nproc) cores, $(free -g | awk '/Mem/ {print $2}') GiB; broker pull max $BROKER_PULL_MAX"
+echo "pgbench single-row conditional upsert (64 clients, same database, before the run): $PG_TPS tps"

@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Device connections benchmark (issue: 20,000 logged-in WebSockets on one node, heartbeats every 30 s).
-# Builds and starts Roost with its dev services, registers N users (anonymous + device token), opens N
-# WebSockets (hello → login, 200 in flight) and holds them with staggered heartbeats; reports logins/s,
+# Builds and starts Roost with its dev services, registers N users (anonymous + device token), warms the
+# server up (45 s of spare users logging in and out), opens N WebSockets (hello → login, 200 in flight,
+# through a lean one-thread client) and holds them with staggered heartbeats; reports logins/s,
 # heartbeat round trips, and WildFly's heap (after a full GC) and RSS per connection. Not part of
 # ./mvnw verify.
-#   bench/ws-connections.sh [--connections=20000 --hold=90 --in-flight=200]
+#   bench/ws-connections.sh [--connections=20000 --hold=90 --in-flight=200 --warmup-seconds=45 --warmup-users=2000]
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source bench/lib.sh
 export ROOST_DATA_DIR=${ROOST_DATA_DIR:-$PWD/target/bench-ws}
 export ROOST_MODE=dev ROOST_ADMIN_PASSWORD=bench-admin-password
 export ROOST_SESSION_HEARTBEAT_INTERVAL=30s
@@ -22,6 +24,7 @@ for _ in $(seq 1 300); do grep -q "Roost is up" "$ROOST_DATA_DIR.start.log" 2>/d
 grep -q "Roost is up" "$ROOST_DATA_DIR.start.log" || { cat "$ROOST_DATA_DIR.start.log"; bin/roost stop; exit 1; }
 trap 'bin/roost stop >/dev/null 2>&1 || true' EXIT
 PID=$(cat "$ROOST_DATA_DIR/wildfly.pid")
+PG_TPS=$(pgbench_upsert_tps "${ROOST_DEV_DB_PORT:-55432}" "$ROOST_DATA_DIR")  # the box's speed today
 
 heap_used_kb() { # after a full GC: what the live objects take
   jcmd "$PID" GC.run >/dev/null
@@ -34,18 +37,31 @@ CP="target/test-classes:target/classes:$(cat target/devservices.classpath)"
 OUT=$ROOST_DATA_DIR/bench.out
 java -Xmx3g -cp "$CP" io.roost.bench.WsConnectionsBench --url=http://127.0.0.1:8080 "$@" > "$OUT" 2>&1 &
 BENCH=$!
-# The baseline is taken once the users exist, right before the connections open.
-until grep -q "^setup:" "$OUT" 2>/dev/null || ! kill -0 $BENCH 2>/dev/null; do sleep 1; done
+# The baseline is taken once the users exist and the server is warm, right before the connections open.
+until grep -q "^BASELINE" "$OUT" 2>/dev/null || ! kill -0 $BENCH 2>/dev/null; do sleep 1; done
 HEAP0=$(heap_used_kb); RSS0=$(rss_kb)
+# CPU of each process over the login phase (from here to READY), per login.
+DEV_PID=$(cat "$ROOST_DATA_DIR/devservices/devservices.pid")
+snapshot() { # PostgreSQL's backends come and go: the ones that ended count in the postmaster's reaped children
+  echo "$(cpu_ticks "$PID") $(cpu_ticks $(postgres_pids "$ROOST_DATA_DIR/devservices/pgdata")) $(cpu_ticks "$DEV_PID") $(cpu_ticks $BENCH)"
+}
+read -r W0 P0 D0 B0 <<< "$(snapshot)"
 until grep -q "^READY" "$OUT" 2>/dev/null || ! kill -0 $BENCH 2>/dev/null; do sleep 1; done
+read -r W1 P1 D1 B1 <<< "$(snapshot)"
 sleep 5
 HEAP1=$(heap_used_kb); RSS1=$(rss_kb)
+read -r W2 P2 D2 B2 <<< "$(snapshot)"  # the hold: heartbeats only
 wait $BENCH || true
+read -r W3 P3 D3 B3 <<< "$(snapshot)"
 cat "$OUT"
 N=$(awk '/^RESULT/ { for (i=1;i<=NF;i++) if ($i ~ /^connections=/) { split($i,a,"="); print a[2] } }' "$OUT")
 echo
-echo "machine: $(nproc) cores, $(free -g | awk '/Mem/ {print $2}') GiB"
+echo "machine: $(nproc) cores, $(free -g | awk '/Mem/ {print $2}') GiB; pgbench single-row conditional upsert (64 clients, same database): $PG_TPS tps"
 echo "WildFly heap after GC: ${HEAP0} KB before, ${HEAP1} KB with $N connections"
 echo "WildFly RSS:           ${RSS0} KB before, ${RSS1} KB with $N connections"
+echo "CPU per login (login phase): WildFly $(cpu_us_per $((W1 - W0)) "$N") µs, PostgreSQL $(cpu_us_per $((P1 - P0)) "$N") µs," \
+  "broker and name server $(cpu_us_per $((D1 - D0)) "$N") µs, load generator $(cpu_us_per $((B1 - B0)) "$N") µs"
+HB=$(awk '/^RESULT/ { for (i=1;i<=NF;i++) if ($i ~ /^heartbeats=/) { split($i,a,"="); print a[2] } }' "$OUT")
+echo "CPU per heartbeat (hold phase): WildFly $(cpu_us_per $((W3 - W2)) "$HB") µs, PostgreSQL $(cpu_us_per $((P3 - P2)) "$HB") µs"
 awk -v h0="$HEAP0" -v h1="$HEAP1" -v r0="$RSS0" -v r1="$RSS1" -v n="$N" \
   'BEGIN { printf "per connection: heap %.1f KB, RSS %.1f KB\n", (h1-h0)/n, (r1-r0)/n }'

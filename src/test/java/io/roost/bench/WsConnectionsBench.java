@@ -7,7 +7,6 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.net.http.WebSocket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -16,21 +15,20 @@ import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Many logged-in device connections on one node: registers N users (anonymous registration with a
- * device: one request each, no password hashing), then opens N WebSockets with a bounded number in
- * flight (hello → login) and reports logins/s; holds them with a heartbeat every 30 s per
- * connection (staggered) and reports heartbeat round trips; checks a sample is online; prints
- * {@code READY} when all are connected (the script measures the server's memory then) and a final
- * {@code RESULT} line. Run by bench/ws-connections.sh.
+ * device: one request each, no password hashing), warms the server up with spare users logging in and
+ * out, then opens N WebSockets with a bounded number in flight (hello → login) through a lean
+ * one-thread client ({@link LeanWebSockets}) and reports logins/s; holds them with a heartbeat every
+ * 30 s per connection (staggered) and reports heartbeat round trips; checks a sample is online.
+ * Prints {@code BASELINE} after the warm-up and {@code READY} when all are connected (the script
+ * measures the server's memory at both) and a final {@code RESULT} line. Run by bench/ws-connections.sh.
  */
 public final class WsConnectionsBench {
 
@@ -46,18 +44,20 @@ public final class WsConnectionsBench {
         int inFlight = Integer.parseInt(o.getOrDefault("in-flight", "200"));
         int holdSeconds = Integer.parseInt(o.getOrDefault("hold", "90"));
         int heartbeatSeconds = Integer.parseInt(o.getOrDefault("heartbeat", "30"));
+        int warmupSeconds = Integer.parseInt(o.getOrDefault("warmup-seconds", "45"));
+        int warmup = warmupSeconds > 0 ? Integer.parseInt(o.getOrDefault("warmup-users", "2000")) : 0;
         String run = Long.toHexString(System.nanoTime());
-        System.out.printf("connections=%d in-flight=%d hold=%ds heartbeat=%ds run=%s%n", n, inFlight, holdSeconds,
-                heartbeatSeconds, run);
+        System.out.printf("connections=%d in-flight=%d hold=%ds heartbeat=%ds warm-up=%ds run=%s%n", n, inFlight, holdSeconds,
+                heartbeatSeconds, warmupSeconds, run);
 
         // 1. Users with device tokens (not measured as logins).
         long t0 = System.nanoTime();
-        String[] uid = new String[n];
-        String[] token = new String[n];
+        String[] uid = new String[n + warmup];
+        String[] token = new String[n + warmup];
         ExecutorService pool = Executors.newFixedThreadPool(32);
         AtomicInteger failures = new AtomicInteger();
         List<java.util.concurrent.Future<?>> setup = new ArrayList<>();
-        for (int i = 0; i < n; i++) {
+        for (int i = 0; i < n + warmup; i++) {
             int k = i;
             setup.add(pool.submit(() -> {
                 HttpResponse<String> r = post(url + "/api/v1/registrations", null, "{\"username\":\"ws" + run + "_" + k
@@ -77,43 +77,86 @@ public final class WsConnectionsBench {
         }
         pool.shutdown();
         double setupSeconds = (System.nanoTime() - t0) / 1e9;
-        System.out.printf("setup: %d users in %.1f s (%d failed)%n", n, setupSeconds, failures.get());
+        System.out.printf("setup: %d users in %.1f s (%d failed)%n", n + warmup, setupSeconds, failures.get());
         if (failures.get() > 0) {
             throw new IllegalStateException("registration failed for " + failures.get() + " users");
         }
 
-        // 2. Connect and log in, at most inFlight at a time.
+        // 2. Warm-up: a freshly started server spends its first tens of seconds compiling (its JIT
+        // threads take most of a core), so spare users log in and out in a loop first; the
+        // baseline heap is taken after it ("warmed").
         URI ws = URI.create(url.replaceFirst("^http", "ws") + "/ws");
-        Device[] devices = new Device[n];
-        Device.INTERVAL_MS = heartbeatSeconds * 1000L;
-        Semaphore permits = new Semaphore(inFlight);
-        long t1 = System.nanoTime();
-        for (int i = 0; i < n; i++) {
-            permits.acquire();
-            Device d = new Device(i, token[i], permits);
-            devices[i] = d;
-            HTTP.newWebSocketBuilder().connectTimeout(Duration.ofSeconds(30)).buildAsync(ws, d).whenComplete((socket, error) -> {
-                if (error != null) {
-                    d.loggedIn.completeExceptionally(error);
-                    permits.release();
+        LeanWebSockets client = new LeanWebSockets(ws.getHost(), ws.getPort(), ws.getPath());
+        if (warmupSeconds > 0) {
+            AtomicInteger warmLogins = new AtomicInteger();
+            long until = System.nanoTime() + warmupSeconds * 1_000_000_000L;
+            CompletableFuture<Void> warmed = new CompletableFuture<>();
+            AtomicInteger active = new AtomicInteger(inFlight);
+            int[] next = {0};
+            Runnable[] cycle = new Runnable[1];
+            cycle[0] = () -> {
+                if (System.nanoTime() > until) {
+                    if (active.decrementAndGet() == 0) {
+                        warmed.complete(null);
+                    }
+                    return;
                 }
-            });
-        }
-        int loginFailures = 0;
-        for (Device d : devices) {
-            try {
-                d.loggedIn.get(120, TimeUnit.SECONDS);
-            } catch (Exception e) {
-                loginFailures++;
+                int k = n + next[0]++ % warmup;
+                Device d = new Device(client, k, token[k], null);
+                d.onLoggedIn = () -> {
+                    warmLogins.incrementAndGet();
+                    client.close(d.conn);
+                };
+                d.onDone = cycle[0];
+                d.conn = client.connect(d);
+            };
+            for (int i = 0; i < inFlight; i++) {
+                client.execute(cycle[0]);
             }
+            warmed.get();
+            System.out.printf("warmed: %d logins and logouts in %d s%n", warmLogins.get(), warmupSeconds);
+            Thread.sleep(3000); // the last logouts settle before the baseline
         }
+        System.out.println("BASELINE");
+        System.out.flush();
+        Thread.sleep(5000); // the script takes the server's heap and RSS now
+
+        // 3. Connect and log in, at most inFlight at a time.
+        Device[] devices = new Device[n];
+        long intervalNs = heartbeatSeconds * 1_000_000_000L;
+        AtomicInteger started = new AtomicInteger();
+        CompletableFuture<Void> allDone = new CompletableFuture<>();
+        AtomicInteger finished = new AtomicInteger();
+        Runnable[] open = new Runnable[1];
+        open[0] = () -> {
+            int k = started.getAndIncrement();
+            if (k >= n) {
+                return;
+            }
+            Device d = new Device(client, k, token[k], intervalNs);
+            devices[k] = d;
+            d.onDone = () -> {
+                if (finished.incrementAndGet() == n) {
+                    allDone.complete(null);
+                }
+                open[0].run();
+            };
+            d.conn = client.connect(d);
+        };
+        long t1 = System.nanoTime();
+        for (int i = 0; i < Math.min(inFlight, n); i++) {
+            client.execute(open[0]);
+        }
+        allDone.get(30, TimeUnit.MINUTES);
         double loginSeconds = (System.nanoTime() - t1) / 1e9;
-        double loginsPerSecond = (n - loginFailures) / loginSeconds;
-        System.out.printf("logins: %d in %.1f s = %.0f logins/s (%d failed)%n", n - loginFailures, loginSeconds,
-                loginsPerSecond, loginFailures);
-        // The first quarter warms a freshly started server up (its JIT compilers take a core for the
-        // first tens of seconds); the rate over the rest is the steady one.
-        long[] done = java.util.Arrays.stream(devices).mapToLong(d -> d.loggedInAt).filter(t -> t > 0).sorted().toArray();
+        long loggedIn = Arrays.stream(devices).filter(d -> d.loggedInAt > 0).count();
+        int loginFailures = (int) (n - loggedIn);
+        double loginsPerSecond = loggedIn / loginSeconds;
+        System.out.printf("logins: %d in %.1f s = %.0f logins/s (%d failed%s)%n", loggedIn, loginSeconds,
+                loginsPerSecond, loginFailures, loginFailures == 0 ? "" : ", first: " + Arrays.stream(devices)
+                        .filter(d -> d.failure != null).map(d -> d.failure).findFirst().orElse("?"));
+        // Also the rate past the first quarter (without a warm-up, the server's JIT compilers take a core early on).
+        long[] done = Arrays.stream(devices).mapToLong(d -> d.loggedInAt).filter(t -> t > 0).sorted().toArray();
         int quarter = done.length / 4;
         double steadyLoginsPerSecond = done.length < 8 ? loginsPerSecond
                 : (done.length - 1 - quarter) / ((done[done.length - 1] - done[quarter]) / 1e9);
@@ -121,12 +164,12 @@ public final class WsConnectionsBench {
         System.out.println("READY");
         System.out.flush();
 
-        // 3. Hold: every device has heartbeated since its own login; round trips count from now on.
+        // 4. Hold: every device has heartbeated since its own login; round trips count from now on.
         Device.RECORD = true;
         Thread.sleep(holdSeconds * 1000L);
-        Device.SCHEDULER.shutdownNow();
+        Device.RECORD = false;
 
-        // 4. A sample of 1000 is online according to the server.
+        // 5. A sample of 1000 is online according to the server.
         StringBuilder sample = new StringBuilder("{\"uids\":[");
         int step = Math.max(1, n / 1000);
         int asked = 0;
@@ -137,7 +180,7 @@ public final class WsConnectionsBench {
         JsonObject presence = json(post(url + "/api/v1/presence/users:query", admin, sample.toString()).body());
         long online = presence.getJsonArray("users").stream().filter(u -> u.asJsonObject().getBoolean("online")).count();
 
-        long[] rtt = ConcurrentLinkedQueueToArray(Device.RTT);
+        long[] rtt = Device.RTT.stream().mapToLong(Long::longValue).toArray();
         Arrays.sort(rtt);
         double p50 = rtt.length == 0 ? -1 : rtt[rtt.length / 2] / 1e6;
         double p99 = rtt.length == 0 ? -1 : rtt[Math.min(rtt.length - 1, (int) (rtt.length * 0.99))] / 1e6;
@@ -145,105 +188,114 @@ public final class WsConnectionsBench {
         System.out.printf("heartbeats: %d, p50 %.1f ms, p99 %.1f ms; closed by the server: %d; sample online: %d/%d%n",
                 rtt.length, p50, p99, closed, online, asked);
         System.out.printf("RESULT connections=%d logins_per_s=%.0f steady_logins_per_s=%.0f setup_s=%.1f heartbeats=%d hb_p50_ms=%.1f hb_p99_ms=%.1f "
-                + "sample_online=%d/%d closed=%d%n", n - loginFailures, loginsPerSecond, steadyLoginsPerSecond, setupSeconds, rtt.length, p50, p99,
+                + "sample_online=%d/%d closed=%d%n", loggedIn, loginsPerSecond, steadyLoginsPerSecond, setupSeconds, rtt.length, p50, p99,
                 online, asked, closed);
-        for (Device d : devices) {
-            if (d.socket != null) {
-                d.socket.sendClose(1000, "bye");
+        CompletableFuture<Void> bye = new CompletableFuture<>();
+        client.execute(() -> {
+            for (Device d : devices) {
+                if (d != null && d.conn != null) {
+                    d.closing = true;
+                    client.close(d.conn);
+                }
             }
-        }
+            bye.complete(null);
+        });
+        bye.get();
         Thread.sleep(2000);
+        client.close();
         System.exit(0);
     }
 
-    static long[] ConcurrentLinkedQueueToArray(ConcurrentLinkedQueue<Long> q) {
-        return q.stream().mapToLong(Long::longValue).toArray();
-    }
-
-    /** One device: hello then login on open; afterwards times heartbeat round trips. */
-    static final class Device implements WebSocket.Listener {
+    /**
+     * One device, driven on the client's selector thread: hello then login on open; afterwards, if
+     * it has an interval, a heartbeat per interval (the first at a random point of it, like devices
+     * that logged in at different moments) whose round trip is timed.
+     */
+    static final class Device implements LeanWebSockets.Listener {
         static final ConcurrentLinkedQueue<Long> RTT = new ConcurrentLinkedQueue<>();
-        static final java.util.concurrent.ScheduledExecutorService SCHEDULER = Executors.newScheduledThreadPool(2);
-        static volatile long INTERVAL_MS;
         static volatile boolean RECORD;
+        final LeanWebSockets client;
         final int index;
         final String token;
-        final Semaphore permits;
-        final CompletableFuture<Void> loggedIn = new CompletableFuture<>();
+        final Long intervalNs;
+        LeanWebSockets.Conn conn;
+        Runnable onLoggedIn = () -> { };
+        /** Runs once the login succeeded or failed: the next connection may start. */
+        Runnable onDone;
         volatile long loggedInAt;
-        final StringBuilder partial = new StringBuilder();
-        volatile WebSocket socket;
-        volatile long heartbeatSentAt;
+        String failure;
+        long heartbeatSentAt;
         volatile boolean closedEarly;
+        boolean closing;
         int stage;
 
-        Device(int index, String token, Semaphore permits) {
+        Device(LeanWebSockets client, int index, String token, Long intervalNs) {
+            this.client = client;
             this.index = index;
             this.token = token;
-            this.permits = permits;
+            this.intervalNs = intervalNs;
         }
 
         @Override
-        public void onOpen(WebSocket ws) {
-            socket = ws;
-            ws.sendText("{\"v\":1,\"type\":\"hello\",\"deviceId\":\"dev-" + index + "\",\"deviceType\":\"android\"}", true);
-            ws.request(1);
+        public void onOpen(LeanWebSockets.Conn c) {
+            client.send(c, "{\"v\":1,\"type\":\"hello\",\"deviceId\":\"dev-" + index + "\",\"deviceType\":\"android\"}");
         }
 
         @Override
-        public CompletionStage<?> onText(WebSocket ws, CharSequence data, boolean last) {
-            partial.append(data);
-            if (last) {
-                String frame = partial.toString();
-                partial.setLength(0);
-                if (stage == 0 && frame.contains("\"type\":\"hello\"")) {
-                    stage = 1;
-                    ws.sendText("{\"v\":1,\"type\":\"login\",\"token\":\"" + token + "\"}", true);
-                } else if (stage == 1 && frame.contains("\"type\":\"login\"")) {
-                    stage = 2;
-                    // Like a real device: heartbeats start with the session, staggered over the interval.
-                    SCHEDULER.scheduleAtFixedRate(this::heartbeat, (long) (Math.random() * INTERVAL_MS), INTERVAL_MS,
-                            TimeUnit.MILLISECONDS);
-                    loggedInAt = System.nanoTime();
-                    permits.release();
-                    loggedIn.complete(null);
-                } else if (frame.contains("\"type\":\"heartbeat\"") && heartbeatSentAt != 0) {
-                    if (RECORD) {
-                        RTT.add(System.nanoTime() - heartbeatSentAt);
-                    }
-                    heartbeatSentAt = 0;
-                } else if (stage < 2) {
-                    permits.release();
-                    loggedIn.completeExceptionally(new IllegalStateException(frame));
+        public void onText(LeanWebSockets.Conn c, String frame) {
+            if (stage == 0 && frame.contains("\"type\":\"hello\"")) {
+                stage = 1;
+                client.send(c, "{\"v\":1,\"type\":\"login\",\"token\":\"" + token + "\"}");
+            } else if (stage == 1 && frame.contains("\"type\":\"login\"")) {
+                stage = 2;
+                loggedInAt = System.nanoTime();
+                if (intervalNs != null) {
+                    client.schedule(loggedInAt + (long) (Math.random() * intervalNs), this::heartbeat);
                 }
+                onLoggedIn.run();
+                done();
+            } else if (frame.contains("\"type\":\"heartbeat\"") && heartbeatSentAt != 0) {
+                if (RECORD) {
+                    RTT.add(System.nanoTime() - heartbeatSentAt);
+                }
+                heartbeatSentAt = 0;
+            } else if (stage < 2) {
+                failure = frame;
+                client.close(c);
             }
-            ws.request(1);
-            return null;
         }
 
         void heartbeat() {
-            if (socket != null && !closedEarly && heartbeatSentAt == 0) {
+            if (conn.closed) {
+                return;
+            }
+            if (heartbeatSentAt == 0) {
                 heartbeatSentAt = System.nanoTime();
-                socket.sendText("{\"v\":1,\"type\":\"heartbeat\"}", true);
+                client.send(conn, "{\"v\":1,\"type\":\"heartbeat\"}");
             }
+            client.schedule(System.nanoTime() + intervalNs, this::heartbeat);
         }
 
         @Override
-        public CompletionStage<?> onClose(WebSocket ws, int statusCode, String reason) {
-            closedEarly = true;
-            if (!loggedIn.isDone()) {
-                permits.release();
-                loggedIn.completeExceptionally(new IllegalStateException("closed " + statusCode + " " + reason));
+        public void onClosed(LeanWebSockets.Conn c, int code) {
+            if (stage < 2) {
+                if (failure == null) {
+                    failure = "closed " + code;
+                }
+                done();
+            } else if (!closing && intervalNs != null) {
+                closedEarly = true;
             }
-            return null;
+            if (intervalNs == null) { // warm-up devices end here
+                done();
+            }
         }
 
-        @Override
-        public void onError(WebSocket ws, Throwable error) {
-            closedEarly = true;
-            if (!loggedIn.isDone()) {
-                permits.release();
-                loggedIn.completeExceptionally(error);
+        private void done() {
+            Runnable next = onDone;
+            onDone = null;
+            if (next != null) {
+                next.run();
             }
         }
     }
