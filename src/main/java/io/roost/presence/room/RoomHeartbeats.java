@@ -65,6 +65,7 @@ public class RoomHeartbeats {
     /** Writes every buffered heartbeat; returns how many viewer rows it refreshed. */
     @TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
     public int flush() {
+        long started = System.nanoTime();
         int refreshed = 0;
         for (Long sessionId : List.copyOf(pending.keySet())) {
             Pending p = pending.remove(sessionId); // atomic with mark(): a later mark starts a new entry
@@ -83,6 +84,11 @@ public class RoomHeartbeats {
                     LOG.log(Level.WARNING, "room heartbeat flush of " + chunk.length + " viewers failed", e);
                 }
             }
+        }
+        long ms = (System.nanoTime() - started) / 1_000_000;
+        if (ms > 1_000) { // the next ticks are skipped meanwhile: worth knowing when the database falls behind
+            int rows = refreshed;
+            LOG.warning(() -> "room heartbeat flush of " + rows + " viewers took " + ms + " ms");
         }
         return refreshed;
     }
