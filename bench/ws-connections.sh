@@ -35,7 +35,8 @@ rss_kb() { awk '/VmRSS/ {print $2}' "/proc/$PID/status"; }
 
 CP="target/test-classes:target/classes:$(cat target/devservices.classpath)"
 OUT=$ROOST_DATA_DIR/bench.out
-java -Xmx3g -cp "$CP" io.roost.bench.WsConnectionsBench --url=http://127.0.0.1:8080 "$@" > "$OUT" 2>&1 &
+GO=$ROOST_DATA_DIR/bench.go
+java -Xmx3g -cp "$CP" io.roost.bench.WsConnectionsBench --url=http://127.0.0.1:8080 --go-file="$GO" "$@" > "$OUT" 2>&1 &
 BENCH=$!
 # The baseline is taken once the users exist and the server is warm, right before the connections open.
 until grep -q "^BASELINE" "$OUT" 2>/dev/null || ! kill -0 $BENCH 2>/dev/null; do sleep 1; done
@@ -46,6 +47,7 @@ snapshot() { # PostgreSQL's backends come and go: the ones that ended count in t
   echo "$(cpu_ticks "$PID") $(cpu_ticks $(postgres_pids "$ROOST_DATA_DIR/devservices/pgdata")) $(cpu_ticks "$DEV_PID") $(cpu_ticks $BENCH)"
 }
 read -r W0 P0 D0 B0 <<< "$(snapshot)"
+touch "$GO"  # the bench opens its connections now
 until grep -q "^READY" "$OUT" 2>/dev/null || ! kill -0 $BENCH 2>/dev/null; do sleep 1; done
 read -r W1 P1 D1 B1 <<< "$(snapshot)"
 sleep 5

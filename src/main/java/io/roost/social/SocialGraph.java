@@ -6,6 +6,7 @@ import io.roost.platform.ids.IdGenerator;
 import io.roost.platform.problem.ProblemException;
 import io.roost.platform.delivery.Notice;
 import io.roost.platform.json.Jsonp;
+import io.roost.platform.store.SqlArrays;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Event;
@@ -334,7 +335,7 @@ public class SocialGraph {
         }
         return ids(em.createNativeQuery(
                         "SELECT peer_id FROM social_permission WHERE owner_id = :o AND hide_presence AND peer_id = ANY(CAST(:p AS bigint[]))")
-                .setParameter("o", owner).setParameter("p", idArray(peers))
+                .setParameter("o", owner).setParameter("p", SqlArrays.bigints(peers))
                 .getResultList());
     }
 
@@ -345,13 +346,8 @@ public class SocialGraph {
         }
         return Set.copyOf(ids(em.createNativeQuery(
                         "SELECT follower_id FROM social_follow WHERE followee_id = :f AND follower_id = ANY(CAST(:c AS bigint[]))")
-                .setParameter("f", followee).setParameter("c", idArray(candidates))
+                .setParameter("f", followee).setParameter("c", SqlArrays.bigints(candidates))
                 .getResultList()));
-    }
-
-    /** A bigint[] literal ({1,2,3}): a text parameter works the same through every JPA native-query path. */
-    private static String idArray(Collection<Long> ids) {
-        return ids.stream().map(String::valueOf).collect(java.util.stream.Collectors.joining(",", "{", "}"));
     }
 
     // ---- queries ----

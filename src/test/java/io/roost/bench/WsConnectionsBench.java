@@ -27,7 +27,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * out, then opens N WebSockets with a bounded number in flight (hello → login) through a lean
  * one-thread client ({@link LeanWebSockets}) and reports logins/s; holds them with a heartbeat every
  * 30 s per connection (staggered) and reports heartbeat round trips; checks a sample is online.
- * Prints {@code BASELINE} after the warm-up and {@code READY} when all are connected (the script
+ * Prints {@code BASELINE} after the warm-up (and with {@code --go-file} waits for that file, which the
+ * script creates once it measured the server) and {@code READY} when all are connected (the script
  * measures the server's memory at both) and a final {@code RESULT} line. Run by bench/ws-connections.sh.
  */
 public final class WsConnectionsBench {
@@ -46,6 +47,7 @@ public final class WsConnectionsBench {
         int heartbeatSeconds = Integer.parseInt(o.getOrDefault("heartbeat", "30"));
         int warmupSeconds = Integer.parseInt(o.getOrDefault("warmup-seconds", "45"));
         int warmup = warmupSeconds > 0 ? Integer.parseInt(o.getOrDefault("warmup-users", "2000")) : 0;
+        java.nio.file.Path goFile = o.containsKey("go-file") ? java.nio.file.Path.of(o.get("go-file")) : null;
         String run = Long.toHexString(System.nanoTime());
         System.out.printf("connections=%d in-flight=%d hold=%ds heartbeat=%ds warm-up=%ds run=%s%n", n, inFlight, holdSeconds,
                 heartbeatSeconds, warmupSeconds, run);
@@ -115,11 +117,24 @@ public final class WsConnectionsBench {
             }
             warmed.get();
             System.out.printf("warmed: %d logins and logouts in %d s%n", warmLogins.get(), warmupSeconds);
-            Thread.sleep(3000); // the last logouts settle before the baseline
+            // The server ends a session after the socket closed: wait until none of the spare users is online.
+            for (int from = n; from < n + warmup; ) {
+                int to = Math.min(from + 1000, n + warmup);
+                if (online(url, admin, Arrays.asList(uid).subList(from, to)) == 0) {
+                    from = to;
+                } else {
+                    Thread.sleep(200);
+                }
+            }
         }
+        // The script takes the server's heap, RSS and CPU now, then creates the go-file.
         System.out.println("BASELINE");
         System.out.flush();
-        Thread.sleep(5000); // the script takes the server's heap and RSS now
+        if (goFile != null) {
+            while (!java.nio.file.Files.exists(goFile)) {
+                Thread.sleep(100);
+            }
+        }
 
         // 3. Connect and log in, at most inFlight at a time.
         Device[] devices = new Device[n];
@@ -170,15 +185,12 @@ public final class WsConnectionsBench {
         Device.RECORD = false;
 
         // 5. A sample of 1000 is online according to the server.
-        StringBuilder sample = new StringBuilder("{\"uids\":[");
-        int step = Math.max(1, n / 1000);
-        int asked = 0;
-        for (int i = 0; i < n; i += step) {
-            sample.append(asked++ == 0 ? "" : ",").append('"').append(uid[i]).append('"');
+        List<String> sample = new ArrayList<>();
+        for (int i = 0; i < n; i += Math.max(1, n / 1000)) {
+            sample.add(uid[i]);
         }
-        sample.append("]}");
-        JsonObject presence = json(post(url + "/api/v1/presence/users:query", admin, sample.toString()).body());
-        long online = presence.getJsonArray("users").stream().filter(u -> u.asJsonObject().getBoolean("online")).count();
+        int asked = sample.size();
+        long online = online(url, admin, sample);
 
         long[] rtt = Device.RTT.stream().mapToLong(Long::longValue).toArray();
         Arrays.sort(rtt);
@@ -200,8 +212,7 @@ public final class WsConnectionsBench {
             }
             bye.complete(null);
         });
-        bye.get();
-        Thread.sleep(2000);
+        bye.get(); // the close frames were written on the selector thread
         client.close();
         System.exit(0);
     }
@@ -298,6 +309,13 @@ public final class WsConnectionsBench {
                 next.run();
             }
         }
+    }
+
+    /** How many of these users (at most 1,000) the server says are online. */
+    static long online(String url, String admin, List<String> uids) {
+        String body = uids.stream().map(u -> '"' + u + '"').collect(java.util.stream.Collectors.joining(",", "{\"uids\":[", "]}"));
+        JsonObject presence = json(post(url + "/api/v1/presence/users:query", admin, body).body());
+        return presence.getJsonArray("users").stream().filter(u -> u.asJsonObject().getBoolean("online")).count();
     }
 
     static HttpResponse<String> post(String url, String auth, String body) {

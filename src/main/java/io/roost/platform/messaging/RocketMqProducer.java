@@ -94,11 +94,6 @@ public class RocketMqProducer {
      * nothing: throws when the broker did not store the batch, so the caller keeps every one of them.
      */
     public void sendBatch(String topic, List<Outgoing> batch) throws MessagingException {
-        if (batch.size() == 1) {
-            Outgoing m = batch.get(0);
-            send(m.id(), topic, m.tag(), m.key(), m.body());
-            return;
-        }
         List<Message> messages = new ArrayList<>(batch.size());
         for (Outgoing m : batch) {
             messages.add(message(m.id(), topic, m.tag(), m.key(), m.body()));

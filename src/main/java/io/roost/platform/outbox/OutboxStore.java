@@ -3,6 +3,7 @@ package io.roost.platform.outbox;
 import io.roost.platform.messaging.MessagingException;
 import io.roost.platform.messaging.RocketMqProducer;
 import io.roost.platform.retry.Backoff;
+import io.roost.platform.store.SqlArrays;
 import jakarta.ejb.EJB;
 import jakarta.ejb.Stateless;
 import jakarta.ejb.TransactionAttribute;
@@ -11,7 +12,6 @@ import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.stream.Collectors;
 import java.util.logging.Logger;
 
 /** The outbox table: claim due rows, send them, delete what was sent, back off what failed. */
@@ -51,11 +51,14 @@ public class OutboxStore {
             List<RocketMqProducer.Outgoing> run = new ArrayList<>();
             int bytes = 0;
             int to = from;
-            while (to < rows.size() && topic.equals(rows.get(to)[1])
-                    && (run.isEmpty() || bytes + ((String) rows.get(to)[4]).length() * 3 <= RocketMqProducer.MAX_BATCH_BYTES)) {
-                Object[] row = rows.get(to++);
-                bytes += ((String) row[4]).length() * 3; // UTF-8 takes at most 3 bytes per char
-                run.add(new RocketMqProducer.Outgoing(((Number) row[0]).longValue(), (String) row[2], (String) row[3], (String) row[4]));
+            for (; to < rows.size() && topic.equals(rows.get(to)[1]); to++) {
+                Object[] row = rows.get(to);
+                String body = (String) row[4];
+                bytes += body.length() * 3; // UTF-8 takes at most 3 bytes per char
+                if (!run.isEmpty() && bytes > RocketMqProducer.MAX_BATCH_BYTES) {
+                    break;
+                }
+                run.add(new RocketMqProducer.Outgoing(((Number) row[0]).longValue(), (String) row[2], (String) row[3], body));
             }
             try {
                 producer.sendBatch(topic, run);
@@ -68,7 +71,7 @@ public class OutboxStore {
                                 UPDATE outbox SET attempts = attempts + 1, last_error = ?2,
                                     next_attempt_at = now() + make_interval(secs => ?3)
                                 WHERE id = ANY(CAST(?1 AS bigint[]))""")
-                        .setParameter(1, run.stream().map(m -> Long.toString(m.id())).collect(Collectors.joining(",", "{", "}")))
+                        .setParameter(1, SqlArrays.bigints(run.stream().map(RocketMqProducer.Outgoing::id).toList()))
                         .setParameter(2, truncate(e.getMessage(), 1000))
                         .setParameter(3, (double) Backoff.seconds(attempts))
                         .executeUpdate();
@@ -78,7 +81,7 @@ public class OutboxStore {
         }
         if (!sent.isEmpty()) {
             em.createNativeQuery("DELETE FROM outbox WHERE id = ANY(CAST(?1 AS bigint[]))")
-                    .setParameter(1, sent.stream().map(String::valueOf).collect(Collectors.joining(",", "{", "}")))
+                    .setParameter(1, SqlArrays.bigints(sent))
                     .executeUpdate();
         }
         return new BatchResult(sent.size(), failed);
