@@ -62,7 +62,7 @@ public class MqttSettings {
         return consumerThreads;
     }
 
-    /** Combined transactions that may run at once on this node: fewer means bigger ones. */
+    /** Lanes of client ids, each running one combined transaction at a time: how many may run at once on this node. */
     public int transactions() {
         return Math.max(1, transactions);
     }
