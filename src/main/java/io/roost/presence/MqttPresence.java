@@ -114,7 +114,7 @@ public class MqttPresence {
         @SuppressWarnings("unchecked")
         List<Object[]> rows = em.createNativeQuery("""
                         SELECT channel_id, event_type, event_time, client_ip, received_at FROM mqtt_event
-                        WHERE client_id = ?1 AND event_time BETWEEN ?2 AND ?3 ORDER BY event_time, id LIMIT ?4""")
+                        WHERE client_id = ?1 AND event_time BETWEEN ?2 AND ?3 ORDER BY event_time, received_at, channel_id, event_type LIMIT ?4""")
                 .setParameter(1, clientId).setParameter(2, from).setParameter(3, to).setParameter(4, limit)
                 .getResultList();
         return rows.stream().map(r -> new Event((String) r[0], (String) r[1], ((Number) r[2]).longValue(),

@@ -149,8 +149,9 @@ public class MqttStore {
 
         // 2. One statement, one snapshot taken after the locks (every earlier writer of these
         // clients has committed): merge the facts; append to the history the events whose fact
-        // the connection row did not have yet (a connection no longer kept is probed in the
-        // history itself); move each client whose newest connect or its openness changed.
+        // the connection row did not have yet (with no row, the history itself is probed, unless
+        // the event is later than every purged connection's times: see V13); move each client
+        // whose newest connect or its openness changed.
         // The client row holds the state derived from its connections at its last commit, so
         // only the connections changed now can change it (ConnectionRules: the newest connect
         // decides, online iff that connection is open).
@@ -185,7 +186,7 @@ public class MqttStore {
                     LEFT JOIN known p ON p.client_id = e.c AND p.channel_id = e.ch
                     WHERE CASE e.type WHEN 'connect' THEN p.connect_time WHEN 'disconnect' THEN p.disconnect_time
                                       ELSE p.tcpclean_time END IS NULL
-                      AND (p.client_id IS NOT NULL OR NOT EXISTS (
+                      AND (p.client_id IS NOT NULL OR e.time > (SELECT event_time FROM mqtt_purge_horizon) OR NOT EXISTS (
                           SELECT 1 FROM mqtt_event h WHERE h.client_id = e.c AND h.event_time = e.time
                                                        AND h.channel_id = e.ch AND h.event_type = e.type))),
                 newest AS (
@@ -216,20 +217,28 @@ public class MqttStore {
 
     /**
      * Forgets closed connections older than the retention, except each client's newest connect
-     * (it decides the client's state, and keeps rejecting that channel's late duplicates).
+     * (it decides the client's state, and keeps rejecting that channel's late duplicates). The
+     * purge horizon rises to the latest time the forgotten rows held, in the same statement.
      */
     @TransactionAttribute(TransactionAttributeType.REQUIRES_NEW)
     public int purgeClosedConnections(Duration retention, int limit) {
         try (Connection c = dataSource.getConnection();
              PreparedStatement ps = c.prepareStatement("""
-                     DELETE FROM mqtt_connection WHERE ctid IN (
-                         SELECT k.ctid FROM mqtt_connection k JOIN mqtt_client m ON m.client_id = k.client_id
-                         WHERE k.closed_at < now() - make_interval(secs => ?)
-                           AND m.latest_channel_id IS DISTINCT FROM k.channel_id
-                         LIMIT ?)""")) {
+                     WITH gone AS (
+                         DELETE FROM mqtt_connection WHERE ctid IN (
+                             SELECT k.ctid FROM mqtt_connection k JOIN mqtt_client m ON m.client_id = k.client_id
+                             WHERE k.closed_at < now() - make_interval(secs => ?)
+                               AND m.latest_channel_id IS DISTINCT FROM k.channel_id
+                             LIMIT ?)
+                         RETURNING greatest(connect_time, disconnect_time, tcpclean_time) AS latest)
+                     UPDATE mqtt_purge_horizon SET event_time = greatest(event_time, (SELECT max(latest) FROM gone))
+                     RETURNING (SELECT count(*) FROM gone)""")) {
             ps.setDouble(1, retention.toMillis() / 1000.0);
             ps.setInt(2, limit);
-            return ps.executeUpdate();
+            try (var rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getInt(1);
+            }
         } catch (SQLException e) {
             throw new IllegalStateException("MQTT connection purge failed: " + e.getMessage(), e);
         }
@@ -240,8 +249,8 @@ public class MqttStore {
     public int purgeHistory(int days, int limit) {
         try (Connection c = dataSource.getConnection();
              PreparedStatement ps = c.prepareStatement("""
-                     DELETE FROM mqtt_event WHERE id IN (
-                         SELECT id FROM mqtt_event WHERE received_at < now() - make_interval(days => ?) LIMIT ?)""")) {
+                     DELETE FROM mqtt_event WHERE ctid = ANY(ARRAY(
+                         SELECT ctid FROM mqtt_event WHERE received_at < now() - make_interval(days => ?) LIMIT ?))""")) {
             ps.setInt(1, days);
             ps.setInt(2, limit);
             return ps.executeUpdate();

@@ -241,6 +241,57 @@ class MqttPresenceIT {
         assertEquals(404, http.get("api/v1/presence/mqtt/clients/nobody-" + System.nanoTime(), ADMIN).statusCode());
     }
 
+    /**
+     * The housekeeping timer forgets a closed, superseded connection after its retention and drops
+     * history past its age; a late duplicate of the forgotten connection's event is still recorded
+     * once (its time is within the purge horizon, so the history is probed), while a fact that
+     * connection never had is recorded, and the client's state does not move.
+     */
+    @Test
+    void purgedConnectionsKeepRejectingTheirDuplicates() throws Exception {
+        Http http = new Http(baseUrl.toURI());
+        String clientId = "GID_PURGE@@@dev-" + System.nanoTime();
+        String events = "[" + String.join(",",
+                new Event(clientId, "old", MqttStatusEvent.Type.CONNECT, 1_000).json(),
+                new Event(clientId, "old", MqttStatusEvent.Type.TCPCLEAN, 1_005).json(),
+                new Event(clientId, "new", MqttStatusEvent.Type.CONNECT, 2_000).json()) + "]";
+        assertEquals(200, http.post("api/v1/presence/mqtt/events", ADMIN, events).statusCode());
+        try (java.sql.Connection db = java.sql.DriverManager.getConnection(System.getProperty("roost.test.db.url"),
+                "roost", "roost"); java.sql.Statement st = db.createStatement()) {
+            // An hour past the connection retention; the old tcpclean's history row past the history age.
+            st.executeUpdate("UPDATE mqtt_connection SET closed_at = now() - interval '2 hours' WHERE client_id = '"
+                    + clientId + "' AND channel_id = 'old'");
+            st.executeUpdate("UPDATE mqtt_event SET received_at = now() - interval '400 days' WHERE client_id = '"
+                    + clientId + "' AND event_type = 'tcpclean'");
+            long deadline = System.currentTimeMillis() + 75_000; // the timer runs every 30 s
+            while (count(st, "SELECT count(*) FROM mqtt_connection WHERE client_id = '" + clientId + "' AND channel_id = 'old'") > 0
+                    || count(st, "SELECT count(*) FROM mqtt_event WHERE client_id = '" + clientId + "' AND event_type = 'tcpclean'") > 0) {
+                assertTrue(System.currentTimeMillis() < deadline, "the housekeeping timer purged nothing");
+                Thread.sleep(1_000);
+            }
+            assertEquals(1, count(st, "SELECT count(*) FROM mqtt_connection WHERE client_id = '" + clientId + "'"),
+                    "the newest connect is kept");
+            assertTrue(count(st, "SELECT event_time FROM mqtt_purge_horizon") >= 1_005, "the horizon covers the purged times");
+        }
+        assertEquals(200, http.post("api/v1/presence/mqtt/events", ADMIN, "[" + String.join(",",
+                new Event(clientId, "old", MqttStatusEvent.Type.CONNECT, 1_000).json(),
+                new Event(clientId, "old", MqttStatusEvent.Type.DISCONNECT, 1_004).json()) + "]").statusCode());
+        List<String> history = json(http.get("api/v1/presence/mqtt/clients/" + clientId + "/history?from=0&to=3000", ADMIN))
+                .getJsonArray("events").stream()
+                .map(v -> v.asJsonObject().getString("channelId") + ":" + v.asJsonObject().getString("eventType")).toList();
+        assertEquals(List.of("old:connect", "old:disconnect", "new:connect"), history);
+        JsonObject client = json(http.get("api/v1/presence/mqtt/clients/" + clientId, ADMIN));
+        assertTrue(client.getBoolean("online"), client.toString());
+        assertEquals(2_000, client.getJsonNumber("onlineSince").longValue());
+    }
+
+    static long count(java.sql.Statement st, String sql) throws java.sql.SQLException {
+        try (var rs = st.executeQuery(sql)) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+
     static Map<String, Boolean> oracle(List<Event> events) {
         Map<String, Map<String, ConnectionRules.Connection>> clients = new LinkedHashMap<>();
         for (Event e : events) {
