@@ -6,6 +6,11 @@
 #   cpu_ticks PID...        utime+stime of those processes plus their reaped children, in clock ticks
 #   postgres_pids PGDATA    the postmaster and its live children
 #   cpu_us_per TICKS N      microseconds of CPU per operation
+#   cpu_sampler FILE WILDFLY_PIDFILE PGDATA DEV_PID [OTHER_PID]
+#                           every 0.5 s until killed: epoch ms, then CPU ticks of WildFly, PostgreSQL,
+#                           the dev services JVM (broker, name server), OTHER_PID, and the whole machine
+#   cpu_between FILE FROM_MS TO_MS
+#                           seconds and tick deltas of each of those columns over [FROM_MS, TO_MS]
 
 pgbench_upsert_tps() {
   local port=$1 dir=$2 clients=${3:-64} seconds=${4:-20}
@@ -37,3 +42,16 @@ cpu_ticks() {
 }
 postgres_pids() { local pm; pm=$(head -1 "$1/postmaster.pid"); echo "$pm" $(pgrep -P "$pm"); }
 cpu_us_per() { awk -v t="$1" -v n="$2" -v hz="$(getconf CLK_TCK)" 'BEGIN { printf "%.0f", (n > 0 ? t * 1e6 / hz / n : 0) }'; }
+
+cpu_sampler() {
+  local out=$1 wildfly=$2 pgdata=$3 dev=$4 other=${5:-}
+  while :; do
+    echo "$(date +%s%3N) $(cpu_ticks $(cat "$wildfly" 2>/dev/null)) $(cpu_ticks $(postgres_pids "$pgdata" 2>/dev/null))" \
+      "$(cpu_ticks "$dev") $(cpu_ticks $other) $(awk '/^cpu / {print $2+$3+$4+$7+$8+$9; exit}' /proc/stat)"
+    sleep 0.5
+  done > "$out"
+}
+cpu_between() {
+  awk -v f="$2" -v t="$3" '$1 >= f && !s { s = 1; split($0, a) } $1 <= t { split($0, b); n = NF }
+    END { printf "%.1f", (b[1] - a[1]) / 1000; for (i = 2; i <= n; i++) printf " %d", b[i] - a[i]; print "" }' "$1"
+}

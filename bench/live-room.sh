@@ -25,8 +25,22 @@ trap 'bin/roost stop >/dev/null 2>&1 || true; kill $REDIS 2>/dev/null || true' E
 for _ in $(seq 1 300); do grep -q "Roost is up" "$ROOST_DATA_DIR.start.log" 2>/dev/null && break; sleep 1; done
 grep -q "Roost is up" "$ROOST_DATA_DIR.start.log" || { cat "$ROOST_DATA_DIR.start.log"; exit 1; }
 
+source bench/lib.sh
+cpu_sampler "$ROOST_DATA_DIR/cpu.samples" "$ROOST_DATA_DIR/wildfly.pid" "$ROOST_DATA_DIR/devservices/pgdata" \
+  "$(cat "$ROOST_DATA_DIR/devservices/devservices.pid")" "$REDIS" &
+SAMPLER=$!
+trap 'kill $SAMPLER 2>/dev/null; bin/roost stop >/dev/null 2>&1 || true; kill $REDIS 2>/dev/null || true' EXIT
+
 CP="target/test-classes:target/classes:$(cat target/devservices.classpath)"
 java -Xmx1g -cp "$CP" io.roost.bench.LiveRoomBench --url=http://127.0.0.1:8080 \
   --db="jdbc:postgresql://127.0.0.1:$DB_PORT/roost" --redis-port="$REDIS_PORT" "$@" | tee "$ROOST_DATA_DIR/bench.out"
+# Cores each process kept busy in each phase the benchmark marked
+HZ=$(getconf CLK_TCK)
+awk '/^PHASE/ { split($3, a, "="); split($4, b, "="); print $2, a[2], b[2] }' "$ROOST_DATA_DIR/bench.out" | while read -r PHASE FROM TO; do
+  read -r S W P D R M < <(cpu_between "$ROOST_DATA_DIR/cpu.samples" "$FROM" "$TO")
+  awk -v p="$PHASE" -v s="$S" -v hz="$HZ" -v w="$W" -v pg="$P" -v d="$D" -v r="$R" -v m="$M" 'BEGIN {
+    printf "cores busy during %s (%.0f s): WildFly %.2f, PostgreSQL %.2f, broker %.2f, redis %.2f; whole machine %.2f\n",
+      p, s, w / hz / s, pg / hz / s, d / hz / s, r / hz / s, m / hz / s }'
+done
 echo
 echo "machine: $(nproc) cores, $(free -g | awk '/Mem/ {print $2}') GiB; redis $(redis-server --version | awk '{print $3}')"

@@ -42,12 +42,7 @@ MESSAGES=$(awk '/^PRODUCED/ { for (i=1;i<=NF;i++) if ($i ~ /^messages=/) { split
 
 echo "== starting Roost on the backlog"
 bin/roost start > "$DIR/start.log" 2>&1 &
-# Every 0.5 s: epoch ms, CPU ticks of WildFly, PostgreSQL, the dev services JVM (broker, name server).
-DEV_PID=$(cat "$DIR/devservices/devservices.pid")
-while :; do
-  echo "$(date +%s%3N) $(cpu_ticks $(cat "$ROOST_DATA_DIR/wildfly.pid" 2>/dev/null)) $(cpu_ticks $(postgres_pids "$DIR/devservices/pgdata")) $(cpu_ticks "$DEV_PID")"
-  sleep 0.5
-done > "$DIR/cpu.samples" &
+cpu_sampler "$DIR/cpu.samples" "$ROOST_DATA_DIR/wildfly.pid" "$DIR/devservices/pgdata" "$(cat "$DIR/devservices/devservices.pid")" &
 SAMPLER=$!
 java -Xmx1g -cp "$CP" io.roost.bench.MqttIngestBench --phase=measure --seed="$SEED" --messages="$MESSAGES" \
   --url=http://127.0.0.1:$HTTP_PORT "$@" \
@@ -55,8 +50,8 @@ java -Xmx1g -cp "$CP" io.roost.bench.MqttIngestBench --phase=measure --seed="$SE
 kill $SAMPLER; SAMPLER=
 # CPU per event of each process between the first and the last applied message
 read -r FROM TO N < <(awk '/^WINDOW/ { split($2,a,"="); split($3,b,"="); split($4,c,"="); print a[2], b[2], c[2] }' "$DIR/measure.out")
-read -r W P D < <(awk -v f="$FROM" -v t="$TO" '$1 >= f && !s { s = 1; w0 = $2; p0 = $3; d0 = $4 } $1 <= t { w1 = $2; p1 = $3; d1 = $4 }
-  END { print w1 - w0, p1 - p0, d1 - d0 }' "$DIR/cpu.samples")
-echo "CPU per event: WildFly $(cpu_us_per "$W" "$N") µs, PostgreSQL $(cpu_us_per "$P" "$N") µs, broker and name server $(cpu_us_per "$D" "$N") µs"
+read -r SECONDS_ W P D _ M < <(cpu_between "$DIR/cpu.samples" "$FROM" "$TO")
+echo "CPU per event: WildFly $(cpu_us_per "$W" "$N") µs, PostgreSQL $(cpu_us_per "$P" "$N") µs, broker and name server $(cpu_us_per "$D" "$N") µs;" \
+  "machine busy $(awk -v m="$M" -v s="$SECONDS_" -v hz="$(getconf CLK_TCK)" 'BEGIN { printf "%.2f", m / hz / s }') of $(nproc) cores"
 echo "machine: $(nproc) cores, $(free -g | awk '/Mem/ {print $2}') GiB; broker pull max $BROKER_PULL_MAX"
 echo "pgbench single-row conditional upsert (64 clients, same database, before the run): $PG_TPS tps"

@@ -160,6 +160,7 @@ public final class LiveRoomBench {
 
         // ---- 1. enter: N viewers over enterSeconds, in batches paced evenly
         long t0 = System.nanoTime();
+        long enterFromMs = System.currentTimeMillis();
         int batches = (viewers + batch - 1) / batch;
         for (int b = 0; b < batches; b++) {
             long due = t0 + (long) (b * (enterSeconds * 1e9 / batches));
@@ -176,6 +177,7 @@ public final class LiveRoomBench {
         JsonObject afterEnter = json(send("GET", "/api/v1/rooms/" + room + "/stats", auth, null));
         System.out.printf("enter: %d viewers in %.1f s (%.0f/s); stats online=%d onlineFans=%d%n", viewers, enterTook,
                 viewers / enterTook, afterEnter.getInt("online"), afterEnter.getInt("onlineFans"));
+        phase("enter", enterFromMs);
 
         // ---- 2. steady state: heartbeats, churn, 100 dashboards each polling every second; the SQL/Redis probe
         steady.set(true);
@@ -203,6 +205,7 @@ public final class LiveRoomBench {
             long nextNew = base + viewers;
             long nextLeaver = base;
             long steadyStart = System.nanoTime();
+            long steadyFromMs = System.currentTimeMillis();
             long nextChurn = steadyStart;
             while (System.nanoTime() - steadyStart < steadySeconds * 1_000_000_000L) {
                 long s = System.nanoTime();
@@ -229,6 +232,7 @@ public final class LiveRoomBench {
                 sleepMs(10);
             }
             double steadyTook = (System.nanoTime() - steadyStart) / 1e9;
+            phase("steady", steadyFromMs);
             polling.set(false);
             pollers.shutdown();
             pollers.awaitTermination(10, TimeUnit.SECONDS);
@@ -264,6 +268,7 @@ public final class LiveRoomBench {
             otherLatency.clear();
             mainRoomLive.set(false);
             long c0 = System.nanoTime();
+            long closeFromMs = System.currentTimeMillis();
             JsonObject closed = json(check(send("DELETE", "/api/v1/rooms/" + room + "/sessions/current", auth, null), 200));
             double closeCall = (System.nanoTime() - c0) / 1e6;
             String sessionId = closed.getString("id");
@@ -285,6 +290,7 @@ public final class LiveRoomBench {
                 sleepMs(100);
             }
             double clearTook = (System.nanoTime() - c0) / 1e9;
+            phase("clearing", closeFromMs);
             closing.set(false);
             otherPollers.shutdown();
             otherPollers.awaitTermination(10, TimeUnit.SECONDS);
@@ -347,6 +353,11 @@ public final class LiveRoomBench {
             throw new IllegalStateException(r.request().method() + " " + r.request().uri() + " -> " + r.statusCode() + " " + r.body());
         }
         return r;
+    }
+
+    /** A phase's wall-clock span, for the script's CPU samples. */
+    static void phase(String name, long fromMs) {
+        System.out.printf("PHASE %s from_ms=%d to_ms=%d%n", name, fromMs, System.currentTimeMillis());
     }
 
     static JsonObject json(HttpResponse<String> r) {

@@ -43,8 +43,8 @@ public class AccountIdentityStore implements IdentityStore {
     @Override
     public CredentialValidationResult validate(Credential credential) {
         if (credential instanceof BearerCredential bearer) {
-            return tokens.accountFor(bearer.token())
-                    .map(AccountIdentityStore::valid)
+            return tokens.authenticate(bearer.token())
+                    .map(g -> new CredentialValidationResult(Long.toString(g.accountId()), g.roles()))
                     .orElse(CredentialValidationResult.INVALID_RESULT);
         }
         if (credential instanceof UsernamePasswordCredential basic) {

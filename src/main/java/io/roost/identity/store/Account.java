@@ -109,7 +109,12 @@ public class Account {
     }
 
     public Set<String> getRoles() {
-        return new LinkedHashSet<>(Arrays.asList(roles.split(",")));
+        return roles(roles);
+    }
+
+    /** Roles as stored: comma-separated. */
+    public static Set<String> roles(String stored) {
+        return new LinkedHashSet<>(Arrays.asList(stored.split(",")));
     }
 
     public Status getStatus() {

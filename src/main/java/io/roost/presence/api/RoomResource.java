@@ -52,7 +52,8 @@ public class RoomResource {
     public record OpenBody(@Size(max = 20) String anchorId, @Size(max = 200) String title) {
     }
 
-    public record UidsBody(@NotNull @Size(min = 1, max = LiveRooms.MAX_BATCH) List<@NotNull @Size(max = 20) String> uids) {
+    /** Each uid is checked where it is parsed (400 invalid-id): per-element constraints cost a tenth of the heartbeat path. */
+    public record UidsBody(@NotNull @Size(min = 1, max = LiveRooms.MAX_BATCH) List<String> uids) {
     }
 
     public record SessionView(String id, String roomId, String anchorId, String title, boolean open, OffsetDateTime openedAt,

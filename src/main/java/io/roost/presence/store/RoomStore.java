@@ -22,6 +22,7 @@ import javax.sql.DataSource;
  * counts equal the rows at every commit and no caller ever adjusts a counter itself.
  */
 @Stateless
+@TransactionAttribute(TransactionAttributeType.SUPPORTS) // reads join a caller's transaction, never begin one; writers say theirs
 public class RoomStore {
 
     /** A session; {@code online}/{@code onlineFans} are live sums while open and the final values once closed. */
