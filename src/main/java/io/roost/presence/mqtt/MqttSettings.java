@@ -54,9 +54,15 @@ public class MqttSettings {
         return consumerEnabled;
     }
 
+    /**
+     * At most 1,024, RocketMQ's documented range for consume batches and pulls: configured with
+     * 2,048 the consumer started, consumed nothing and logged nothing.
+     */
     public int batchSize() {
-        return batchSize;
+        return Math.min(MAX_BATCH, Math.max(1, batchSize));
     }
+
+    static final int MAX_BATCH = 1_024;
 
     public int consumerThreads() {
         return consumerThreads;
