@@ -40,6 +40,8 @@ java -Xmx2g -cp "$CP" io.roost.bench.MqttIngestBench --phase=produce --seed="$SE
   --namesrv=127.0.0.1:$NAMESRV_PORT "$@" | tee "$DIR/produce.out"
 MESSAGES=$(awk '/^PRODUCED/ { for (i=1;i<=NF;i++) if ($i ~ /^messages=/) { split($i,a,"="); print a[2] } }' "$DIR/produce.out")
 
+wal_lsn() { PGPASSWORD=roost psql -Atq -h 127.0.0.1 -p "$DB_PORT" -U roost roost -c "SELECT pg_current_wal_lsn() - '0/0'"; }
+WAL0=$(wal_lsn)
 echo "== starting Roost on the backlog"
 bin/roost start > "$DIR/start.log" 2>&1 &
 cpu_sampler "$DIR/cpu.samples" "$ROOST_DATA_DIR/wildfly.pid" "$DIR/devservices/pgdata" "$(cat "$DIR/devservices/devservices.pid")" &
@@ -53,5 +55,6 @@ read -r FROM TO N < <(awk '/^WINDOW/ { split($2,a,"="); split($3,b,"="); split($
 read -r SECONDS_ W P D _ M < <(cpu_between "$DIR/cpu.samples" "$FROM" "$TO")
 echo "CPU per event: WildFly $(cpu_us_per "$W" "$N") µs, PostgreSQL $(cpu_us_per "$P" "$N") µs, broker and name server $(cpu_us_per "$D" "$N") µs;" \
   "machine busy $(awk -v m="$M" -v s="$SECONDS_" -v hz="$(getconf CLK_TCK)" 'BEGIN { printf "%.2f", m / hz / s }') of $(nproc) cores"
+echo "WAL written from the start of Roost to the end: $(( ($(wal_lsn) - WAL0) / N )) bytes per event"
 echo "machine: $(nproc) cores, $(free -g | awk '/Mem/ {print $2}') GiB; broker pull max $BROKER_PULL_MAX"
 echo "pgbench single-row conditional upsert (64 clients, same database, before the run): $PG_TPS tps"
