@@ -12,7 +12,6 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -77,13 +76,13 @@ public class MqttStore {
         Map<String, String> groups = new TreeMap<>();
         Map<ConnectionKey, ConnectionRules.Connection> merged = new HashMap<>();
         Map<ConnectionKey, String> ips = new HashMap<>();
-        Map<ConnectionKey, MqttStatusEvent[]> firstOfKind = new LinkedHashMap<>();
+        Map<ConnectionKey, MqttStatusEvent[]> firstOfKind = new HashMap<>();
         for (MqttStatusEvent e : events) {
             groups.put(e.clientId(), e.groupId());
             ConnectionKey key = new ConnectionKey(e.clientId(), e.channelId());
             merged.merge(key, ConnectionRules.Connection.empty(e.channelId()).with(e.type(), e.time()),
                     (old, add) -> old.with(e.type(), e.time()));
-            if (e.type() == MqttStatusEvent.Type.CONNECT && e.clientIp() != null) {
+            if (e.clientIp() != null) { // every event of a connection carries that TCP connection's address
                 ips.putIfAbsent(key, e.clientIp());
             }
             MqttStatusEvent[] kinds = firstOfKind.computeIfAbsent(key, k -> new MqttStatusEvent[TYPES.length]);
@@ -107,44 +106,34 @@ public class MqttStore {
 
         int n = keys.size();
         String[] client = new String[n];
+        String[] group = new String[n];
         String[] channel = new String[n];
         Long[] connect = new Long[n];
         String[] ip = new String[n];
         Long[] disconnect = new Long[n];
         Long[] tcpclean = new Long[n];
+        // History candidates refer to their connection by position (1-based, as WITH ORDINALITY
+        // counts): client, group, channel and address travel once per connection, not per event.
+        List<Integer> at = new ArrayList<>(events.size());
+        List<Short> kind = new ArrayList<>(events.size());
+        List<Long> time = new ArrayList<>(events.size());
         for (int i = 0; i < n; i++) {
             ConnectionKey key = keys.get(i);
             ConnectionRules.Connection facts = merged.get(key);
             client[i] = key.clientId();
+            group[i] = groups.get(key.clientId());
             channel[i] = key.channelId();
             connect[i] = facts.connectTime();
             ip[i] = ips.get(key);
             disconnect[i] = facts.disconnectTime();
             tcpclean[i] = facts.tcpcleanTime();
-        }
-        List<MqttStatusEvent> history = new ArrayList<>(events.size());
-        firstOfKind.values().forEach(kinds -> {
-            for (MqttStatusEvent e : kinds) {
+            for (MqttStatusEvent e : firstOfKind.get(key)) {
                 if (e != null) {
-                    history.add(e);
+                    at.add(i + 1);
+                    kind.add((short) e.type().ordinal());
+                    time.add(e.time());
                 }
             }
-        });
-        int m = history.size();
-        String[] ec = new String[m];
-        String[] eg = new String[m];
-        String[] ech = new String[m];
-        String[] et = new String[m];
-        Long[] etime = new Long[m];
-        String[] eip = new String[m];
-        for (int j = 0; j < m; j++) {
-            MqttStatusEvent e = history.get(j);
-            ec[j] = e.clientId();
-            eg[j] = e.groupId();
-            ech[j] = e.channelId();
-            et[j] = e.type().wire();
-            etime[j] = e.time();
-            eip[j] = e.clientIp();
         }
 
         // 2. One statement, one snapshot taken after the locks (every earlier writer of these
@@ -157,15 +146,15 @@ public class MqttStore {
         // decides, online iff that connection is open).
         try (PreparedStatement ps = c.prepareStatement("""
                 WITH batch AS (
-                    SELECT * FROM unnest(?::varchar[], ?::varchar[], ?::int8[], ?::varchar[], ?::int8[], ?::int8[])
-                        AS e(c, ch, ct, ip, d, t)),
+                    SELECT * FROM unnest(?::varchar[], ?::varchar[], ?::varchar[], ?::int8[], ?::varchar[], ?::int8[], ?::int8[])
+                        WITH ORDINALITY AS e(c, g, ch, ct, ip, d, t, n)),
                 known AS (
                     SELECT k.client_id, k.channel_id, k.connect_time, k.disconnect_time, k.tcpclean_time
                     FROM batch JOIN mqtt_connection k ON k.client_id = batch.c AND k.channel_id = batch.ch),
                 merged AS (
                     INSERT INTO mqtt_connection AS k (client_id, channel_id, connect_time, client_ip, disconnect_time,
                                                       tcpclean_time, closed_at)
-                    SELECT b.*, CASE WHEN b.d IS NOT NULL OR b.t IS NOT NULL THEN now() END FROM batch b
+                    SELECT b.c, b.ch, b.ct, b.ip, b.d, b.t, CASE WHEN b.d IS NOT NULL OR b.t IS NOT NULL THEN now() END FROM batch b
                     ON CONFLICT (client_id, channel_id) DO UPDATE SET
                         connect_time = coalesce(k.connect_time, EXCLUDED.connect_time),
                         client_ip = coalesce(k.client_ip, EXCLUDED.client_ip),
@@ -180,15 +169,16 @@ public class MqttStore {
                               k.disconnect_time IS NULL AND k.tcpclean_time IS NULL AS open),
                 history AS (
                     INSERT INTO mqtt_event (client_id, group_id, channel_id, event_type, event_time, client_ip)
-                    SELECT e.c, e.g, e.ch, e.type, e.time, e.ip
-                    FROM unnest(?::varchar[], ?::varchar[], ?::varchar[], ?::varchar[], ?::int8[], ?::varchar[])
-                        AS e(c, g, ch, type, time, ip)
-                    LEFT JOIN known p ON p.client_id = e.c AND p.channel_id = e.ch
+                    SELECT b.c, b.g, b.ch, e.type, e.time, b.ip
+                    FROM (SELECT u.at, u.time, (ARRAY['connect', 'disconnect', 'tcpclean'])[u.kind + 1]::varchar AS type -- Type order
+                          FROM unnest(?::int4[], ?::int2[], ?::int8[]) AS u(at, kind, time)) e
+                    JOIN batch b ON b.n = e.at
+                    LEFT JOIN known p ON p.client_id = b.c AND p.channel_id = b.ch
                     WHERE CASE e.type WHEN 'connect' THEN p.connect_time WHEN 'disconnect' THEN p.disconnect_time
                                       ELSE p.tcpclean_time END IS NULL
                       AND (p.client_id IS NOT NULL OR e.time > (SELECT event_time FROM mqtt_purge_horizon) OR NOT EXISTS (
-                          SELECT 1 FROM mqtt_event h WHERE h.client_id = e.c AND h.event_time = e.time
-                                                       AND h.channel_id = e.ch AND h.event_type = e.type))),
+                          SELECT 1 FROM mqtt_event h WHERE h.client_id = b.c AND h.event_time = e.time
+                                                       AND h.channel_id = b.ch AND h.event_type = e.type))),
                 newest AS (
                     SELECT DISTINCT ON (client_id) client_id, channel_id, connect_time, open FROM merged
                     WHERE connect_time IS NOT NULL ORDER BY client_id, connect_time DESC, channel_id DESC)
@@ -200,17 +190,15 @@ public class MqttStore {
                        OR (n.connect_time, n.channel_id) > (m.latest_connect_time, m.latest_channel_id)
                        OR (n.channel_id = m.latest_channel_id AND n.open <> m.online))""")) {
             ps.setArray(1, c.createArrayOf("varchar", client));
-            ps.setArray(2, c.createArrayOf("varchar", channel));
-            ps.setArray(3, c.createArrayOf("int8", connect));
-            ps.setArray(4, c.createArrayOf("varchar", ip));
-            ps.setArray(5, c.createArrayOf("int8", disconnect));
-            ps.setArray(6, c.createArrayOf("int8", tcpclean));
-            ps.setArray(7, c.createArrayOf("varchar", ec));
-            ps.setArray(8, c.createArrayOf("varchar", eg));
-            ps.setArray(9, c.createArrayOf("varchar", ech));
-            ps.setArray(10, c.createArrayOf("varchar", et));
-            ps.setArray(11, c.createArrayOf("int8", etime));
-            ps.setArray(12, c.createArrayOf("varchar", eip));
+            ps.setArray(2, c.createArrayOf("varchar", group));
+            ps.setArray(3, c.createArrayOf("varchar", channel));
+            ps.setArray(4, c.createArrayOf("int8", connect));
+            ps.setArray(5, c.createArrayOf("varchar", ip));
+            ps.setArray(6, c.createArrayOf("int8", disconnect));
+            ps.setArray(7, c.createArrayOf("int8", tcpclean));
+            ps.setArray(8, c.createArrayOf("int4", at.toArray(Integer[]::new)));
+            ps.setArray(9, c.createArrayOf("int2", kind.toArray(Short[]::new)));
+            ps.setArray(10, c.createArrayOf("int8", time.toArray(Long[]::new)));
             ps.executeUpdate();
         }
     }
