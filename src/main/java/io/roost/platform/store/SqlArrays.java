@@ -1,9 +1,12 @@
 package io.roost.platform.store;
 
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
 import java.util.Collection;
 import java.util.stream.Collectors;
 
-/** Array parameters for JPA native queries. */
+/** Array parameters: bigint[] literals for JPA native queries, typed arrays for plain JDBC. */
 public final class SqlArrays {
 
     private SqlArrays() {
@@ -15,5 +18,23 @@ public final class SqlArrays {
      */
     public static String bigints(Collection<Long> ids) {
         return ids.stream().map(String::valueOf).collect(Collectors.joining(",", "{", "}"));
+    }
+
+    /**
+     * Binds {@code params} from parameter 1 on: a {@code Long[]}, {@code Integer[]},
+     * {@code Short[]}, {@code Boolean[]} or {@code String[]} as a SQL array of int8, int4, int2,
+     * bool or varchar (for {@code unnest(?::int8[], ...)} batches), anything else as itself.
+     */
+    public static void bind(Connection c, PreparedStatement ps, Object... params) throws SQLException {
+        for (int i = 0; i < params.length; i++) {
+            Object p = params[i];
+            String type = p instanceof Long[] ? "int8" : p instanceof Integer[] ? "int4" : p instanceof Short[] ? "int2"
+                    : p instanceof Boolean[] ? "bool" : p instanceof String[] ? "varchar" : null;
+            if (type != null) {
+                ps.setArray(i + 1, c.createArrayOf(type, (Object[]) p));
+            } else {
+                ps.setObject(i + 1, p);
+            }
+        }
     }
 }

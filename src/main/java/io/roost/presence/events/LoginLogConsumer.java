@@ -4,6 +4,7 @@ import io.roost.platform.json.Jsonp;
 import io.roost.platform.messaging.ConsumerSpec;
 import io.roost.platform.messaging.MessageIds;
 import io.roost.platform.messaging.PushConsumers;
+import io.roost.platform.store.SqlArrays;
 import io.roost.presence.session.DeviceSessions;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.Resource;
@@ -92,15 +93,7 @@ public class LoginLogConsumer {
                     SELECT * FROM unnest(?::int8[], ?::int8[], ?::varchar[], ?::varchar[], ?::varchar[], ?::int4[], ?::varchar[],
                         ?::varchar[], ?::timestamptz[])
                     ON CONFLICT (id) DO NOTHING""")) {
-                ps.setArray(1, c.createArrayOf("int8", id));
-                ps.setArray(2, c.createArrayOf("int8", uid));
-                ps.setArray(3, c.createArrayOf("varchar", event));
-                ps.setArray(4, c.createArrayOf("varchar", deviceType));
-                ps.setArray(5, c.createArrayOf("varchar", deviceId));
-                ps.setArray(6, c.createArrayOf("int4", nodeId));
-                ps.setArray(7, c.createArrayOf("varchar", connectionId));
-                ps.setArray(8, c.createArrayOf("varchar", reason));
-                ps.setArray(9, c.createArrayOf("varchar", at));
+                SqlArrays.bind(c, ps, id, uid, event, deviceType, deviceId, nodeId, connectionId, reason, at);
                 ps.executeUpdate();
             } catch (SQLException e) {
                 throw new IllegalStateException("login log insert failed: " + e.getMessage(), e);

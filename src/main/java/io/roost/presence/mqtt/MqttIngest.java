@@ -97,12 +97,12 @@ public class MqttIngest {
             }
         }
         while (true) {
-            Lane lane;
+            Lane lane = null;
             List<Part> round = new ArrayList<>();
             synchronized (lock) {
                 // Wait until all of ours are done, or until some lane is free and has work; then
                 // take a round from it (ours may be in it, or help with others' meanwhile).
-                while (!allDone(mine) && freeLaneWithWork() == null) {
+                while (!allDone(mine) && (lane = freeLaneWithWork()) == null) {
                     awaitQuietly();
                 }
                 if (allDone(mine)) {
@@ -113,7 +113,6 @@ public class MqttIngest {
                     }
                     return;
                 }
-                lane = freeLaneWithWork();
                 int budget = settings.batchSize();
                 while (!lane.queue.isEmpty() && (round.isEmpty() || lane.queue.peek().size() <= budget)) {
                     Part p = lane.queue.poll();

@@ -1,5 +1,6 @@
 package io.roost.presence.store;
 
+import io.roost.platform.store.SqlArrays;
 import io.roost.presence.mqtt.ConnectionRules;
 import io.roost.presence.mqtt.MqttStatusEvent;
 import jakarta.annotation.Resource;
@@ -41,8 +42,6 @@ public class MqttStore {
         }
     }
 
-    private static final MqttStatusEvent.Type[] TYPES = MqttStatusEvent.Type.values();
-
     @Resource(lookup = "java:jboss/datasources/RoostDS")
     DataSource dataSource;
 
@@ -72,11 +71,10 @@ public class MqttStore {
 
     private static void applyEvents(Connection c, List<MqttStatusEvent> events) throws SQLException {
         // Facts per connection, merged in memory first: one row touched once per statement. The
-        // history candidates are the first event of each (connection, type), as the merge keeps.
+        // merge keeps the first fact of each kind, which is also each kind's history candidate.
         Map<String, String> groups = new TreeMap<>();
         Map<ConnectionKey, ConnectionRules.Connection> merged = new HashMap<>();
         Map<ConnectionKey, String> ips = new HashMap<>();
-        Map<ConnectionKey, MqttStatusEvent[]> firstOfKind = new HashMap<>();
         for (MqttStatusEvent e : events) {
             groups.put(e.clientId(), e.groupId());
             ConnectionKey key = new ConnectionKey(e.clientId(), e.channelId());
@@ -84,10 +82,6 @@ public class MqttStore {
                     (old, add) -> old.with(e.type(), e.time()));
             if (e.clientIp() != null) { // every event of a connection carries that TCP connection's address
                 ips.putIfAbsent(key, e.clientIp());
-            }
-            MqttStatusEvent[] kinds = firstOfKind.computeIfAbsent(key, k -> new MqttStatusEvent[TYPES.length]);
-            if (kinds[e.type().ordinal()] == null) {
-                kinds[e.type().ordinal()] = e;
             }
         }
         List<ConnectionKey> keys = new ArrayList<>(merged.keySet());
@@ -99,8 +93,7 @@ public class MqttStore {
                 INSERT INTO mqtt_client AS m (client_id, group_id)
                 SELECT * FROM unnest(?::varchar[], ?::varchar[]) ORDER BY 1
                 ON CONFLICT (client_id) DO UPDATE SET group_id = m.group_id WHERE false""")) {
-            ps.setArray(1, c.createArrayOf("varchar", groups.keySet().toArray(String[]::new)));
-            ps.setArray(2, c.createArrayOf("varchar", groups.values().toArray(String[]::new)));
+            SqlArrays.bind(c, ps, groups.keySet().toArray(String[]::new), groups.values().toArray(String[]::new));
             ps.executeUpdate();
         }
 
@@ -127,11 +120,12 @@ public class MqttStore {
             ip[i] = ips.get(key);
             disconnect[i] = facts.disconnectTime();
             tcpclean[i] = facts.tcpcleanTime();
-            for (MqttStatusEvent e : firstOfKind.get(key)) {
-                if (e != null) {
+            Long[] factTimes = {facts.connectTime(), facts.disconnectTime(), facts.tcpcleanTime()}; // Type order
+            for (short k = 0; k < factTimes.length; k++) {
+                if (factTimes[k] != null) {
                     at.add(i + 1);
-                    kind.add((short) e.type().ordinal());
-                    time.add(e.time());
+                    kind.add(k);
+                    time.add(factTimes[k]);
                 }
             }
         }
@@ -189,16 +183,8 @@ public class MqttStore {
                   AND (m.latest_connect_time IS NULL
                        OR (n.connect_time, n.channel_id) > (m.latest_connect_time, m.latest_channel_id)
                        OR (n.channel_id = m.latest_channel_id AND n.open <> m.online))""")) {
-            ps.setArray(1, c.createArrayOf("varchar", client));
-            ps.setArray(2, c.createArrayOf("varchar", group));
-            ps.setArray(3, c.createArrayOf("varchar", channel));
-            ps.setArray(4, c.createArrayOf("int8", connect));
-            ps.setArray(5, c.createArrayOf("varchar", ip));
-            ps.setArray(6, c.createArrayOf("int8", disconnect));
-            ps.setArray(7, c.createArrayOf("int8", tcpclean));
-            ps.setArray(8, c.createArrayOf("int4", at.toArray(Integer[]::new)));
-            ps.setArray(9, c.createArrayOf("int2", kind.toArray(Short[]::new)));
-            ps.setArray(10, c.createArrayOf("int8", time.toArray(Long[]::new)));
+            SqlArrays.bind(c, ps, client, group, channel, connect, ip, disconnect, tcpclean,
+                    at.toArray(Integer[]::new), kind.toArray(Short[]::new), time.toArray(Long[]::new));
             ps.executeUpdate();
         }
     }

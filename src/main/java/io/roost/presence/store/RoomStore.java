@@ -1,5 +1,6 @@
 package io.roost.presence.store;
 
+import io.roost.platform.store.SqlArrays;
 import jakarta.annotation.Resource;
 import jakarta.ejb.ApplicationException;
 import jakarta.ejb.Stateless;
@@ -329,7 +330,7 @@ public class RoomStore {
 
     private <T> List<T> query(String sql, Row<T> row, Object... params) {
         try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
-            bind(c, ps, params);
+            SqlArrays.bind(c, ps, params);
             List<T> rows = new ArrayList<>();
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
@@ -344,23 +345,10 @@ public class RoomStore {
 
     private int update(String sql, Object... params) {
         try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
-            bind(c, ps, params);
+            SqlArrays.bind(c, ps, params);
             return ps.executeUpdate();
         } catch (SQLException e) {
             throw new RoomStoreException(e);
-        }
-    }
-
-    private static void bind(Connection c, PreparedStatement ps, Object... params) throws SQLException {
-        for (int i = 0; i < params.length; i++) {
-            Object p = params[i];
-            if (p instanceof Long[] a) {
-                ps.setArray(i + 1, c.createArrayOf("int8", a));
-            } else if (p instanceof Boolean[] a) {
-                ps.setArray(i + 1, c.createArrayOf("bool", a));
-            } else {
-                ps.setObject(i + 1, p);
-            }
         }
     }
 

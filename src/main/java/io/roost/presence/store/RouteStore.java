@@ -152,9 +152,7 @@ public class RouteStore {
                     while (rs.next()) {
                         version = rs.getLong(1);
                         if (rs.getObject(3) != null) {
-                            live.add(new Route(rs.getLong(2), rs.getString(3), rs.getString(4), rs.getInt(5), rs.getString(6),
-                                    rs.getString(7), rs.getLong(8), rs.getObject(9, OffsetDateTime.class),
-                                    rs.getObject(10, OffsetDateTime.class)));
+                            live.add(route(rs, 2));
                         }
                     }
                     return version < 0 ? Optional.empty() : Optional.of(new PresenceVersion(version, live));
@@ -276,7 +274,13 @@ public class RouteStore {
     private static final String SELECT = "SELECT " + COLUMNS + " FROM presence_device_route";
 
     private static Route route(ResultSet rs) throws SQLException {
-        return new Route(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getInt(4), rs.getString(5), rs.getString(6),
-                rs.getLong(7), rs.getObject(8, OffsetDateTime.class), rs.getObject(9, OffsetDateTime.class));
+        return route(rs, 1);
+    }
+
+    /** A route from the nine columns starting at {@code from}. */
+    private static Route route(ResultSet rs, int from) throws SQLException {
+        return new Route(rs.getLong(from), rs.getString(from + 1), rs.getString(from + 2), rs.getInt(from + 3),
+                rs.getString(from + 4), rs.getString(from + 5), rs.getLong(from + 6),
+                rs.getObject(from + 7, OffsetDateTime.class), rs.getObject(from + 8, OffsetDateTime.class));
     }
 }
