@@ -39,8 +39,8 @@ HZ=$(getconf CLK_TCK)
 awk '/^PHASE/ { split($3, a, "="); split($4, b, "="); print $2, a[2], b[2] }' "$ROOST_DATA_DIR/bench.out" | while read -r PHASE FROM TO; do
   read -r S W P D R M < <(cpu_between "$ROOST_DATA_DIR/cpu.samples" "$FROM" "$TO")
   awk -v p="$PHASE" -v s="$S" -v hz="$HZ" -v w="$W" -v pg="$P" -v d="$D" -v r="$R" -v m="$M" 'BEGIN {
-    printf "cores busy during %s (%.0f s): WildFly %.2f, PostgreSQL %.2f, broker %.2f, redis %.2f; whole machine %.2f\n",
-      p, s, w / hz / s, pg / hz / s, d / hz / s, r / hz / s, m / hz / s }'
+    printf "cores busy during %s (%.0f s): WildFly %.2f, PostgreSQL %.2f, broker %.2f, redis %.2f, the rest (load generator) %.2f; whole machine %.2f\n",
+      p, s, w / hz / s, pg / hz / s, d / hz / s, r / hz / s, (m - w - pg - d - r) / hz / s, m / hz / s }'
 done
 echo
 echo "machine: $(nproc) cores, $(free -g | awk '/Mem/ {print $2}') GiB; redis $(redis-server --version | awk '{print $3}')"

@@ -182,18 +182,9 @@ public final class LiveRoomBench {
         // ---- 2. steady state: heartbeats, churn, 100 dashboards each polling every second; the SQL/Redis probe
         steady.set(true);
         AtomicBoolean polling = new AtomicBoolean(true);
-        ExecutorService pollers = Executors.newFixedThreadPool(dashboards + 1);
+        ExecutorService pollers = Executors.newFixedThreadPool(dashboards);
         for (int d = 0; d < dashboards; d++) {
-            long offset = d * 1000L / dashboards;
-            pollers.submit(() -> {
-                sleepMs(offset);
-                while (polling.get()) {
-                    long s = System.nanoTime();
-                    guarded(failures, () -> check(send("GET", "/api/v1/rooms/" + room + "/stats", auth, null), 200));
-                    statsHttp.add(System.nanoTime() - s);
-                    sleepMs(Math.max(0, 1000 - (System.nanoTime() - s) / 1_000_000));
-                }
-            });
+            pollers.submit(dashboard(room, d * 1000L / dashboards, polling, statsHttp, failures));
         }
         try (Connection c = DriverManager.getConnection(db, o.getOrDefault("db-user", "roost"), o.getOrDefault("db-password", "roost"));
              PreparedStatement ps = c.prepareStatement("""
@@ -248,18 +239,10 @@ public final class LiveRoomBench {
             // ---- 3. close the big room while the other rooms keep being served
             ConcurrentLinkedQueue<Long> otherLatency = new ConcurrentLinkedQueue<>();
             AtomicBoolean closing = new AtomicBoolean(true);
-            ExecutorService otherPollers = Executors.newFixedThreadPool(otherRooms * 2);
-            for (String r : others) {
-                for (int k = 0; k < 2; k++) {
-                    otherPollers.submit(() -> {
-                        while (closing.get()) {
-                            long s = System.nanoTime();
-                            guarded(failures, () -> check(send("GET", "/api/v1/rooms/" + r + "/stats", auth, null), 200));
-                            otherLatency.add(System.nanoTime() - s);
-                            sleepMs(20);
-                        }
-                    });
-                }
+            // the other rooms' own dashboards: as many, and polling as often, as the big room's had
+            ExecutorService otherPollers = Executors.newFixedThreadPool(dashboards);
+            for (int d = 0; d < dashboards; d++) {
+                otherPollers.submit(dashboard(others[d % otherRooms], d * 1000L / dashboards, closing, otherLatency, failures));
             }
             sleepMs(5000);
             double baselineP99 = pct(otherLatency, 0.99);
@@ -329,6 +312,44 @@ public final class LiveRoomBench {
     static void viewerOp(String room, String op, List<Long> uids) {
         String body = uids.stream().map(u -> "\"" + u + "\"").collect(Collectors.joining(",", "{\"uids\":[", "]}"));
         check(send("POST", "/api/v1/rooms/" + room + "/viewers:" + op, auth, body), 200);
+    }
+
+    /**
+     * One anchor dashboard: polls a room's counts once a second (from {@code offsetMs} into the
+     * second) over its own keep-alive connection with prepared request bytes, so the load
+     * generator's cost per poll stays far below the server's, until {@code running} turns false.
+     */
+    static Runnable dashboard(String room, long offsetMs, AtomicBoolean running, ConcurrentLinkedQueue<Long> latency,
+                              AtomicLong failures) {
+        URI base = URI.create(url);
+        byte[] poll = RawHttp.get(base.getHost() + ":" + base.getPort(), "/api/v1/rooms/" + room + "/stats",
+                "Authorization: " + auth + "\r\n");
+        return () -> {
+            sleepMs(offsetMs);
+            RawHttp connection = null;
+            while (running.get()) {
+                long s = System.nanoTime();
+                try {
+                    if (connection == null) {
+                        connection = new RawHttp(base.getHost(), base.getPort());
+                    }
+                    if (connection.exchange(poll) != 200) {
+                        failures.incrementAndGet();
+                    }
+                } catch (IOException e) {
+                    failures.incrementAndGet();
+                    if (connection != null) {
+                        connection.close();
+                        connection = null;
+                    }
+                }
+                latency.add(System.nanoTime() - s);
+                sleepMs(Math.max(0, 1000 - (System.nanoTime() - s) / 1_000_000));
+            }
+            if (connection != null) {
+                connection.close();
+            }
+        };
     }
 
     static HttpResponse<String> send(String method, String path, String authorization, String body) {

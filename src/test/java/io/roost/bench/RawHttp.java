@@ -28,8 +28,18 @@ final class RawHttp implements AutoCloseable {
 
     /** The request line and headers up to (not including) the blank line; adds Content-Length and the body. */
     static byte[] post(String host, String path, String headers, byte[] body) {
-        byte[] head = ("POST " + path + " HTTP/1.1\r\nHost: " + host + "\r\n" + headers + "Content-Length: " + body.length
-                + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII);
+        return request("POST", host, path, headers, body);
+    }
+
+    /** A body-less GET with the given header lines (each ending in CRLF). */
+    static byte[] get(String host, String path, String headers) {
+        return request("GET", host, path, headers, new byte[0]);
+    }
+
+    private static byte[] request(String method, String host, String path, String headers, byte[] body) {
+        byte[] head = (method + " " + path + " HTTP/1.1\r\nHost: " + host + "\r\n" + headers
+                + (method.equals("GET") ? "" : "Content-Length: " + body.length + "\r\n")
+                + "\r\n").getBytes(StandardCharsets.US_ASCII);
         byte[] request = new byte[head.length + body.length];
         System.arraycopy(head, 0, request, 0, head.length);
         System.arraycopy(body, 0, request, head.length, body.length);
@@ -74,8 +84,13 @@ final class RawHttp implements AutoCloseable {
         return b.toString();
     }
 
+    /** Closes the socket; a failure to close a load generator's connection is of no interest. */
     @Override
-    public void close() throws IOException {
-        socket.close();
+    public void close() {
+        try {
+            socket.close();
+        } catch (IOException ignored) {
+            // the connection is gone either way
+        }
     }
 }
