@@ -31,26 +31,60 @@ SQL
   psql -q -h 127.0.0.1 -p "$port" -U roost roost -c "DROP TABLE bench_upsert" >&2
 }
 
-cpu_ticks() {
-  local total=0 p
+# The samplers use bash builtins only: a fork per process read (a database has dozens of backends)
+# cost the sampler half a core on this box, which counted against the machine.
+
+# utime+stime+cutime+cstime of the pids, into TICKS. Fields after the ")" that ends the command name
+# (index 0 is the state): utime stime cutime cstime are 11-14 there.
+ticks_of() {
+  TICKS=0
+  local p line f
   for p in "$@"; do
-    [[ -r /proc/$p/stat ]] || continue
-    # fields after the ")" that ends the command name: utime stime cutime cstime are 12-15 there
-    total=$((total + $(sed 's/^.*) //' "/proc/$p/stat" | awk '{print $12+$13+$14+$15}')))
+    { read -r line < "/proc/$p/stat"; } 2>/dev/null || continue
+    read -ra f <<< "${line##*) }"
+    TICKS=$((TICKS + f[11] + f[12] + f[13] + f[14]))
   done
-  echo "$total"
 }
-postgres_pids() { local pm; pm=$(head -1 "$1/postmaster.pid"); echo "$pm" $(pgrep -P "$pm"); }
+cpu_ticks() { ticks_of "$@"; echo "$TICKS"; }
+
+# The postmaster and its live children, into PIDS (index 1 after the ")" is the parent pid).
+postgres_pids_of() {
+  local pm stat line f
+  PIDS=()
+  { read -r pm < "$1/postmaster.pid"; } 2>/dev/null || return 0
+  PIDS=("$pm")
+  for stat in /proc/[0-9]*/stat; do
+    { read -r line < "$stat"; } 2>/dev/null || continue
+    read -ra f <<< "${line##*) }"
+    [[ ${f[1]} == "$pm" ]] && PIDS+=("${line%% *}")
+  done
+}
+postgres_pids() { postgres_pids_of "$1"; echo "${PIDS[@]}"; }
+
+# Busy ticks of the whole machine (user nice system irq softirq steal), into TICKS.
+machine_ticks() {
+  local f
+  read -ra f < /proc/stat
+  TICKS=$((f[1] + f[2] + f[3] + f[6] + f[7] + f[8]))
+}
+
 cpu_us_per() { awk -v t="$1" -v n="$2" -v hz="$(getconf CLK_TCK)" 'BEGIN { printf "%.0f", (n > 0 ? t * 1e6 / hz / n : 0) }'; }
 
 cpu_sampler() {
-  local out=$1 wildfly=$2 pgdata=$3 dev=$4 other=${5:-}
+  local out=$1 wildfly=$2 pgdata=$3 dev=$4 other=${5:-} wf now w p d o
   while :; do
-    echo "$(date +%s%3N) $(cpu_ticks $(cat "$wildfly" 2>/dev/null)) $(cpu_ticks $(postgres_pids "$pgdata" 2>/dev/null))" \
-      "$(cpu_ticks "$dev") $(cpu_ticks $other) $(awk '/^cpu / {print $2+$3+$4+$7+$8+$9; exit}' /proc/stat)"
+    now=${EPOCHREALTIME/./}
+    { read -r wf < "$wildfly"; } 2>/dev/null || wf=
+    ticks_of $wf; w=$TICKS
+    postgres_pids_of "$pgdata"; ticks_of "${PIDS[@]}"; p=$TICKS
+    ticks_of "$dev"; d=$TICKS
+    ticks_of $other; o=$TICKS
+    machine_ticks
+    echo "${now:0:13} $w $p $d $o $TICKS"
     sleep 0.5
   done > "$out"
 }
+
 cpu_between() {
   awk -v f="$2" -v t="$3" '$1 >= f && !s { s = 1; split($0, a) } $1 <= t { split($0, b); n = NF }
     END { printf "%.1f", (b[1] - a[1]) / 1000; for (i = 2; i <= n; i++) printf " %d", b[i] - a[i]; print "" }' "$1"
