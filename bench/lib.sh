@@ -56,8 +56,9 @@ postgres_pids_of() {
   for stat in /proc/[0-9]*/stat; do
     { read -r line < "$stat"; } 2>/dev/null || continue
     read -ra f <<< "${line##*) }"
-    [[ ${f[1]} == "$pm" ]] && PIDS+=("${line%% *}")
+    if [[ ${f[1]} == "$pm" ]]; then PIDS+=("${line%% *}"); fi
   done
+  return 0 # the scripts run with set -e
 }
 postgres_pids() { postgres_pids_of "$1"; echo "${PIDS[@]}"; }
 
