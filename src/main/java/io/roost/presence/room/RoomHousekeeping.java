@@ -26,7 +26,9 @@ import java.util.logging.Logger;
  * <li>viewers silent past the timeout leave (seed 002 scenario 4); anchors silent past theirs
  * have the session closed;</li>
  * <li>a closed session's viewers go offline in batches of {@value #BATCH}, each its own short
- * transaction — closing a room of 100,000 never holds one lock set over all of them;</li>
+ * transaction — closing a room of 100,000 never holds one lock set over all of them — with a
+ * pause as long as the batch after each one, so the clearing never takes more than about half a
+ * core from the rooms still live (the seed's big-key lesson is about stalls, not only locks);</li>
  * <li>open sessions' counts go to {@code roost-room-events} every interval;</li>
  * <li>history older than the retention is deleted.</li>
  * </ul>
@@ -73,12 +75,12 @@ public class RoomHousekeeping {
 
     @Schedule(hour = "*", minute = "*/10", persistent = false, info = "room-history-purge")
     void purgeTick() {
-        once(purging, () -> drain(() -> store.purgeHistory(settings.historyRetention(), BATCH)));
+        once(purging, () -> drain(() -> store.purgeHistory(settings.historyRetention(), BATCH), true));
     }
 
     /** Timed-out viewers leave; timed-out anchors' sessions close. Returns how many of both. */
     public int sweepTimeouts() {
-        int viewers = drain(() -> store.sweepViewers(settings.viewerTimeout(), BATCH));
+        int viewers = drain(() -> store.sweepViewers(settings.viewerTimeout(), BATCH), false);
         int sessions = 0;
         for (long id : store.anchorTimedOut(settings.anchorTimeout())) {
             sessions += rooms.closeSession(id, "anchor_timeout").isPresent() ? 1 : 0;
@@ -90,21 +92,37 @@ public class RoomHousekeeping {
     public int clearClosed() {
         int total = 0;
         for (long id : store.unclearedSessions()) {
-            total += drain(() -> store.clearBatch(id, BATCH));
+            total += drain(() -> store.clearBatch(id, BATCH), true);
             store.markCleared(id);
         }
         return total;
     }
 
-    /** Repeats a batch until it comes back short; the total. */
-    private static int drain(IntSupplier batch) {
+    /**
+     * Repeats a batch until it comes back short; the total. Background work ({@code paced}) pauses
+     * after each full batch as long as the batch took, leaving the database to live traffic half the time.
+     */
+    private static int drain(IntSupplier batch, boolean paced) {
         int total = 0;
         int n;
         do {
+            long started = System.nanoTime();
             n = batch.getAsInt();
             total += n;
+            if (paced && n >= BATCH) {
+                pause(System.nanoTime() - started);
+            }
         } while (n >= BATCH);
         return total;
+    }
+
+    private static void pause(long nanos) {
+        try {
+            Thread.sleep(nanos / 1_000_000, (int) (nanos % 1_000_000));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt(); // shutting down: the next start resumes the clearing
+            throw new IllegalStateException("interrupted while pacing a housekeeping batch", e);
+        }
     }
 
     private static void once(AtomicBoolean running, IntSupplier work) {
