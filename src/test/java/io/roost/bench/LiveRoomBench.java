@@ -158,6 +158,18 @@ public final class LiveRoomBench {
             }
         }), 5, 10, TimeUnit.SECONDS);
 
+        // The anchor's dashboards poll for as long as the room is live, as they would; only the steady
+        // state's polls are timed (the enter phase also warms that path up, as hours of uptime would).
+        AtomicBoolean polling = new AtomicBoolean(true);
+        ExecutorService pollers = Executors.newFixedThreadPool(dashboards, r -> {
+            Thread t = new Thread(r, "dashboard");
+            t.setDaemon(true); // a failed run still exits
+            return t;
+        });
+        for (int d = 0; d < dashboards; d++) {
+            pollers.submit(dashboard(room, d * 1000L / dashboards, polling, steady, statsHttp, failures));
+        }
+
         // ---- 1. enter: N viewers over enterSeconds, in batches paced evenly
         long t0 = System.nanoTime();
         long enterFromMs = System.currentTimeMillis();
@@ -179,13 +191,8 @@ public final class LiveRoomBench {
                 viewers / enterTook, afterEnter.getInt("online"), afterEnter.getInt("onlineFans"));
         phase("enter", enterFromMs);
 
-        // ---- 2. steady state: heartbeats, churn, 100 dashboards each polling every second; the SQL/Redis probe
+        // ---- 2. steady state: heartbeats, churn, the dashboards (timed from now on); the SQL/Redis probe
         steady.set(true);
-        AtomicBoolean polling = new AtomicBoolean(true);
-        ExecutorService pollers = Executors.newFixedThreadPool(dashboards);
-        for (int d = 0; d < dashboards; d++) {
-            pollers.submit(dashboard(room, d * 1000L / dashboards, polling, statsHttp, failures));
-        }
         try (Connection c = DriverManager.getConnection(db, o.getOrDefault("db-user", "roost"), o.getOrDefault("db-password", "roost"));
              PreparedStatement ps = c.prepareStatement("""
                      SELECT s.id, s.anchor_id, coalesce(sum(c.online), 0)::int, coalesce(sum(c.online_fans), 0)::int
@@ -242,7 +249,7 @@ public final class LiveRoomBench {
             // the other rooms' own dashboards: as many, and polling as often, as the big room's had
             ExecutorService otherPollers = Executors.newFixedThreadPool(dashboards);
             for (int d = 0; d < dashboards; d++) {
-                otherPollers.submit(dashboard(others[d % otherRooms], d * 1000L / dashboards, closing, otherLatency, failures));
+                otherPollers.submit(dashboard(others[d % otherRooms], d * 1000L / dashboards, closing, closing, otherLatency, failures));
             }
             sleepMs(5000);
             double baselineP99 = pct(otherLatency, 0.99);
@@ -317,10 +324,11 @@ public final class LiveRoomBench {
     /**
      * One anchor dashboard: polls a room's counts once a second (from {@code offsetMs} into the
      * second) over its own keep-alive connection with prepared request bytes, so the load
-     * generator's cost per poll stays far below the server's, until {@code running} turns false.
+     * generator's cost per poll stays far below the server's, until {@code running} turns false;
+     * a poll's latency is kept while {@code timed} is true.
      */
-    static Runnable dashboard(String room, long offsetMs, AtomicBoolean running, ConcurrentLinkedQueue<Long> latency,
-                              AtomicLong failures) {
+    static Runnable dashboard(String room, long offsetMs, AtomicBoolean running, AtomicBoolean timed,
+                              ConcurrentLinkedQueue<Long> latency, AtomicLong failures) {
         URI base = URI.create(url);
         byte[] poll = RawHttp.get(base.getHost() + ":" + base.getPort(), "/api/v1/rooms/" + room + "/stats",
                 "Authorization: " + auth + "\r\n");
@@ -343,7 +351,9 @@ public final class LiveRoomBench {
                         connection = null;
                     }
                 }
-                latency.add(System.nanoTime() - s);
+                if (timed.get()) {
+                    latency.add(System.nanoTime() - s);
+                }
                 sleepMs(Math.max(0, 1000 - (System.nanoTime() - s) / 1_000_000));
             }
             if (connection != null) {
