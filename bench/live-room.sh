@@ -11,6 +11,7 @@ cd "$(dirname "$0")/.."
 export ROOST_DATA_DIR=${ROOST_DATA_DIR:-$PWD/target/bench-room}
 export ROOST_MODE=dev ROOST_ADMIN_PASSWORD=bench-admin-password
 export JBOSS_JAVA_SIZING=${JBOSS_JAVA_SIZING:--Xms1g -Xmx2g}
+export GC_LOG=true # standalone.sh then logs every collection to the server's log directory
 DB_PORT=${ROOST_DEV_DB_PORT:-55432}
 REDIS_PORT=${BENCH_REDIS_PORT:-16379}
 command -v redis-server >/dev/null || { apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q redis-server >/dev/null; }
@@ -42,5 +43,8 @@ awk '/^PHASE/ { split($3, a, "="); split($4, b, "="); print $2, a[2], b[2] }' "$
     printf "cores busy during %s (%.0f s): WildFly %.2f, PostgreSQL %.2f, broker %.2f, redis %.2f, the rest (load generator) %.2f; whole machine %.2f\n",
       p, s, w / hz / s, pg / hz / s, d / hz / s, r / hz / s, (m - w - pg - d - r) / hz / s, m / hz / s }'
 done
+# The longest stop-the-world pauses of WildFly's collector over the whole run
+echo "longest WildFly GC pauses (ms): $(cat target/server/standalone/log/gc.log* 2>/dev/null \
+  | sed -n 's/.*Pause.* \([0-9.]*\)ms$/\1/p' | sort -rn | head -5 | tr '\n' ' ')"
 echo
 echo "machine: $(nproc) cores, $(free -g | awk '/Mem/ {print $2}') GiB; redis $(redis-server --version | awk '{print $3}')"
