@@ -19,11 +19,11 @@ import java.util.TreeMap;
 import javax.sql.DataSource;
 
 /**
- * MQTT presence rows. One batch, one transaction, two statements: insert or lock the batch's
- * client rows (in client id order, so batches never deadlock); then, in one statement, merge the
+ * MQTT presence rows. One batch, one transaction: take an advisory lock per client (in key
+ * order, so batches never deadlock) and insert the new clients; then, in one statement, merge the
  * facts into the connection rows, append to the history the facts that were new, and move each
- * client whose state changed. Because every writer of a client holds its row lock until commit,
- * the second statement (a new snapshot) sees every connection fact committed before — no
+ * client whose state changed. Because every writer of a client holds its lock until commit, the
+ * last statement (a new snapshot) sees every connection fact committed before — no
  * read-modify-write race across consumers or nodes.
  */
 @Stateless
@@ -69,6 +69,18 @@ public class MqttStore {
         }
     }
 
+    /** First key of the two-key advisory locks that stand for MQTT clients ("MQTT"). */
+    static final int CLIENT_LOCKS = 0x4D515454;
+
+    /**
+     * The advisory lock keys of these clients, distinct and ascending (the order every transaction
+     * takes them in). A client's key is its id's {@link String#hashCode()}, the hash the lanes use:
+     * two clients sharing a key only wait for each other.
+     */
+    static Integer[] clientLockKeys(java.util.Collection<String> clientIds) {
+        return clientIds.stream().map(String::hashCode).distinct().sorted().toArray(Integer[]::new);
+    }
+
     private static void applyEvents(Connection c, List<MqttStatusEvent> events) throws SQLException {
         // Facts per connection, merged in memory first: one row touched once per statement. The
         // merge keeps the first fact of each kind, which is also each kind's history candidate.
@@ -87,12 +99,20 @@ public class MqttStore {
         List<ConnectionKey> keys = new ArrayList<>(merged.keySet());
         keys.sort(null);
 
-        // 1. Insert or lock the batch's clients, in client id order (batches never deadlock). DO
-        // UPDATE ... WHERE false updates nothing but locks every existing row it meets.
+        // 1. Serialize with every other transaction on these clients (another node's; on one node
+        // the lanes already keep them apart): a transaction-scoped advisory lock per client, taken
+        // in key order so two batches never deadlock. Row locks did the same but wrote every locked
+        // row's page and a WAL record: about a sixth of the database's time per event. Then insert
+        // the clients not seen before.
+        try (PreparedStatement ps = c.prepareStatement(
+                "SELECT count(*) FROM (SELECT pg_advisory_xact_lock(" + CLIENT_LOCKS + ", k) FROM unnest(?::int4[]) AS k) l")) {
+            SqlArrays.bind(c, ps, (Object) clientLockKeys(groups.keySet()));
+            ps.executeQuery().close();
+        }
         try (PreparedStatement ps = c.prepareStatement("""
-                INSERT INTO mqtt_client AS m (client_id, group_id)
+                INSERT INTO mqtt_client (client_id, group_id)
                 SELECT * FROM unnest(?::varchar[], ?::varchar[]) ORDER BY 1
-                ON CONFLICT (client_id) DO UPDATE SET group_id = m.group_id WHERE false""")) {
+                ON CONFLICT (client_id) DO NOTHING""")) {
             SqlArrays.bind(c, ps, groups.keySet().toArray(String[]::new), groups.values().toArray(String[]::new));
             ps.executeUpdate();
         }

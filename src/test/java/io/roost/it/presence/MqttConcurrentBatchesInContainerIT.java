@@ -1,0 +1,154 @@
+package io.roost.it.presence;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.roost.it.Deployments;
+import io.roost.presence.MqttPresence;
+import io.roost.presence.mqtt.ConnectionRules;
+import io.roost.presence.mqtt.MqttStatusEvent;
+import io.roost.presence.mqtt.MqttStatusEvent.Type;
+import io.roost.presence.store.MqttStore;
+import jakarta.annotation.Resource;
+import jakarta.ejb.EJB;
+import jakarta.inject.Inject;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import javax.sql.DataSource;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * MQTT batches applied by concurrent transactions that share clients: what two nodes consuming the
+ * status topic do (on one node the lanes keep a client's batches apart, so this calls the store
+ * directly, bypassing them). Every client must end in the oracle's state, every fact must be in
+ * the history exactly once, and no transaction may fail — a deadlock or a missed fact would show.
+ */
+@ExtendWith(ArquillianExtension.class)
+class MqttConcurrentBatchesInContainerIT {
+
+    @Deployment
+    static WebArchive deployment() {
+        return Deployments.roost().addClasses(MqttConcurrentBatchesInContainerIT.class);
+    }
+
+    @EJB
+    MqttStore store;
+
+    @Inject
+    MqttPresence presence;
+
+    @Resource(lookup = "java:jboss/datasources/RoostDS")
+    DataSource db;
+
+    /** A close of a known connection: one more event, and the oracle's connection learns it. */
+    static void fact(List<MqttStatusEvent> unique, Map<String, ConnectionRules.Connection> connections, String clientId,
+                     String group, String channel, Type type, long time) {
+        unique.add(new MqttStatusEvent(clientId, group, channel, type, time, null));
+        connections.computeIfPresent(channel, (ch, c) -> c.with(type, time));
+    }
+
+    @Test
+    void overlappingBatchesInConcurrentTransactionsEndInTheOracleState() throws Exception {
+        long seed = System.nanoTime();
+        System.out.println("MqttConcurrentBatchesInContainerIT seed=" + seed);
+        Random random = new Random(seed);
+        String group = "GID_it" + Long.toHexString(seed & 0xffffffL);
+        int clients = 40;
+
+        // Each client flaps over a few connections: some close cleanly, some take over the previous
+        // one (the old tcpclean stamped just after the new connect), some lose their close.
+        List<MqttStatusEvent> unique = new ArrayList<>();
+        Map<String, Map<String, ConnectionRules.Connection>> oracle = new LinkedHashMap<>();
+        for (int i = 0; i < clients; i++) {
+            String clientId = group + "@@@device-" + i;
+            Map<String, ConnectionRules.Connection> connections = new LinkedHashMap<>();
+            long time = 1_700_000_000_000L + random.nextInt(1_000);
+            String previous = null;
+            for (int k = 1 + random.nextInt(5); k > 0; k--) {
+                String channel = Long.toHexString(random.nextLong());
+                time += 1 + random.nextInt(50);
+                unique.add(new MqttStatusEvent(clientId, group, channel, Type.CONNECT, time, "10.0.0.1:" + (1000 + k)));
+                connections.put(channel, ConnectionRules.Connection.empty(channel).with(Type.CONNECT, time));
+                if (previous != null && random.nextInt(4) == 0) { // takeover: the old connection closes after the new connect
+                    fact(unique, connections, clientId, group, previous, Type.TCPCLEAN, time + 1);
+                }
+                int close = random.nextInt(6);
+                if (close < 4) {
+                    time += 1 + random.nextInt(50);
+                    if (close < 2) {
+                        fact(unique, connections, clientId, group, channel, Type.DISCONNECT, time);
+                    }
+                    fact(unique, connections, clientId, group, channel, Type.TCPCLEAN, time + 1);
+                    previous = null;
+                } else {
+                    previous = channel; // still open, or its close is lost
+                }
+            }
+            oracle.put(clientId, connections);
+        }
+        List<MqttStatusEvent> deliveries = new ArrayList<>(unique);
+        for (MqttStatusEvent e : unique) {
+            if (random.nextInt(10) < 3) {
+                deliveries.add(e); // at-least-once: a duplicate, maybe in another batch
+            }
+        }
+        Collections.shuffle(deliveries, random);
+
+        // Small batches of every client at once, applied by 8 transactions at a time.
+        ConcurrentLinkedQueue<List<MqttStatusEvent>> batches = new ConcurrentLinkedQueue<>();
+        for (int from = 0; from < deliveries.size(); from += 12) {
+            batches.add(List.copyOf(deliveries.subList(from, Math.min(deliveries.size(), from + 12))));
+        }
+        int threads = 8;
+        CyclicBarrier start = new CyclicBarrier(threads);
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        List<Future<?>> workers = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            workers.add(pool.submit(() -> {
+                start.await();
+                for (List<MqttStatusEvent> batch; (batch = batches.poll()) != null; ) {
+                    store.apply(batch, List.of());
+                }
+                return null;
+            }));
+        }
+        try {
+            for (Future<?> w : workers) {
+                w.get(); // a failed transaction (a deadlock) fails the test here
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+
+        for (var client : oracle.entrySet()) {
+            boolean expected = ConnectionRules.online(client.getValue().values());
+            assertEquals(expected, presence.client(client.getKey()).orElseThrow().online(),
+                    client.getKey() + " (seed " + seed + ")");
+        }
+        try (Connection c = db.getConnection();
+             PreparedStatement ps = c.prepareStatement("""
+                     SELECT count(*), count(DISTINCT (client_id, channel_id, event_type)) FROM mqtt_event WHERE group_id = ?""")) {
+            ps.setString(1, group);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                assertEquals(unique.size(), rs.getInt(2), "every fact in the history (seed " + seed + ")");
+                assertEquals(unique.size(), rs.getInt(1), "no fact twice in the history (seed " + seed + ")");
+            }
+        }
+    }
+}
