@@ -32,6 +32,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.openqa.selenium.By;
 import org.openqa.selenium.OutputType;
+import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
@@ -76,6 +77,7 @@ class AdminUiIT {
                 .usingAnyFreePort().build();
         browser = new ChromeDriver(service, options);
         wait = new WebDriverWait(browser, Duration.ofSeconds(20));
+        wait.ignoring(StaleElementReferenceException.class); // the dashboard replaces its elements as it refreshes
     }
 
     @AfterEach
@@ -118,7 +120,13 @@ class AdminUiIT {
     }
 
     long number(String id) {
-        return Long.parseLong(wait.until(ExpectedConditions.visibilityOfElementLocated(By.id(id))).getText().trim());
+        // The dashboard re-renders every 3 s: find and read inside the wait, which retries an element
+        // replaced between the two (stale) instead of failing.
+        return wait.until(d -> {
+            WebElement e = d.findElement(By.id(id));
+            String text = e.isDisplayed() ? e.getText().trim() : "";
+            return text.matches("\\d+") ? Long.valueOf(text) : null;
+        });
     }
 
     @Test
