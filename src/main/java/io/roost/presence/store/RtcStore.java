@@ -1,6 +1,7 @@
 package io.roost.presence.store;
 
 import io.roost.platform.ids.IdGenerator;
+import io.roost.platform.store.SqlArrays;
 import io.roost.presence.rtc.NcsEventType;
 import io.roost.presence.rtc.NcsNotice;
 import jakarta.annotation.Resource;
@@ -80,18 +81,7 @@ public class RtcStore {
                     account[i] = e.account();
                     reason[i] = e.reason();
                 }
-                int p = 1;
-                ps.setArray(p++, c.createArrayOf("varchar", channel));
-                ps.setArray(p++, c.createArrayOf("int8", uid));
-                ps.setArray(p++, c.createArrayOf("int2", role));
-                ps.setArray(p++, c.createArrayOf("bool", online));
-                ps.setArray(p++, c.createArrayOf("int8", seq));
-                ps.setArray(p++, c.createArrayOf("int2", type));
-                ps.setArray(p++, c.createArrayOf("int8", ts));
-                ps.setArray(p++, c.createArrayOf("int4", platform));
-                ps.setArray(p++, c.createArrayOf("int4", clientType));
-                ps.setArray(p++, c.createArrayOf("varchar", account));
-                ps.setArray(p, c.createArrayOf("int4", reason));
+                SqlArrays.bind(c, ps, channel, uid, role, online, seq, type, ts, platform, clientType, account, reason);
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
                         changed++;
