@@ -12,6 +12,7 @@ import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -77,8 +78,9 @@ public class MqttStore {
      * takes them in). A client's key is its id's {@link String#hashCode()}, the hash the lanes use:
      * two clients sharing a key only wait for each other.
      */
-    static Integer[] clientLockKeys(java.util.Collection<String> clientIds) {
-        return clientIds.stream().map(String::hashCode).distinct().sorted().toArray(Integer[]::new);
+    static Integer[] clientLockKeys(Collection<String> clientIds) {
+        // sorted first: distinct() on a sorted stream compares neighbours instead of filling a HashSet
+        return clientIds.stream().map(String::hashCode).sorted().distinct().toArray(Integer[]::new);
     }
 
     private static void applyEvents(Connection c, List<MqttStatusEvent> events) throws SQLException {
