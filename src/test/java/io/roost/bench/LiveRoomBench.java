@@ -161,11 +161,7 @@ public final class LiveRoomBench {
         // The anchor's dashboards poll for as long as the room is live, as they would; only the steady
         // state's polls are timed (the enter phase also warms that path up, as hours of uptime would).
         AtomicBoolean polling = new AtomicBoolean(true);
-        ExecutorService pollers = Executors.newFixedThreadPool(dashboards, r -> {
-            Thread t = new Thread(r, "dashboard");
-            t.setDaemon(true); // a failed run still exits
-            return t;
-        });
+        ExecutorService pollers = dashboardThreads(dashboards);
         for (int d = 0; d < dashboards; d++) {
             pollers.submit(dashboard(room, d * 1000L / dashboards, polling, steady, statsHttp, failures));
         }
@@ -247,7 +243,7 @@ public final class LiveRoomBench {
             ConcurrentLinkedQueue<Long> otherLatency = new ConcurrentLinkedQueue<>();
             AtomicBoolean closing = new AtomicBoolean(true);
             // the other rooms' own dashboards: as many, and polling as often, as the big room's had
-            ExecutorService otherPollers = Executors.newFixedThreadPool(dashboards);
+            ExecutorService otherPollers = dashboardThreads(dashboards);
             for (int d = 0; d < dashboards; d++) {
                 otherPollers.submit(dashboard(others[d % otherRooms], d * 1000L / dashboards, closing, closing, otherLatency, failures));
             }
@@ -319,6 +315,15 @@ public final class LiveRoomBench {
     static void viewerOp(String room, String op, List<Long> uids) {
         String body = uids.stream().map(u -> "\"" + u + "\"").collect(Collectors.joining(",", "{\"uids\":[", "]}"));
         check(send("POST", "/api/v1/rooms/" + room + "/viewers:" + op, auth, body), 200);
+    }
+
+    /** Threads for the dashboards; daemons, so a failed run still exits. */
+    static ExecutorService dashboardThreads(int n) {
+        return Executors.newFixedThreadPool(n, r -> {
+            Thread t = new Thread(r, "dashboard");
+            t.setDaemon(true);
+            return t;
+        });
     }
 
     /**
