@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# MQTT status ingestion benchmark: 500,000 notifications (connect/close pairs over 50,000 client
-# ids, 20 % duplicated, scrambled) are put on the real broker first; then Roost starts and its
-# consumers drain the backlog; the figure is events/s from the first applied to the last, and
+# MQTT status ingestion benchmark: a warm-up of 250,000 notifications, then the measured 500,000
+# (each: connect/close pairs over 50,000 client ids, 20 % duplicated, scrambled) are put on the
+# real broker first; then Roost starts and its consumers drain the backlog; the figure is events/s
+# from the end of the warm-up to the last (the cold rate, from the first, is printed too), and
 # every client is checked against the oracle. Not part of ./mvnw verify.
-#   bench/mqtt-ingest.sh [--events=N --clients=N]
+#   bench/mqtt-ingest.sh [--events=N --clients=N --warmup=N]
 # Ports as for bin/roost: ROOST_DEV_DB_PORT (55432), ROOST_DEV_NAMESRV_PORT (19876),
 # ROOST_DEV_BROKER_PORT (10911), ROOST_PORT_OFFSET (0: http 8080); SEED fixes the stream.
 # BROKER_PULL_MAX (1024): messages one pull may return (the broker's
@@ -38,7 +39,8 @@ PG_TPS=$(pgbench_upsert_tps "$DB_PORT" "$DIR")  # the box's speed today
 echo "== producing (seed $SEED)"
 java -Xmx2g -cp "$CP" io.roost.bench.MqttIngestBench --phase=produce --seed="$SEED" \
   --namesrv=127.0.0.1:$NAMESRV_PORT "$@" | tee "$DIR/produce.out"
-MESSAGES=$(awk '/^PRODUCED/ { for (i=1;i<=NF;i++) if ($i ~ /^messages=/) { split($i,a,"="); print a[2] } }' "$DIR/produce.out")
+produced() { awk -v k="$1" '/^PRODUCED/ { for (i=1;i<=NF;i++) if (index($i, k "=") == 1) { split($i,a,"="); print a[2] } }' "$DIR/produce.out"; }
+MESSAGES=$(produced messages) WARMUP=$(produced warmup)
 
 wal_lsn() { PGPASSWORD=roost psql -Atq -h 127.0.0.1 -p "$DB_PORT" -U roost roost -c "SELECT pg_current_wal_lsn() - '0/0'"; }
 WAL0=$(wal_lsn)
@@ -46,7 +48,7 @@ echo "== starting Roost on the backlog"
 bin/roost start > "$DIR/start.log" 2>&1 &
 cpu_sampler "$DIR/cpu.samples" "$ROOST_DATA_DIR/wildfly.pid" "$DIR/devservices/pgdata" "$(cat "$DIR/devservices/devservices.pid")" &
 SAMPLER=$!
-java -Xmx1g -cp "$CP" io.roost.bench.MqttIngestBench --phase=measure --seed="$SEED" --messages="$MESSAGES" \
+java -Xmx1g -cp "$CP" io.roost.bench.MqttIngestBench --phase=measure --seed="$SEED" --messages="$MESSAGES" --warmup-messages="$WARMUP" \
   --url=http://127.0.0.1:$HTTP_PORT "$@" \
   | tee "$DIR/measure.out"
 kill $SAMPLER; SAMPLER=
