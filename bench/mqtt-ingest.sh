@@ -57,6 +57,6 @@ read -r FROM TO N < <(awk '/^WINDOW/ { split($2,a,"="); split($3,b,"="); split($
 read -r SECONDS_ W P D _ M < <(cpu_between "$DIR/cpu.samples" "$FROM" "$TO")
 echo "CPU per event: WildFly $(cpu_us_per "$W" "$N") µs, PostgreSQL $(cpu_us_per "$P" "$N") µs, broker and name server $(cpu_us_per "$D" "$N") µs;" \
   "machine busy $(awk -v m="$M" -v s="$SECONDS_" -v hz="$(getconf CLK_TCK)" 'BEGIN { printf "%.2f", m / hz / s }') of $(nproc) cores"
-echo "WAL written from the start of Roost to the end: $(( ($(wal_lsn) - WAL0) / N )) bytes per event"
+echo "WAL written from the start of Roost to the end (warm-up included): $(( ($(wal_lsn) - WAL0) / MESSAGES )) bytes per event"
 echo "machine: $(nproc) cores, $(free -g | awk '/Mem/ {print $2}') GiB; broker pull max $BROKER_PULL_MAX"
 echo "pgbench single-row conditional upsert (64 clients, same database, before the run): $PG_TPS tps"
