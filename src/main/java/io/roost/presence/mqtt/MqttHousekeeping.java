@@ -21,6 +21,8 @@ public class MqttHousekeeping {
 
     private static final Logger LOG = Logger.getLogger(MqttHousekeeping.class.getName());
     static final int BATCH = 5_000;
+    /** Connections per purge transaction: each of their clients takes an advisory lock (see MqttStore). */
+    static final int CONNECTION_BATCH = 1_000;
 
     @EJB
     MqttStore store;
@@ -31,7 +33,7 @@ public class MqttHousekeeping {
     @Schedule(hour = "*", minute = "*", second = "*/30", persistent = false, info = "mqtt-housekeeping")
     void tick() {
         try {
-            while (store.purgeClosedConnections(settings.connectionRetention(), BATCH) == BATCH) {
+            while (store.purgeClosedConnections(settings.connectionRetention(), CONNECTION_BATCH) == CONNECTION_BATCH) {
                 Thread.onSpinWait();
             }
             while (store.purgeHistory(settings.historyDays(), BATCH) == BATCH) {

@@ -21,11 +21,12 @@ import javax.sql.DataSource;
 
 /**
  * MQTT presence rows. One batch, one transaction: take an advisory lock per client (in key
- * order, so batches never deadlock) and insert the new clients; then, in one statement, merge the
- * facts into the connection rows, append to the history the facts that were new, and move each
- * client whose state changed. Because every writer of a client holds its lock until commit, the
- * last statement (a new snapshot) sees every connection fact committed before — no
- * read-modify-write race across consumers or nodes.
+ * order, so batches never deadlock); then, in one statement, merge the facts into the connection
+ * rows, append to the history the facts that were new, create the new clients and move each
+ * client whose state changed. Because every writer of a client's rows (ingestion and the purge)
+ * holds its lock until commit, that statement (a new snapshot) sees every connection fact
+ * committed before, and no one changes its rows until it commits — no read-modify-write race
+ * across consumers or nodes.
  */
 @Stateless
 public class MqttStore {
@@ -83,6 +84,15 @@ public class MqttStore {
         return clientIds.stream().map(String::hashCode).sorted().distinct().toArray(Integer[]::new);
     }
 
+    /** Takes the advisory locks of these clients, in key order, until the transaction ends. */
+    private static void lockClients(Connection c, Collection<String> clientIds) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(
+                "SELECT count(*) FROM (SELECT pg_advisory_xact_lock(" + CLIENT_LOCKS + ", k) FROM unnest(?::int4[]) AS k) l")) {
+            SqlArrays.bind(c, ps, (Object) clientLockKeys(clientIds));
+            ps.executeQuery().close();
+        }
+    }
+
     private static void applyEvents(Connection c, List<MqttStatusEvent> events) throws SQLException {
         // Facts per connection, merged in memory first: one row touched once per statement. The
         // merge keeps the first fact of each kind, which is also each kind's history candidate.
@@ -101,23 +111,12 @@ public class MqttStore {
         List<ConnectionKey> keys = new ArrayList<>(merged.keySet());
         keys.sort(null);
 
-        // 1. Serialize with every other transaction on these clients (another node's; on one node
-        // the lanes already keep them apart): a transaction-scoped advisory lock per client, taken
-        // in key order so two batches never deadlock. Row locks did the same but wrote every locked
-        // row's page and a WAL record: about a sixth of the database's time per event. Then insert
-        // the clients not seen before.
-        try (PreparedStatement ps = c.prepareStatement(
-                "SELECT count(*) FROM (SELECT pg_advisory_xact_lock(" + CLIENT_LOCKS + ", k) FROM unnest(?::int4[]) AS k) l")) {
-            SqlArrays.bind(c, ps, (Object) clientLockKeys(groups.keySet()));
-            ps.executeQuery().close();
-        }
-        try (PreparedStatement ps = c.prepareStatement("""
-                INSERT INTO mqtt_client (client_id, group_id)
-                SELECT * FROM unnest(?::varchar[], ?::varchar[]) ORDER BY 1
-                ON CONFLICT (client_id) DO NOTHING""")) {
-            SqlArrays.bind(c, ps, groups.keySet().toArray(String[]::new), groups.values().toArray(String[]::new));
-            ps.executeUpdate();
-        }
+        // 1. Serialize with every other transaction on these clients (another node's, and the
+        // purge; on one node the lanes already keep batches apart): a transaction-scoped advisory
+        // lock per client, taken in key order so two transactions never deadlock. Row locks did the
+        // same but wrote every locked row's page and a WAL record: about a sixth of the database's
+        // time per event.
+        lockClients(c, groups.keySet());
 
         int n = keys.size();
         String[] client = new String[n];
@@ -153,10 +152,14 @@ public class MqttStore {
         }
 
         // 2. One statement, one snapshot taken after the locks (every earlier writer of these
-        // clients has committed): merge the facts; append to the history the events whose fact
-        // the connection row did not have yet (with no row, the history itself is probed, unless
-        // the event is later than every purged connection's times: see V13); move each client
-        // whose newest connect or its openness changed.
+        // clients has committed, and none can start before this transaction ends). So each row is
+        // found once by its key and then updated by its address (ctid) — no second index probe, no
+        // ON CONFLICT check — and a row not found is inserted outright: nobody else can insert it
+        // meanwhile (if something did, the unique index fails the batch and RocketMQ redelivers it).
+        // Merge the facts; append to the history the events whose fact the connection row did not
+        // have yet (with no row, the history itself is probed, unless the event is later than every
+        // purged connection's times: see V13); create the clients not seen before and move each
+        // client whose newest connect or its openness changed.
         // The client row holds the state derived from its connections at its last commit, so
         // only the connections changed now can change it (ConnectionRules: the newest connect
         // decides, online iff that connection is open).
@@ -165,46 +168,56 @@ public class MqttStore {
                     SELECT * FROM unnest(?::varchar[], ?::varchar[], ?::varchar[], ?::int8[], ?::varchar[], ?::int8[], ?::int8[])
                         WITH ORDINALITY AS e(c, g, ch, ct, ip, d, t, n)),
                 known AS (
-                    SELECT k.client_id, k.channel_id, k.connect_time, k.disconnect_time, k.tcpclean_time
-                    FROM batch JOIN mqtt_connection k ON k.client_id = batch.c AND k.channel_id = batch.ch),
-                merged AS (
-                    INSERT INTO mqtt_connection AS k (client_id, channel_id, connect_time, client_ip, disconnect_time,
-                                                      tcpclean_time, closed_at)
-                    SELECT b.c, b.ch, b.ct, b.ip, b.d, b.t, CASE WHEN b.d IS NOT NULL OR b.t IS NOT NULL THEN now() END FROM batch b
-                    ON CONFLICT (client_id, channel_id) DO UPDATE SET
-                        connect_time = coalesce(k.connect_time, EXCLUDED.connect_time),
-                        client_ip = coalesce(k.client_ip, EXCLUDED.client_ip),
-                        disconnect_time = coalesce(k.disconnect_time, EXCLUDED.disconnect_time),
-                        tcpclean_time = coalesce(k.tcpclean_time, EXCLUDED.tcpclean_time),
-                        closed_at = coalesce(k.closed_at, EXCLUDED.closed_at)
-                    WHERE (k.connect_time IS NULL AND EXCLUDED.connect_time IS NOT NULL)
-                       OR (k.client_ip IS NULL AND EXCLUDED.client_ip IS NOT NULL)
-                       OR (k.disconnect_time IS NULL AND EXCLUDED.disconnect_time IS NOT NULL)
-                       OR (k.tcpclean_time IS NULL AND EXCLUDED.tcpclean_time IS NOT NULL)
-                    RETURNING k.client_id, k.channel_id, k.connect_time,
-                              k.disconnect_time IS NULL AND k.tcpclean_time IS NULL AS open),
+                    SELECT b.n, k.ctid AS tid, k.connect_time, k.disconnect_time, k.tcpclean_time
+                    FROM batch b JOIN mqtt_connection k ON k.client_id = b.c AND k.channel_id = b.ch),
+                changed AS (
+                    UPDATE mqtt_connection k SET
+                        connect_time = coalesce(k.connect_time, b.ct),
+                        client_ip = coalesce(k.client_ip, b.ip),
+                        disconnect_time = coalesce(k.disconnect_time, b.d),
+                        tcpclean_time = coalesce(k.tcpclean_time, b.t),
+                        closed_at = coalesce(k.closed_at, CASE WHEN b.d IS NOT NULL OR b.t IS NOT NULL THEN now() END)
+                    FROM known p JOIN batch b ON b.n = p.n
+                    WHERE k.ctid = p.tid
+                      AND ((k.connect_time IS NULL AND b.ct IS NOT NULL) OR (k.client_ip IS NULL AND b.ip IS NOT NULL)
+                           OR (k.disconnect_time IS NULL AND b.d IS NOT NULL) OR (k.tcpclean_time IS NULL AND b.t IS NOT NULL))
+                    RETURNING k.client_id, k.channel_id, k.connect_time, k.disconnect_time IS NULL AND k.tcpclean_time IS NULL AS open),
+                added AS (
+                    INSERT INTO mqtt_connection (client_id, channel_id, connect_time, client_ip, disconnect_time, tcpclean_time, closed_at)
+                    SELECT b.c, b.ch, b.ct, b.ip, b.d, b.t, CASE WHEN b.d IS NOT NULL OR b.t IS NOT NULL THEN now() END
+                    FROM batch b WHERE NOT EXISTS (SELECT 1 FROM known p WHERE p.n = b.n)
+                    RETURNING client_id, channel_id, connect_time, disconnect_time IS NULL AND tcpclean_time IS NULL AS open),
                 history AS (
                     INSERT INTO mqtt_event (client_id, group_id, channel_id, event_type, event_time, client_ip)
                     SELECT b.c, b.g, b.ch, e.type, e.time, b.ip
                     FROM (SELECT u.at, u.time, (ARRAY['connect', 'disconnect', 'tcpclean'])[u.kind + 1]::varchar AS type -- Type order
                           FROM unnest(?::int4[], ?::int2[], ?::int8[]) AS u(at, kind, time)) e
                     JOIN batch b ON b.n = e.at
-                    LEFT JOIN known p ON p.client_id = b.c AND p.channel_id = b.ch
+                    LEFT JOIN known p ON p.n = b.n
                     WHERE CASE e.type WHEN 'connect' THEN p.connect_time WHEN 'disconnect' THEN p.disconnect_time
                                       ELSE p.tcpclean_time END IS NULL
-                      AND (p.client_id IS NOT NULL OR e.time > (SELECT event_time FROM mqtt_purge_horizon) OR NOT EXISTS (
+                      AND (p.n IS NOT NULL OR e.time > (SELECT event_time FROM mqtt_purge_horizon) OR NOT EXISTS (
                           SELECT 1 FROM mqtt_event h WHERE h.client_id = b.c AND h.event_time = e.time
                                                        AND h.channel_id = b.ch AND h.event_type = e.type))),
                 newest AS (
-                    SELECT DISTINCT ON (client_id) client_id, channel_id, connect_time, open FROM merged
-                    WHERE connect_time IS NOT NULL ORDER BY client_id, connect_time DESC, channel_id DESC)
+                    SELECT DISTINCT ON (client_id) client_id, channel_id, connect_time, open
+                    FROM (SELECT * FROM changed UNION ALL SELECT * FROM added) m
+                    WHERE connect_time IS NOT NULL ORDER BY client_id, connect_time DESC, channel_id DESC),
+                clients AS (
+                    SELECT b.c, b.g, m.ctid AS tid, m.latest_connect_time, m.latest_channel_id, m.online
+                    FROM (SELECT DISTINCT c, g FROM batch) b LEFT JOIN mqtt_client m ON m.client_id = b.c),
+                new_clients AS (
+                    INSERT INTO mqtt_client (client_id, group_id, latest_connect_time, latest_channel_id, online, online_since)
+                    SELECT l.c, l.g, n.connect_time, n.channel_id, coalesce(n.open, false), CASE WHEN n.open THEN n.connect_time END
+                    FROM clients l LEFT JOIN newest n ON n.client_id = l.c
+                    WHERE l.tid IS NULL)
                 UPDATE mqtt_client m SET latest_connect_time = n.connect_time, latest_channel_id = n.channel_id,
                     online = n.open, online_since = CASE WHEN n.open THEN n.connect_time END, updated_at = now()
-                FROM newest n
-                WHERE m.client_id = n.client_id
-                  AND (m.latest_connect_time IS NULL
-                       OR (n.connect_time, n.channel_id) > (m.latest_connect_time, m.latest_channel_id)
-                       OR (n.channel_id = m.latest_channel_id AND n.open <> m.online))""")) {
+                FROM clients l JOIN newest n ON n.client_id = l.c
+                WHERE m.ctid = l.tid
+                  AND (l.latest_connect_time IS NULL
+                       OR (n.connect_time, n.channel_id) > (l.latest_connect_time, l.latest_channel_id)
+                       OR (n.channel_id = l.latest_channel_id AND n.open <> l.online))""")) {
             SqlArrays.bind(c, ps, client, group, channel, connect, ip, disconnect, tcpclean,
                     at.toArray(Integer[]::new), kind.toArray(Short[]::new), time.toArray(Long[]::new));
             ps.executeUpdate();
@@ -214,26 +227,47 @@ public class MqttStore {
     /**
      * Forgets closed connections older than the retention, except each client's newest connect
      * (it decides the client's state, and keeps rejecting that channel's late duplicates). The
-     * purge horizon rises to the latest time the forgotten rows held, in the same statement.
+     * purge horizon rises to the latest time the forgotten rows held, in the same statement. The
+     * rows' clients are locked first, as ingestion locks them (which finds a row once and then
+     * updates it by its address), and the conditions are checked again under the locks.
+     * At most {@code limit} rows, so at most {@code limit} locks: keep it within the lock table.
      */
     @TransactionAttribute(TransactionAttributeType.REQUIRES_NEW)
     public int purgeClosedConnections(Duration retention, int limit) {
-        try (Connection c = dataSource.getConnection();
-             PreparedStatement ps = c.prepareStatement("""
-                     WITH gone AS (
-                         DELETE FROM mqtt_connection WHERE ctid IN (
-                             SELECT k.ctid FROM mqtt_connection k JOIN mqtt_client m ON m.client_id = k.client_id
-                             WHERE k.closed_at < now() - make_interval(secs => ?)
-                               AND m.latest_channel_id IS DISTINCT FROM k.channel_id
-                             LIMIT ?)
-                         RETURNING greatest(connect_time, disconnect_time, tcpclean_time) AS latest)
-                     UPDATE mqtt_purge_horizon SET event_time = greatest(event_time, (SELECT max(latest) FROM gone))
-                     RETURNING (SELECT count(*) FROM gone)""")) {
-            ps.setDouble(1, retention.toMillis() / 1000.0);
-            ps.setInt(2, limit);
-            try (var rs = ps.executeQuery()) {
-                rs.next();
-                return rs.getInt(1);
+        try (Connection c = dataSource.getConnection()) {
+            List<String> clients = new ArrayList<>();
+            List<String> rows = new ArrayList<>();
+            try (PreparedStatement ps = c.prepareStatement("""
+                    SELECT k.client_id, k.ctid::text FROM mqtt_connection k JOIN mqtt_client m ON m.client_id = k.client_id
+                    WHERE k.closed_at < now() - make_interval(secs => ?) AND m.latest_channel_id IS DISTINCT FROM k.channel_id
+                    LIMIT ?""")) {
+                ps.setDouble(1, retention.toMillis() / 1000.0);
+                ps.setInt(2, limit);
+                try (var rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        clients.add(rs.getString(1));
+                        rows.add(rs.getString(2));
+                    }
+                }
+            }
+            if (rows.isEmpty()) {
+                return 0;
+            }
+            lockClients(c, clients);
+            try (PreparedStatement ps = c.prepareStatement("""
+                    WITH gone AS (
+                        DELETE FROM mqtt_connection k USING mqtt_client m
+                        WHERE k.ctid = ANY(?::varchar[]::tid[]) AND m.client_id = k.client_id
+                          AND k.closed_at < now() - make_interval(secs => ?) AND m.latest_channel_id IS DISTINCT FROM k.channel_id
+                        RETURNING greatest(k.connect_time, k.disconnect_time, k.tcpclean_time) AS latest)
+                    UPDATE mqtt_purge_horizon SET event_time = greatest(event_time, (SELECT max(latest) FROM gone))
+                    RETURNING (SELECT count(*) FROM gone)""")) {
+                SqlArrays.bind(c, ps, (Object) rows.toArray(String[]::new));
+                ps.setDouble(2, retention.toMillis() / 1000.0);
+                try (var rs = ps.executeQuery()) {
+                    rs.next();
+                    return rs.getInt(1);
+                }
             }
         } catch (SQLException e) {
             throw new IllegalStateException("MQTT connection purge failed: " + e.getMessage(), e);
