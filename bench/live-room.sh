@@ -33,7 +33,7 @@ SAMPLER=$!
 trap 'kill $SAMPLER 2>/dev/null; bin/roost stop >/dev/null 2>&1 || true; kill $REDIS 2>/dev/null || true' EXIT
 
 CP="target/test-classes:target/classes:$(cat target/devservices.classpath)"
-java -Xmx1g -cp "$CP" io.roost.bench.LiveRoomBench --url=http://127.0.0.1:8080 \
+java -Xmx1g -Xlog:gc:file="$ROOST_DATA_DIR/loadgen-gc.log" -cp "$CP" io.roost.bench.LiveRoomBench --url=http://127.0.0.1:8080 \
   --db="jdbc:postgresql://127.0.0.1:$DB_PORT/roost" --redis-port="$REDIS_PORT" "$@" | tee "$ROOST_DATA_DIR/bench.out"
 # Cores each process kept busy in each phase the benchmark marked
 HZ=$(getconf CLK_TCK)
@@ -43,8 +43,10 @@ awk '/^PHASE/ { split($3, a, "="); split($4, b, "="); print $2, a[2], b[2] }' "$
     printf "cores busy during %s (%.0f s): WildFly %.2f, PostgreSQL %.2f, broker %.2f, redis %.2f, the rest (load generator) %.2f; whole machine %.2f\n",
       p, s, w / hz / s, pg / hz / s, d / hz / s, r / hz / s, (m - w - pg - d - r) / hz / s, m / hz / s }'
 done
-# The longest stop-the-world pauses of WildFly's collector over the whole run
-echo "longest WildFly GC pauses (ms): $(cat target/server/standalone/log/gc.log* 2>/dev/null \
-  | sed -n 's/.*Pause.* \([0-9.]*\)ms$/\1/p' | sort -rn | head -5 | tr '\n' ' ')"
+# The longest stop-the-world pauses of WildFly's collector, and of the load generator's (a pause
+# there delays whatever it was timing), over the whole run
+longest_pauses() { cat "$@" 2>/dev/null | sed -n 's/.*Pause.* \([0-9.]*\)ms$/\1/p' | sort -rn | head -5 | tr '\n' ' '; }
+echo "longest WildFly GC pauses (ms): $(longest_pauses target/server/standalone/log/gc.log*)"
+echo "longest load generator GC pauses (ms): $(longest_pauses "$ROOST_DATA_DIR/loadgen-gc.log")"
 echo
 echo "machine: $(nproc) cores, $(free -g | awk '/Mem/ {print $2}') GiB; redis $(redis-server --version | awk '{print $3}')"
