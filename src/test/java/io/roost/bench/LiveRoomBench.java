@@ -37,7 +37,8 @@ import java.util.stream.LongStream;
  * second; then the room closes while other rooms keep being served. Viewer traffic arrives as a
  * relaying back end sends it (batches of 500 through {@code viewers:enter|heartbeat|leave}); the
  * dashboards call {@code GET /stats}. In the same run, the same counts query over JDBC and the
- * seed's Redis {@code SCARD} on a set of the same size are timed side by side. Run by
+ * seed's Redis {@code SCARD} on a set of the same size are timed side by side ({@link CountsProbe}, a process of
+ * its own). Run by
  * {@code bench/live-room.sh}.
  */
 public final class LiveRoomBench {
@@ -121,8 +122,6 @@ public final class LiveRoomBench {
         AtomicLong failures = new AtomicLong();
         AtomicBoolean steady = new AtomicBoolean();
         ConcurrentLinkedQueue<Long> statsHttp = new ConcurrentLinkedQueue<>();
-        ConcurrentLinkedQueue<Long> statsSql = new ConcurrentLinkedQueue<>();
-        ConcurrentLinkedQueue<Long> scard = new ConcurrentLinkedQueue<>();
 
         // ---- heartbeats: each second, the slice of entered viewers whose turn it is (every viewer once per interval)
         AtomicLong tick = new AtomicLong();
@@ -189,42 +188,29 @@ public final class LiveRoomBench {
 
         // ---- 2. steady state: heartbeats, churn, the dashboards (timed from now on); the SQL/Redis probe
         steady.set(true);
-        try (Connection c = DriverManager.getConnection(db, o.getOrDefault("db-user", "roost"), o.getOrDefault("db-password", "roost"));
-             PreparedStatement ps = c.prepareStatement("""
-                     SELECT s.id, s.anchor_id, coalesce(sum(c.online), 0)::int, coalesce(sum(c.online_fans), 0)::int
-                     FROM room_session s LEFT JOIN room_count c ON c.session_id = s.id
-                     WHERE s.room_id = ? AND s.closed_at IS NULL GROUP BY s.id""")) {
-            ps.setString(1, room);
+        String dbUser = o.getOrDefault("db-user", "roost");
+        String dbPassword = o.getOrDefault("db-password", "roost");
+        Process probe = CountsProbe.start(db, dbUser, dbPassword, redisPort, room, steadySeconds);
+        try (Connection c = DriverManager.getConnection(db, dbUser, dbPassword)) {
             long churnStep = Math.max(1, Math.round(viewers * churnPerMinute / 60));
             long nextNew = base + viewers;
             long nextLeaver = base;
             long steadyStart = System.nanoTime();
             long steadyFromMs = System.currentTimeMillis();
-            long nextChurn = steadyStart;
-            while (System.nanoTime() - steadyStart < steadySeconds * 1_000_000_000L) {
-                long s = System.nanoTime();
-                try (ResultSet rs = ps.executeQuery()) {
-                    rs.next();
-                }
-                statsSql.add(System.nanoTime() - s);
-                s = System.nanoTime();
-                redis.call("SCARD", "online-fans:" + room);
-                scard.add(System.nanoTime() - s);
-                if (System.nanoTime() >= nextChurn) { // 5 %/min: some leave, as many new ones enter
-                    long leaver = nextLeaver;
-                    long newcomer = nextNew;
-                    low.addAndGet(churnStep); // no more heartbeats for the leavers
-                    relay.submit(() -> guarded(failures, () -> {
-                        viewerOp(room, "leave", leaver, (int) churnStep);
-                        viewerOp(room, "enter", newcomer, (int) churnStep);
-                        high.addAndGet(churnStep);
-                    }));
-                    nextLeaver += churnStep;
-                    nextNew += churnStep;
-                    nextChurn += 1_000_000_000L;
-                }
-                sleepMs(10);
+            for (int second = 0; second < steadySeconds; second++) { // 5 %/min: some leave, as many new ones enter
+                long leaver = nextLeaver;
+                long newcomer = nextNew;
+                low.addAndGet(churnStep); // no more heartbeats for the leavers
+                relay.submit(() -> guarded(failures, () -> {
+                    viewerOp(room, "leave", leaver, (int) churnStep);
+                    viewerOp(room, "enter", newcomer, (int) churnStep);
+                    high.addAndGet(churnStep);
+                }));
+                nextLeaver += churnStep;
+                nextNew += churnStep;
+                sleepMs(Math.max(0, (second + 1) * 1000L - (System.nanoTime() - steadyStart) / 1_000_000));
             }
+            double[] probed = CountsProbe.result(probe);
             double steadyTook = (System.nanoTime() - steadyStart) / 1e9;
             phase("steady", steadyFromMs);
             polling.set(false);
@@ -236,8 +222,8 @@ public final class LiveRoomBench {
                     nextLeaver - base, nextNew - base - viewers);
             System.out.printf("dashboards GET /stats: %d polls, p50 %.2f ms, p99 %.2f ms, max %.1f ms%n", statsHttp.size(),
                     pct(statsHttp, 0.5), pct(statsHttp, 0.99), pct(statsHttp, 1.0));
-            System.out.printf("counts query over JDBC: %d, p50 %.2f ms, p99 %.2f ms%n", statsSql.size(), pct(statsSql, 0.5), pct(statsSql, 0.99));
-            System.out.printf("Redis SCARD (%d members): %d, p50 %.2f ms, p99 %.2f ms%n", viewers, scard.size(), pct(scard, 0.5), pct(scard, 0.99));
+            System.out.printf("counts query over JDBC (probe process): %.0f, p50 %.2f ms, p99 %.2f ms%n", probed[0], probed[1], probed[2]);
+            System.out.printf("Redis SCARD (%d members, probe process): %.0f, p50 %.2f ms, p99 %.2f ms%n", viewers, probed[0], probed[3], probed[4]);
 
             // ---- 3. close the big room while the other rooms keep being served
             ConcurrentLinkedQueue<Long> otherLatency = new ConcurrentLinkedQueue<>();
@@ -293,7 +279,7 @@ public final class LiveRoomBench {
                             + "stats_sql_p50_ms=%.2f stats_sql_p99_ms=%.2f scard_p50_ms=%.2f scard_p99_ms=%.2f close_ms=%.1f offline_s=%.1f "
                             + "other_rooms_max_before_ms=%.1f other_rooms_max_during_ms=%.1f failures=%d%n",
                     viewers, viewers / enterTook, heartbeatsAccepted.get() / steadyTook, pct(statsHttp, 0.5), pct(statsHttp, 0.99),
-                    pct(statsSql, 0.5), pct(statsSql, 0.99), pct(scard, 0.5), pct(scard, 0.99), closeCall, offlineTook,
+                    probed[1], probed[2], probed[3], probed[4], closeCall, offlineTook,
                     baselineMax, pct(otherLatency, 1.0), failures.get());
         } finally {
             clock.shutdownNow();
