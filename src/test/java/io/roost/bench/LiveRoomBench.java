@@ -140,7 +140,17 @@ public final class LiveRoomBench {
             for (int from = 0; from < slice.size(); from += batch) {
                 List<Long> part = slice.subList(from, Math.min(slice.size(), from + batch));
                 relay.submit(() -> guarded(failures, () -> {
-                    viewerOp(room, "heartbeat", part);
+                    if (!mainRoomLive.get()) {
+                        return; // queued before the close
+                    }
+                    try {
+                        viewerOp(room, "heartbeat", part);
+                    } catch (RuntimeException e) {
+                        if (mainRoomLive.get()) {
+                            throw e;
+                        }
+                        return; // sent as the room closed: the 404 a back end gets then
+                    }
                     if (steady.get()) {
                         heartbeatsAccepted.addAndGet(part.size());
                     }
