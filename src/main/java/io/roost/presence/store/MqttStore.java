@@ -157,9 +157,11 @@ public class MqttStore {
         // ON CONFLICT check — and a row not found is inserted outright: nobody else can insert it
         // meanwhile (if something did, the unique index fails the batch and RocketMQ redelivers it).
         // Merge the facts; append to the history the events whose fact the connection row did not
-        // have yet (with no row, the history itself is probed, unless the event is later than every
-        // purged connection's times: see V13); create the clients not seen before and move each
-        // client whose newest connect or its openness changed.
+        // have yet — and, when its time is within the purge horizon (not later than every purged
+        // connection's times, see V13), that the history itself does not have: the row may be gone,
+        // or re-created by a late duplicate after its purge without the facts the purge took. Then
+        // create the clients not seen before and move each client whose newest connect or its
+        // openness changed.
         // The client row holds the state derived from its connections at its last commit, so
         // only the connections changed now can change it (ConnectionRules: the newest connect
         // decides, online iff that connection is open).
@@ -196,7 +198,7 @@ public class MqttStore {
                     LEFT JOIN known p ON p.n = b.n
                     WHERE CASE e.type WHEN 'connect' THEN p.connect_time WHEN 'disconnect' THEN p.disconnect_time
                                       ELSE p.tcpclean_time END IS NULL
-                      AND (p.n IS NOT NULL OR e.time > (SELECT event_time FROM mqtt_purge_horizon) OR NOT EXISTS (
+                      AND (e.time > (SELECT event_time FROM mqtt_purge_horizon) OR NOT EXISTS (
                           SELECT 1 FROM mqtt_event h WHERE h.client_id = b.c AND h.event_time = e.time
                                                        AND h.channel_id = b.ch AND h.event_type = e.type))),
                 newest AS (

@@ -1,6 +1,7 @@
 package io.roost.it.presence;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.roost.it.Deployments;
 import io.roost.presence.MqttPresence;
@@ -14,17 +15,23 @@ import jakarta.inject.Inject;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
 import javax.sql.DataSource;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.junit5.ArquillianExtension;
@@ -62,16 +69,20 @@ class MqttConcurrentBatchesInContainerIT {
         connections.computeIfPresent(channel, (ch, c) -> c.with(type, time));
     }
 
-    @Test
-    void overlappingBatchesInConcurrentTransactionsEndInTheOracleState() throws Exception {
-        long seed = System.nanoTime();
-        System.out.println("MqttConcurrentBatchesInContainerIT seed=" + seed);
+    /** What a run applies: the unique facts, every client's connections as the oracle knows them, the deliveries. */
+    record Stream(String group, List<MqttStatusEvent> unique, Map<String, Map<String, ConnectionRules.Connection>> oracle,
+                  List<MqttStatusEvent> deliveries) {
+    }
+
+    /**
+     * Each client flaps over a few connections: some close cleanly, some take over the previous one
+     * (the old tcpclean stamped just after the new connect), some lose their close. 30 % of the
+     * facts are delivered twice, and all are shuffled; with {@code connectFirst}, a connection's
+     * first connect is still delivered before its closes.
+     */
+    static Stream stream(long seed, int clients, boolean connectFirst) {
         Random random = new Random(seed);
         String group = "GID_it" + Long.toHexString(seed & 0xffffffL);
-        int clients = 40;
-
-        // Each client flaps over a few connections: some close cleanly, some take over the previous
-        // one (the old tcpclean stamped just after the new connect), some lose their close.
         List<MqttStatusEvent> unique = new ArrayList<>();
         Map<String, Map<String, ConnectionRules.Connection>> oracle = new LinkedHashMap<>();
         for (int i = 0; i < clients; i++) {
@@ -108,15 +119,67 @@ class MqttConcurrentBatchesInContainerIT {
             }
         }
         Collections.shuffle(deliveries, random);
+        if (connectFirst) { // a close that comes before its connection's connect waits for it
+            List<MqttStatusEvent> ordered = new ArrayList<>();
+            Map<String, List<MqttStatusEvent>> waiting = new HashMap<>();
+            Set<String> connected = new HashSet<>();
+            for (MqttStatusEvent e : deliveries) {
+                if (e.type() == Type.CONNECT) {
+                    ordered.add(e);
+                    if (connected.add(e.channelId())) {
+                        ordered.addAll(waiting.getOrDefault(e.channelId(), List.of()));
+                    }
+                } else if (connected.contains(e.channelId())) {
+                    ordered.add(e);
+                } else {
+                    waiting.computeIfAbsent(e.channelId(), ch -> new ArrayList<>()).add(e);
+                }
+            }
+            deliveries = ordered;
+        }
+        return new Stream(group, unique, oracle, deliveries);
+    }
 
-        // Small batches of every client at once, applied by 8 transactions at a time.
+    @Test
+    void overlappingBatchesInConcurrentTransactionsEndInTheOracleState() throws Exception {
+        long seed = System.nanoTime();
+        System.out.println("MqttConcurrentBatchesInContainerIT seed=" + seed);
+        Stream stream = stream(seed, 40, false);
+        applyConcurrently(stream.deliveries(), 8, () -> false);
+        assertOracleStateAndHistory(stream, seed);
+    }
+
+    /**
+     * The closed-connection purge (retention zero: every closed connection that is not its client's
+     * newest goes at once) runs alongside the batches, and locks the clients of the rows it deletes
+     * as ingestion does: no transaction may fail, every client still ends in the oracle's state, and
+     * the duplicates of purged facts stay out of the history (the purge horizon). Each connection's
+     * connect is delivered before its closes here: a close remembered without its connect is only
+     * forgotten after the retention, and a zero retention would forget it at once.
+     */
+    @Test
+    void thePurgeRunningAlongsideTheBatchesChangesNoState() throws Exception {
+        long seed = System.nanoTime();
+        System.out.println("MqttConcurrentBatchesInContainerIT purge seed=" + seed);
+        Stream stream = stream(seed, 40, true);
+        AtomicInteger purged = new AtomicInteger();
+        applyConcurrently(stream.deliveries(), 6, () -> purged.addAndGet(store.purgeClosedConnections(Duration.ZERO, 20)) >= 0);
+        assertOracleStateAndHistory(stream, seed);
+        assertTrue(purged.get() > 0, "the purge ran into the batches (seed " + seed + ")");
+    }
+
+    /**
+     * Small batches of every client at once, applied by {@code threads} transactions at a time, and
+     * {@code alongside} run over and over by one more thread until they are done.
+     */
+    void applyConcurrently(List<MqttStatusEvent> deliveries, int threads, BooleanSupplier alongside)
+            throws Exception {
         ConcurrentLinkedQueue<List<MqttStatusEvent>> batches = new ConcurrentLinkedQueue<>();
         for (int from = 0; from < deliveries.size(); from += 12) {
             batches.add(List.copyOf(deliveries.subList(from, Math.min(deliveries.size(), from + 12))));
         }
-        int threads = 8;
-        CyclicBarrier start = new CyclicBarrier(threads);
-        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        CyclicBarrier start = new CyclicBarrier(threads + 1);
+        ExecutorService pool = Executors.newFixedThreadPool(threads + 1);
         List<Future<?>> workers = new ArrayList<>();
         for (int t = 0; t < threads; t++) {
             workers.add(pool.submit(() -> {
@@ -127,15 +190,25 @@ class MqttConcurrentBatchesInContainerIT {
                 return null;
             }));
         }
+        Future<?> other = pool.submit(() -> {
+            start.await();
+            while (!batches.isEmpty()) {
+                alongside.getAsBoolean();
+            }
+            return null;
+        });
         try {
             for (Future<?> w : workers) {
                 w.get(); // a failed transaction (a deadlock) fails the test here
             }
+            other.get();
         } finally {
             pool.shutdownNow();
         }
+    }
 
-        for (var client : oracle.entrySet()) {
+    void assertOracleStateAndHistory(Stream stream, long seed) throws Exception {
+        for (var client : stream.oracle().entrySet()) {
             boolean expected = ConnectionRules.online(client.getValue().values());
             assertEquals(expected, presence.client(client.getKey()).orElseThrow().online(),
                     client.getKey() + " (seed " + seed + ")");
@@ -143,11 +216,11 @@ class MqttConcurrentBatchesInContainerIT {
         try (Connection c = db.getConnection();
              PreparedStatement ps = c.prepareStatement("""
                      SELECT count(*), count(DISTINCT (client_id, channel_id, event_type)) FROM mqtt_event WHERE group_id = ?""")) {
-            ps.setString(1, group);
+            ps.setString(1, stream.group());
             try (ResultSet rs = ps.executeQuery()) {
                 rs.next();
-                assertEquals(unique.size(), rs.getInt(2), "every fact in the history (seed " + seed + ")");
-                assertEquals(unique.size(), rs.getInt(1), "no fact twice in the history (seed " + seed + ")");
+                assertEquals(stream.unique().size(), rs.getInt(2), "every fact in the history (seed " + seed + ")");
+                assertEquals(stream.unique().size(), rs.getInt(1), "no fact twice in the history (seed " + seed + ")");
             }
         }
     }
