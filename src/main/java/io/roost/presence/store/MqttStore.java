@@ -126,11 +126,6 @@ public class MqttStore {
         String[] ip = new String[n];
         Long[] disconnect = new Long[n];
         Long[] tcpclean = new Long[n];
-        // History candidates refer to their connection by position (1-based, as WITH ORDINALITY
-        // counts): client, group, channel and address travel once per connection, not per event.
-        List<Integer> at = new ArrayList<>(events.size());
-        List<Short> kind = new ArrayList<>(events.size());
-        List<Long> time = new ArrayList<>(events.size());
         for (int i = 0; i < n; i++) {
             ConnectionKey key = keys.get(i);
             ConnectionRules.Connection facts = merged.get(key);
@@ -141,14 +136,6 @@ public class MqttStore {
             ip[i] = ips.get(key);
             disconnect[i] = facts.disconnectTime();
             tcpclean[i] = facts.tcpcleanTime();
-            Long[] factTimes = {facts.connectTime(), facts.disconnectTime(), facts.tcpcleanTime()}; // Type order
-            for (short k = 0; k < factTimes.length; k++) {
-                if (factTimes[k] != null) {
-                    at.add(i + 1);
-                    kind.add(k);
-                    time.add(factTimes[k]);
-                }
-            }
         }
 
         // 2. One statement, one snapshot taken after the locks (every earlier writer of these
@@ -168,39 +155,37 @@ public class MqttStore {
         try (PreparedStatement ps = c.prepareStatement("""
                 WITH batch AS (
                     SELECT * FROM unnest(?::varchar[], ?::varchar[], ?::varchar[], ?::int8[], ?::varchar[], ?::int8[], ?::int8[])
-                        WITH ORDINALITY AS e(c, g, ch, ct, ip, d, t, n)),
-                known AS (
-                    SELECT b.n, k.ctid AS tid, k.connect_time, k.disconnect_time, k.tcpclean_time
-                    FROM batch b JOIN mqtt_connection k ON k.client_id = b.c AND k.channel_id = b.ch),
+                        AS e(c, g, ch, ct, ip, d, t)),
+                facts AS (
+                    SELECT b.*, k.ctid AS tid, k.connect_time AS kc, k.disconnect_time AS kd, k.tcpclean_time AS kt
+                    FROM batch b LEFT JOIN mqtt_connection k ON k.client_id = b.c AND k.channel_id = b.ch),
                 changed AS (
                     UPDATE mqtt_connection k SET
-                        connect_time = coalesce(k.connect_time, b.ct),
-                        client_ip = coalesce(k.client_ip, b.ip),
-                        disconnect_time = coalesce(k.disconnect_time, b.d),
-                        tcpclean_time = coalesce(k.tcpclean_time, b.t),
-                        closed_at = coalesce(k.closed_at, CASE WHEN b.d IS NOT NULL OR b.t IS NOT NULL THEN now() END)
-                    FROM known p JOIN batch b ON b.n = p.n
-                    WHERE k.ctid = p.tid
-                      AND ((k.connect_time IS NULL AND b.ct IS NOT NULL) OR (k.client_ip IS NULL AND b.ip IS NOT NULL)
-                           OR (k.disconnect_time IS NULL AND b.d IS NOT NULL) OR (k.tcpclean_time IS NULL AND b.t IS NOT NULL))
+                        connect_time = coalesce(k.connect_time, f.ct),
+                        client_ip = coalesce(k.client_ip, f.ip),
+                        disconnect_time = coalesce(k.disconnect_time, f.d),
+                        tcpclean_time = coalesce(k.tcpclean_time, f.t),
+                        closed_at = coalesce(k.closed_at, CASE WHEN f.d IS NOT NULL OR f.t IS NOT NULL THEN now() END)
+                    FROM facts f
+                    WHERE k.ctid = f.tid
+                      AND ((k.connect_time IS NULL AND f.ct IS NOT NULL) OR (k.client_ip IS NULL AND f.ip IS NOT NULL)
+                           OR (k.disconnect_time IS NULL AND f.d IS NOT NULL) OR (k.tcpclean_time IS NULL AND f.t IS NOT NULL))
                     RETURNING k.client_id, k.channel_id, k.connect_time, k.disconnect_time IS NULL AND k.tcpclean_time IS NULL AS open),
                 added AS (
                     INSERT INTO mqtt_connection (client_id, channel_id, connect_time, client_ip, disconnect_time, tcpclean_time, closed_at)
-                    SELECT b.c, b.ch, b.ct, b.ip, b.d, b.t, CASE WHEN b.d IS NOT NULL OR b.t IS NOT NULL THEN now() END
-                    FROM batch b WHERE NOT EXISTS (SELECT 1 FROM known p WHERE p.n = b.n)
+                    SELECT f.c, f.ch, f.ct, f.ip, f.d, f.t, CASE WHEN f.d IS NOT NULL OR f.t IS NOT NULL THEN now() END
+                    FROM facts f WHERE f.tid IS NULL
                     RETURNING client_id, channel_id, connect_time, disconnect_time IS NULL AND tcpclean_time IS NULL AS open),
                 history AS (
+                    -- each connection's facts in the batch, one row per kind, unless its row had that fact already
                     INSERT INTO mqtt_event (client_id, group_id, channel_id, event_type, event_time, client_ip)
-                    SELECT b.c, b.g, b.ch, e.type, e.time, b.ip
-                    FROM (SELECT u.at, u.time, (ARRAY['connect', 'disconnect', 'tcpclean'])[u.kind + 1]::varchar AS type -- Type order
-                          FROM unnest(?::int4[], ?::int2[], ?::int8[]) AS u(at, kind, time)) e
-                    JOIN batch b ON b.n = e.at
-                    LEFT JOIN known p ON p.n = b.n
-                    WHERE CASE e.type WHEN 'connect' THEN p.connect_time WHEN 'disconnect' THEN p.disconnect_time
-                                      ELSE p.tcpclean_time END IS NULL
-                      AND (e.time > (SELECT event_time FROM mqtt_purge_horizon) OR NOT EXISTS (
-                          SELECT 1 FROM mqtt_event h WHERE h.client_id = b.c AND h.event_time = e.time
-                                                       AND h.channel_id = b.ch AND h.event_type = e.type))),
+                    SELECT f.c, f.g, f.ch, v.type, v.time, f.ip
+                    FROM facts f, LATERAL (VALUES ('connect'::varchar, f.ct, f.kc), ('disconnect', f.d, f.kd),
+                                                  ('tcpclean', f.t, f.kt)) AS v(type, time, had)
+                    WHERE v.time IS NOT NULL AND v.had IS NULL
+                      AND (v.time > (SELECT event_time FROM mqtt_purge_horizon) OR NOT EXISTS (
+                          SELECT 1 FROM mqtt_event h WHERE h.client_id = f.c AND h.event_time = v.time
+                                                       AND h.channel_id = f.ch AND h.event_type = v.type))),
                 newest AS (
                     SELECT DISTINCT ON (client_id) client_id, channel_id, connect_time, open
                     FROM (SELECT * FROM changed UNION ALL SELECT * FROM added) m
@@ -220,8 +205,7 @@ public class MqttStore {
                   AND (l.latest_connect_time IS NULL
                        OR (n.connect_time, n.channel_id) > (l.latest_connect_time, l.latest_channel_id)
                        OR (n.channel_id = l.latest_channel_id AND n.open <> l.online))""")) {
-            SqlArrays.bind(c, ps, client, group, channel, connect, ip, disconnect, tcpclean,
-                    at.toArray(Integer[]::new), kind.toArray(Short[]::new), time.toArray(Long[]::new));
+            SqlArrays.bind(c, ps, client, group, channel, connect, ip, disconnect, tcpclean);
             ps.executeUpdate();
         }
     }
