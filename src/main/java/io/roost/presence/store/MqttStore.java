@@ -157,7 +157,8 @@ public class MqttStore {
                     SELECT * FROM unnest(?::varchar[], ?::varchar[], ?::varchar[], ?::int8[], ?::varchar[], ?::int8[], ?::int8[])
                         AS e(c, g, ch, ct, ip, d, t)),
                 facts AS (
-                    SELECT b.*, k.ctid AS tid, k.connect_time AS kc, k.disconnect_time AS kd, k.tcpclean_time AS kt
+                    SELECT b.*, CASE WHEN b.d IS NOT NULL OR b.t IS NOT NULL THEN now() END AS closed_at,
+                           k.ctid AS tid, k.connect_time AS kc, k.disconnect_time AS kd, k.tcpclean_time AS kt
                     FROM batch b LEFT JOIN mqtt_connection k ON k.client_id = b.c AND k.channel_id = b.ch),
                 changed AS (
                     UPDATE mqtt_connection k SET
@@ -165,7 +166,7 @@ public class MqttStore {
                         client_ip = coalesce(k.client_ip, f.ip),
                         disconnect_time = coalesce(k.disconnect_time, f.d),
                         tcpclean_time = coalesce(k.tcpclean_time, f.t),
-                        closed_at = coalesce(k.closed_at, CASE WHEN f.d IS NOT NULL OR f.t IS NOT NULL THEN now() END)
+                        closed_at = coalesce(k.closed_at, f.closed_at)
                     FROM facts f
                     WHERE k.ctid = f.tid
                       AND ((k.connect_time IS NULL AND f.ct IS NOT NULL) OR (k.client_ip IS NULL AND f.ip IS NOT NULL)
@@ -173,7 +174,7 @@ public class MqttStore {
                     RETURNING k.client_id, k.channel_id, k.connect_time, k.disconnect_time IS NULL AND k.tcpclean_time IS NULL AS open),
                 added AS (
                     INSERT INTO mqtt_connection (client_id, channel_id, connect_time, client_ip, disconnect_time, tcpclean_time, closed_at)
-                    SELECT f.c, f.ch, f.ct, f.ip, f.d, f.t, CASE WHEN f.d IS NOT NULL OR f.t IS NOT NULL THEN now() END
+                    SELECT f.c, f.ch, f.ct, f.ip, f.d, f.t, f.closed_at
                     FROM facts f WHERE f.tid IS NULL
                     RETURNING client_id, channel_id, connect_time, disconnect_time IS NULL AND tcpclean_time IS NULL AS open),
                 history AS (
