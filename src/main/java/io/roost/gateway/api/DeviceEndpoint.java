@@ -5,6 +5,7 @@ import io.roost.gateway.Connections;
 import io.roost.gateway.Frames;
 import io.roost.gateway.FriendOps;
 import io.roost.gateway.GroupOps;
+import io.roost.gateway.LoginQueue;
 import io.roost.gateway.RoomOps;
 import io.roost.identity.TokenService;
 import io.roost.platform.ids.IdGenerator;
@@ -51,6 +52,9 @@ public class DeviceEndpoint {
     TokenService tokens;
 
     @Inject
+    LoginQueue logins;
+
+    @Inject
     DeviceSessions sessions;
 
     @Inject
@@ -78,7 +82,7 @@ public class DeviceEndpoint {
     @ConfigProperty(name = "roost.gateway.redirect-url")
     Optional<String> redirectUrl;
 
-    private Stage stage = Stage.NEW;
+    private volatile Stage stage = Stage.NEW;
     private String connectionId;
     private String deviceType;
     private String deviceId;
@@ -177,29 +181,37 @@ public class DeviceEndpoint {
             return;
         }
         String presented = frame.getString("token", "");
-        Optional<TokenService.Grant> grant = tokens.authenticate(presented);
-        if (grant.isEmpty()) {
-            violation(session, "invalid-token", "The token is unknown, expired, revoked, or its account is disabled.");
-            return;
-        }
-        if (!grant.get().fits(deviceType, deviceId)) {
-            violation(session, "token-device-mismatch", "This token was issued to another device.");
-            return;
-        }
-        long uid = grant.get().accountId();
         // Register first: a kick for this very connection may follow the commit at once.
         connections.add(connectionId, session);
-        DeviceSessions.Login login = sessions.login(uid, deviceType, deviceId, connectionId);
-        if (!login.accepted()) {
+        LoginQueue.Outcome outcome = logins.login(presented, deviceType, deviceId, connectionId);
+        if (outcome.result() != LoginQueue.Result.ACCEPTED) {
             connections.remove(connectionId);
-            violation(session, "login-refused", "Another " + deviceType + " device is logged in and this type refuses a second.");
+            switch (outcome.result()) {
+                case INVALID_TOKEN -> violation(session, "invalid-token",
+                        "The token is unknown, expired, revoked, or its account is disabled.");
+                case DEVICE_MISMATCH -> violation(session, "token-device-mismatch", "This token was issued to another device.");
+                case REFUSED -> violation(session, "login-refused",
+                        "Another " + deviceType + " device is logged in and this type refuses a second.");
+                default -> {
+                    send(session, Frames.error("server-busy", "The login could not be completed now; connect again later."));
+                    close(session, CloseReason.CloseCodes.TRY_AGAIN_LATER, "server-busy");
+                }
+            }
             return;
         }
-        token = presented;
-        this.uid = uid;
-        stage = Stage.LOGGED_IN;
+        synchronized (this) {
+            if (stage == Stage.CLOSED) {
+                // The socket closed while the login was in flight: nobody is there, so the session ends now.
+                connections.remove(connectionId);
+                sessions.logout(connectionId);
+                return;
+            }
+            token = presented;
+            uid = outcome.uid();
+            stage = Stage.LOGGED_IN;
+        }
         send(session, Frames.frame("login").add("uid", Long.toString(uid)).add("connectionId", connectionId)
-                .add("epoch", login.epoch()).build().toString());
+                .add("epoch", outcome.epoch()).build().toString());
     }
 
     private void logout(JsonObject frame, Session session) {
@@ -223,12 +235,16 @@ public class DeviceEndpoint {
 
     @OnClose
     public void closed(Session session, CloseReason reason) {
-        if (stage == Stage.LOGGED_IN) {
+        boolean loggedIn;
+        synchronized (this) { // against a login in flight (it ends the session itself when it sees CLOSED)
+            loggedIn = stage == Stage.LOGGED_IN;
+            stage = Stage.CLOSED;
+        }
+        if (loggedIn) {
             roomOps.connectionClosed(uid, roomsEntered);
             connections.remove(connectionId);
             sessions.logout(connectionId); // removes the route only if this connection still holds it
         }
-        stage = Stage.CLOSED;
     }
 
     @OnError

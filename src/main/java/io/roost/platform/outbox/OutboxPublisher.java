@@ -1,12 +1,17 @@
 package io.roost.platform.outbox;
 
 import io.roost.platform.ids.IdGenerator;
+import jakarta.annotation.Resource;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Event;
 import jakarta.inject.Inject;
-import jakarta.persistence.EntityManager;
-import jakarta.persistence.PersistenceContext;
 import jakarta.transaction.Transactional;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.function.Function;
+import javax.sql.DataSource;
 
 /**
  * How a module publishes to RocketMQ: the message becomes an outbox row in the caller's own
@@ -16,8 +21,18 @@ import jakarta.transaction.Transactional;
 @ApplicationScoped
 public class OutboxPublisher {
 
-    @PersistenceContext(unitName = "roost")
-    EntityManager em;
+    /** A message for RocketMQ: topic, tag (may be null), business key (may be null), body. */
+    public record Message(String topic, String tag, String key, String body) {
+
+        public Message {
+            if (topic == null || topic.isBlank() || body == null) {
+                throw new IllegalArgumentException("topic and body are required");
+            }
+        }
+    }
+
+    @Resource(lookup = "java:jboss/datasources/RoostDS")
+    DataSource dataSource;
 
     @Inject
     IdGenerator ids;
@@ -28,18 +43,34 @@ public class OutboxPublisher {
     /** Returns the message id (consumers see it as {@code MessageIds.of(message)}). */
     @Transactional(Transactional.TxType.MANDATORY)
     public long publish(String topic, String tag, String key, String body) {
-        if (topic == null || topic.isBlank() || body == null) {
-            throw new IllegalArgumentException("topic and body are required");
+        return publishAll(List.of(new Message(topic, tag, key, body))).get(0);
+    }
+
+    /** Many messages, one statement (a batch of device logins writes one login event each); their ids in order. */
+    @Transactional(Transactional.TxType.MANDATORY)
+    public List<Long> publishAll(List<Message> messages) {
+        if (messages.isEmpty()) {
+            return List.of();
         }
-        long id = ids.nextId();
-        em.createNativeQuery("INSERT INTO outbox (id, topic, tag, message_key, body) VALUES (?1, ?2, ?3, ?4, ?5)")
-                .setParameter(1, id)
-                .setParameter(2, topic)
-                .setParameter(3, tag)
-                .setParameter(4, key)
-                .setParameter(5, body)
-                .executeUpdate();
-        written.fire(new OutboxWritten(id));
-        return id;
+        List<Long> written = messages.stream().map(m -> ids.nextId()).toList();
+        try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement("""
+                INSERT INTO outbox (id, topic, tag, message_key, body)
+                SELECT * FROM unnest(?::int8[], ?::varchar[], ?::varchar[], ?::varchar[], ?::text[])""")) {
+            ps.setArray(1, c.createArrayOf("int8", written.toArray()));
+            ps.setArray(2, column(c, messages, Message::topic));
+            ps.setArray(3, column(c, messages, Message::tag));
+            ps.setArray(4, column(c, messages, Message::key));
+            ps.setArray(5, column(c, messages, Message::body));
+            ps.executeUpdate();
+        } catch (SQLException e) {
+            throw new IllegalStateException("outbox write failed: " + e.getMessage(), e);
+        }
+        this.written.fire(new OutboxWritten(written.get(0))); // one nudge wakes the relay for all of them
+        return written;
+    }
+
+    private static java.sql.Array column(Connection c, List<Message> messages, Function<Message, String> field)
+            throws SQLException {
+        return c.createArrayOf("varchar", messages.stream().map(field).toArray());
     }
 }

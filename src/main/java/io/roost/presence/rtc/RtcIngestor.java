@@ -1,5 +1,6 @@
 package io.roost.presence.rtc;
 
+import io.roost.platform.batch.GroupCommit;
 import io.roost.presence.store.RtcStore;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
@@ -16,19 +17,15 @@ import jakarta.enterprise.concurrent.ManagedThreadFactory;
 import jakarta.inject.Inject;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * Group commit for NCS notices. Webhook requests hand their notice to a queue and wait; a couple
- * of writer threads each take whatever has queued up (up to batch-max), apply it in one
- * transaction with one multi-row statement, and complete every waiting request only after the
- * commit. Under load a commit carries hundreds of notices; when idle, one.
+ * Group commit for NCS notices ({@link GroupCommit}). Webhook requests hand their notice to a queue
+ * and wait; a batch is applied in one transaction with one multi-row statement, and every waiting
+ * request completes only after the commit.
  *
  * <p>Duplicates are dropped early by a bounded memory of recently applied noticeIds (per node), so
  * redeliveries rarely reach the database; correctness does not depend on it — the conditional
@@ -57,10 +54,9 @@ public class RtcIngestor {
     @Inject
     RtcSettings settings;
 
-    private final BlockingQueue<Pending> queue = new LinkedBlockingQueue<>(100_000);
+    private final GroupCommit<Pending> queue = new GroupCommit<>("rtc-ingest", 100_000, () -> settings.batchMax(),
+            this::applyAndComplete);
     private final RecentNotices recent = new RecentNotices(200_000);
-    private final List<Thread> writers = new ArrayList<>();
-    private volatile boolean running = true;
 
     final AtomicLong received = new AtomicLong();
     final AtomicLong duplicates = new AtomicLong();
@@ -74,19 +70,12 @@ public class RtcIngestor {
 
     @PostConstruct
     void start() {
-        for (int i = 0; i < WRITERS; i++) {
-            Thread t = threads.newThread(this::writeLoop);
-            t.setName("rtc-ingest-" + i);
-            t.setDaemon(true);
-            writers.add(t);
-            t.start();
-        }
+        queue.start(threads, WRITERS);
     }
 
     @PreDestroy
     void stop() {
-        running = false;
-        writers.forEach(Thread::interrupt);
+        queue.stop();
     }
 
     /** Completes when the notice's effect is committed (or it was a known duplicate / unknown type). */
@@ -109,29 +98,7 @@ public class RtcIngestor {
 
     public Stats stats() {
         return new Stats(received.get(), duplicates.get(), unknownTypes.get(), batches.get(), membersChanged.get(),
-                queue.size());
-    }
-
-    private void writeLoop() {
-        List<Pending> batch = new ArrayList<>();
-        while (running) {
-            try {
-                Pending first = queue.poll(1, TimeUnit.SECONDS);
-                if (first == null) {
-                    continue;
-                }
-                batch.add(first);
-                queue.drainTo(batch, settings.batchMax() - 1);
-                applyAndComplete(batch);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                break;
-            } catch (RuntimeException e) {
-                LOG.log(Level.SEVERE, "RTC writer loop error", e);
-            } finally {
-                batch.clear();
-            }
-        }
+                queue.queued());
     }
 
     private void applyAndComplete(List<Pending> batch) {

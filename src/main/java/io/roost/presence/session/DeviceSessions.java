@@ -12,6 +12,7 @@ import jakarta.enterprise.event.Event;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 import jakarta.transaction.Transactional;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -53,22 +54,53 @@ public class DeviceSessions {
     @Inject
     Event<PresenceChanged> presenceChanged;
 
+    /** A device's login on one of this node's connections. */
+    public record LoginRequest(long uid, String deviceType, String deviceId, String connectionId) {
+    }
+
     @Transactional
     public Login login(long uid, String deviceType, String deviceId, String connectionId) {
-        SessionSettings.Policy policy = settings.policy(deviceType);
-        long epoch = ids.nextId();
-        String sessionKey = policy == SessionSettings.Policy.ALLOW_MANY ? connectionId : "";
-        RouteStore.Route wanted = new RouteStore.Route(uid, deviceType, sessionKey, node.nodeId(), connectionId, deviceId,
-                epoch, null, null);
-        Optional<RouteStore.Route> holder = routes.claim(wanted, policy == SessionSettings.Policy.KICK_OLD);
-        if (holder.isPresent() && policy == SessionSettings.Policy.REFUSE_NEW) {
-            return new Login(false, epoch, Optional.empty());
+        return loginAll(List.of(new LoginRequest(uid, deviceType, deviceId, connectionId))).get(0);
+    }
+
+    /**
+     * Many logins in one transaction (the gateway batches the logins that arrive together): the
+     * outcomes in the order of {@code requests}, each as if the logins ran one after another in
+     * that order — a later login of the same (uid, deviceType) replaces or is refused by an
+     * earlier one of the same batch.
+     */
+    @Transactional
+    public List<Login> loginAll(List<LoginRequest> requests) {
+        List<RouteStore.Route> wanted = new ArrayList<>();
+        List<SessionSettings.Policy> policies = new ArrayList<>();
+        for (LoginRequest r : requests) {
+            SessionSettings.Policy policy = settings.policy(r.deviceType());
+            String sessionKey = policy == SessionSettings.Policy.ALLOW_MANY ? r.connectionId() : "";
+            wanted.add(new RouteStore.Route(r.uid(), r.deviceType(), sessionKey, node.nodeId(), r.connectionId(), r.deviceId(),
+                    ids.nextId(), null, null));
+            policies.add(policy);
         }
-        holder.filter(h -> !h.connectionId().equals(connectionId))
-                .ifPresent(h -> end(h, SessionEnded.REPLACED));
-        log("login", wanted, null);
-        announce(uid);
-        return new Login(true, epoch, holder);
+        List<Optional<RouteStore.Route>> holders = routes.claimAll(wanted,
+                policies.stream().map(p -> p == SessionSettings.Policy.KICK_OLD).toList());
+        List<OutboxPublisher.Message> journal = new ArrayList<>();
+        List<Login> outcomes = new ArrayList<>();
+        List<Long> loggedIn = new ArrayList<>();
+        for (int i = 0; i < requests.size(); i++) {
+            RouteStore.Route route = wanted.get(i);
+            Optional<RouteStore.Route> holder = holders.get(i);
+            if (holder.isPresent() && policies.get(i) == SessionSettings.Policy.REFUSE_NEW) {
+                outcomes.add(new Login(false, route.epoch(), Optional.empty()));
+                continue;
+            }
+            holder.filter(h -> !h.connectionId().equals(route.connectionId()))
+                    .ifPresent(h -> end(h, SessionEnded.REPLACED, journal));
+            journal.add(logEntry("login", route, null));
+            loggedIn.add(route.uid());
+            outcomes.add(new Login(true, route.epoch(), holder));
+        }
+        outbox.publishAll(journal);
+        announce(loggedIn);
+        return outcomes;
     }
 
     /** The connection ends its own session (logout or close). */
@@ -76,8 +108,8 @@ public class DeviceSessions {
     public Optional<RouteStore.Route> logout(String connectionId) {
         Optional<RouteStore.Route> released = routes.release(connectionId);
         released.ifPresent(r -> {
-            log("logout", r, null);
-            announce(r.uid());
+            outbox.publishAll(List.of(logEntry("logout", r, null)));
+            announce(List.of(r.uid()));
         });
         return released;
     }
@@ -86,10 +118,12 @@ public class DeviceSessions {
     @Transactional
     public int expire() {
         List<RouteStore.Route> gone = routes.expire(settings.heartbeatTimeout(), NodeRegistry.NODE_TIMEOUT);
+        List<OutboxPublisher.Message> journal = new ArrayList<>();
         for (RouteStore.Route r : gone) {
-            end(r, isSilent(r) ? SessionEnded.TIMEOUT : SessionEnded.NODE_LOST);
+            end(r, isSilent(r) ? SessionEnded.TIMEOUT : SessionEnded.NODE_LOST, journal);
         }
-        gone.stream().map(RouteStore.Route::uid).distinct().sorted().forEach(this::announce);
+        outbox.publishAll(journal);
+        announce(gone.stream().map(RouteStore.Route::uid).toList());
         return gone.size();
     }
 
@@ -103,15 +137,17 @@ public class DeviceSessions {
      * commit every connection it had, on any node, gets a kick frame and is closed.
      */
     void onAccountDeactivated(@Observes AccountDeactivated deactivated) {
+        List<OutboxPublisher.Message> journal = new ArrayList<>();
         for (RouteStore.Route r : routes.releaseAll(deactivated.accountId())) {
-            end(r, deactivated.reason());
+            end(r, deactivated.reason(), journal);
         }
-        announce(deactivated.accountId());
+        outbox.publishAll(journal);
+        announce(List.of(deactivated.accountId()));
     }
 
-    /** If the user's set of online device types changed: a new version and a PresenceChanged event. */
-    private void announce(long uid) {
-        routes.bumpPresenceVersion(uid).ifPresent(changed -> {
+    /** For each user whose set of online device types changed: a new version and a PresenceChanged event. */
+    private void announce(List<Long> uids) {
+        routes.bumpPresenceVersions(uids).forEach((uid, changed) -> {
             List<PresenceChanged.Device> devices = changed.routes().stream()
                     .map(r -> new PresenceChanged.Device(r.deviceType(), r.deviceId())).toList();
             presenceChanged.fire(new PresenceChanged(uid, !devices.isEmpty(), devices, changed.version()));
@@ -126,9 +162,11 @@ public class DeviceSessions {
     @Transactional
     public int kick(long uid, String deviceType) {
         List<RouteStore.Route> gone = routes.release(uid, deviceType);
-        gone.forEach(r -> end(r, SessionEnded.KICKED_BY_ADMIN));
+        List<OutboxPublisher.Message> journal = new ArrayList<>();
+        gone.forEach(r -> end(r, SessionEnded.KICKED_BY_ADMIN, journal));
+        outbox.publishAll(journal);
         if (!gone.isEmpty()) {
-            announce(uid);
+            announce(List.of(uid));
         }
         return gone.size();
     }
@@ -152,7 +190,7 @@ public class DeviceSessions {
     }
 
     /** Every session change goes to roost-login-events (and from there to the login log). */
-    private void log(String event, RouteStore.Route r, String reason) {
+    private static OutboxPublisher.Message logEntry(String event, RouteStore.Route r, String reason) {
         var body = Jsonp.PROVIDER.createObjectBuilder().add("event", event).add("uid", r.uid()).add("deviceType", r.deviceType())
                 .add("nodeId", r.nodeId()).add("connectionId", r.connectionId())
                 .add("at", java.time.Instant.now().toString());
@@ -162,23 +200,24 @@ public class DeviceSessions {
         if (reason != null) {
             body.add("reason", reason);
         }
-        outbox.publish(LOGIN_EVENTS_TOPIC, event, Long.toString(r.uid()), body.build().toString());
+        return new OutboxPublisher.Message(LOGIN_EVENTS_TOPIC, event, Long.toString(r.uid()), body.build().toString());
     }
 
-    private void end(RouteStore.Route r, String reason) {
+    /** A session ends by another's hand: logged, and its connection kicked after commit, on whichever node holds it. */
+    private void end(RouteStore.Route r, String reason, List<OutboxPublisher.Message> journal) {
         String logEvent = switch (reason) {
             case SessionEnded.TIMEOUT -> "timeout";
             case SessionEnded.NODE_LOST -> "node_lost";
             default -> "kick";
         };
-        log(logEvent, r, reason);
+        journal.add(logEntry(logEvent, r, reason));
         SessionEnded event = new SessionEnded(r.nodeId(), r.connectionId(), r.uid(), r.deviceType(), reason);
         if (r.nodeId() == node.nodeId()) {
             ended.fire(event); // observed after commit by this node's gateway
         } else {
-            outbox.publish(KICK_TOPIC, "node-" + r.nodeId(), r.connectionId(), Jsonp.PROVIDER.createObjectBuilder()
-                    .add("nodeId", r.nodeId()).add("connectionId", r.connectionId()).add("uid", r.uid())
-                    .add("deviceType", r.deviceType()).add("reason", reason).build().toString());
+            journal.add(new OutboxPublisher.Message(KICK_TOPIC, "node-" + r.nodeId(), r.connectionId(),
+                    Jsonp.PROVIDER.createObjectBuilder().add("nodeId", r.nodeId()).add("connectionId", r.connectionId())
+                            .add("uid", r.uid()).add("deviceType", r.deviceType()).add("reason", reason).build().toString()));
         }
     }
 }

@@ -13,6 +13,7 @@ import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import javax.sql.DataSource;
 
@@ -32,36 +33,78 @@ public class RouteStore {
     DataSource dataSource;
 
     /**
-     * Takes the (uid, deviceType, sessionKey) slot for a connection. A free slot is taken by one
-     * insert (which waits for a concurrent, uncommitted insert of the same slot). A held slot is
+     * Takes the (uid, deviceType, sessionKey) slot for each connection in {@code wanted}; returns,
+     * in the same order, the holder each one met (empty: the slot was free). A free slot is taken by
+     * an insert (which waits for a concurrent, uncommitted insert of the same slot). A held slot is
      * locked: with {@code replace} the holder is replaced in that same statement and returned so it
      * can be kicked; without, the holder is returned and nothing changes (the login is refused).
-     * Two logins at the same moment serialize on the row or on the insert's unique check, so
-     * exactly one ends holding it.
+     * Two logins of one slot at the same moment serialize on the row or on the insert's unique
+     * check, so exactly one ends holding it.
+     *
+     * <p>The slots are taken in key order (a stable sort keeps the arrival order of two logins of
+     * one slot, so the later one meets the earlier as its holder), which is also the order in which
+     * concurrent batches lock rows: they wait for each other but do not deadlock. The free slots go
+     * in one multi-row insert; only those found held are handled one by one.
      */
-    @TransactionAttribute(TransactionAttributeType.REQUIRED)
-    public Optional<Route> claim(Route wanted, boolean replace) {
+    @TransactionAttribute(TransactionAttributeType.MANDATORY)
+    public List<Optional<Route>> claimAll(List<Route> wanted, List<Boolean> replace) {
+        List<Integer> order = new ArrayList<>(java.util.stream.IntStream.range(0, wanted.size()).boxed().toList());
+        order.sort(java.util.Comparator.comparing((Integer i) -> wanted.get(i).uid())
+                .thenComparing(i -> wanted.get(i).deviceType()).thenComparing(i -> wanted.get(i).sessionKey()));
+        List<Optional<Route>> holders = new ArrayList<>(java.util.Collections.nCopies(wanted.size(), Optional.<Route>empty()));
         try (Connection c = dataSource.getConnection()) {
-            for (int attempt = 0; attempt < 5; attempt++) {
-                try (PreparedStatement ps = c.prepareStatement("""
-                        INSERT INTO presence_device_route (uid, device_type, session_key, node_id, connection_id, device_id, epoch)
-                        VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (uid, device_type, session_key) DO NOTHING""")) {
-                    bindSlot(ps, 1, wanted);
-                    bindHolder(ps, 4, wanted);
-                    if (ps.executeUpdate() == 1) {
-                        return Optional.empty();
+            java.util.Set<String> inserted = new java.util.HashSet<>();
+            try (PreparedStatement ps = c.prepareStatement("""
+                    INSERT INTO presence_device_route (uid, device_type, session_key, node_id, connection_id, device_id, epoch)
+                    SELECT uid, device_type, session_key, node_id, connection_id, device_id, epoch
+                    FROM unnest(?::int8[], ?::varchar[], ?::varchar[], ?::int4[], ?::varchar[], ?::varchar[], ?::int8[])
+                        WITH ORDINALITY AS w(uid, device_type, session_key, node_id, connection_id, device_id, epoch, n)
+                    ORDER BY n
+                    ON CONFLICT (uid, device_type, session_key) DO NOTHING RETURNING connection_id""")) {
+                List<Route> sorted = order.stream().map(wanted::get).toList();
+                ps.setArray(1, c.createArrayOf("int8", sorted.stream().map(Route::uid).toArray()));
+                ps.setArray(2, c.createArrayOf("varchar", sorted.stream().map(Route::deviceType).toArray()));
+                ps.setArray(3, c.createArrayOf("varchar", sorted.stream().map(Route::sessionKey).toArray()));
+                ps.setArray(4, c.createArrayOf("int4", sorted.stream().map(Route::nodeId).toArray()));
+                ps.setArray(5, c.createArrayOf("varchar", sorted.stream().map(Route::connectionId).toArray()));
+                ps.setArray(6, c.createArrayOf("varchar", sorted.stream().map(Route::deviceId).toArray()));
+                ps.setArray(7, c.createArrayOf("int8", sorted.stream().map(Route::epoch).toArray()));
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        inserted.add(rs.getString(1));
                     }
                 }
-                Optional<Route> holder = replace ? replaceHolder(c, wanted) : lockHolder(c, wanted);
-                if (holder.isPresent()) {
-                    return holder;
-                }
-                // The holder left between our insert and our lock: try the insert again.
             }
-            throw new IllegalStateException("route slot contended beyond retries");
+            for (int i : order) {
+                if (!inserted.contains(wanted.get(i).connectionId())) {
+                    holders.set(i, claimHeld(c, wanted.get(i), replace.get(i)));
+                }
+            }
+            return holders;
         } catch (SQLException e) {
             throw new IllegalStateException("route claim failed: " + e.getMessage(), e);
         }
+    }
+
+    /** A slot that was held at the multi-row insert: replace or lock its holder (insert again if it left meanwhile). */
+    private static Optional<Route> claimHeld(Connection c, Route wanted, boolean replace) throws SQLException {
+        for (int attempt = 0; attempt < 5; attempt++) {
+            Optional<Route> holder = replace ? replaceHolder(c, wanted) : lockHolder(c, wanted);
+            if (holder.isPresent()) {
+                return holder;
+            }
+            // The holder left between the insert and the lock: take the free slot.
+            try (PreparedStatement ps = c.prepareStatement("""
+                    INSERT INTO presence_device_route (uid, device_type, session_key, node_id, connection_id, device_id, epoch)
+                    VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (uid, device_type, session_key) DO NOTHING""")) {
+                bindSlot(ps, 1, wanted);
+                bindHolder(ps, 4, wanted);
+                if (ps.executeUpdate() == 1) {
+                    return Optional.empty();
+                }
+            }
+        }
+        throw new IllegalStateException("route slot contended beyond retries");
     }
 
     private static Optional<Route> lockHolder(Connection c, Route wanted) throws SQLException {
@@ -117,45 +160,54 @@ public class RouteStore {
     }
 
     /**
-     * Under the user's presence row lock: the device types online now against the last announced
-     * set. Returns the new version and the routes it describes if the set changed (the caller
-     * announces it), empty otherwise. Two statements: the first takes the lock (creating the row
-     * for a user's first session); the second starts after it, so it sees every route change
-     * committed before the lock was granted — a concurrent login of another device type either
+     * Under each user's presence row lock: the device types online now against the last announced
+     * set. Returns, per user whose set changed, the new version and the routes it describes (the
+     * caller announces it). Two statements: the first takes the locks, in uid order (creating the
+     * row for a user's first session); the second starts after it, so it sees every route change
+     * committed before the locks were granted — a concurrent login of another device type either
      * committed before (and is counted here) or recounts under the lock after this commit.
      */
     @TransactionAttribute(TransactionAttributeType.MANDATORY)
-    public Optional<PresenceVersion> bumpPresenceVersion(long uid) {
+    public Map<Long, PresenceVersion> bumpPresenceVersions(Collection<Long> uids) {
+        Object[] sorted = uids.stream().distinct().sorted().toArray();
+        Map<Long, PresenceVersion> changed = new java.util.LinkedHashMap<>();
+        if (sorted.length == 0) {
+            return changed;
+        }
         try (Connection c = dataSource.getConnection()) {
-            try (PreparedStatement ps = c.prepareStatement(
-                    "INSERT INTO presence_user AS p (uid) VALUES (?) ON CONFLICT (uid) DO UPDATE SET uid = p.uid")) {
-                ps.setLong(1, uid);
+            java.sql.Array users = c.createArrayOf("int8", sorted);
+            try (PreparedStatement ps = c.prepareStatement("""
+                    INSERT INTO presence_user AS p (uid) SELECT u FROM unnest(?::int8[]) u ORDER BY u
+                    ON CONFLICT (uid) DO UPDATE SET uid = p.uid""")) {
+                ps.setArray(1, users);
                 ps.executeUpdate();
             }
             try (PreparedStatement ps = c.prepareStatement("""
                     WITH live AS (
-                        SELECT coalesce(string_agg(DISTINCT device_type, ',' ORDER BY device_type), '') AS types
-                        FROM presence_device_route WHERE uid = ?),
+                        SELECT u.uid, coalesce((SELECT string_agg(DISTINCT r.device_type, ',' ORDER BY r.device_type)
+                                                FROM presence_device_route r WHERE r.uid = u.uid), '') AS types
+                        FROM unnest(?::int8[]) u(uid)),
                     bumped AS (
                         UPDATE presence_user p SET version = p.version + 1, device_types = live.types, changed_at = now()
-                        FROM live WHERE p.uid = ? AND p.device_types <> live.types RETURNING p.version)
-                    SELECT b.version, r.uid, r.device_type, r.session_key, r.node_id, r.connection_id, r.device_id, r.epoch,
-                        r.login_at, r.last_heartbeat_at
-                    FROM bumped b LEFT JOIN presence_device_route r ON r.uid = ?
-                    ORDER BY r.device_type, r.session_key""")) {
-                ps.setLong(1, uid);
-                ps.setLong(2, uid);
-                ps.setLong(3, uid);
+                        FROM live WHERE p.uid = live.uid AND p.device_types <> live.types RETURNING p.uid, p.version)
+                    SELECT b.uid, b.version, r.uid, r.device_type, r.session_key, r.node_id, r.connection_id, r.device_id,
+                        r.epoch, r.login_at, r.last_heartbeat_at
+                    FROM bumped b LEFT JOIN presence_device_route r ON r.uid = b.uid
+                    ORDER BY b.uid, r.device_type, r.session_key""")) {
+                ps.setArray(1, users);
                 try (ResultSet rs = ps.executeQuery()) {
-                    long version = -1;
-                    List<Route> live = new ArrayList<>();
+                    Map<Long, List<Route>> live = new java.util.LinkedHashMap<>();
+                    Map<Long, Long> versions = new java.util.HashMap<>();
                     while (rs.next()) {
-                        version = rs.getLong(1);
+                        long uid = rs.getLong(1);
+                        versions.put(uid, rs.getLong(2));
+                        List<Route> routes = live.computeIfAbsent(uid, u -> new ArrayList<>());
                         if (rs.getObject(3) != null) {
-                            live.add(route(rs, 2));
+                            routes.add(route(rs, 3));
                         }
                     }
-                    return version < 0 ? Optional.empty() : Optional.of(new PresenceVersion(version, live));
+                    live.forEach((uid, routes) -> changed.put(uid, new PresenceVersion(versions.get(uid), routes)));
+                    return changed;
                 }
             }
         } catch (SQLException e) {

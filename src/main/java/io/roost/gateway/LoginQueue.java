@@ -1,0 +1,139 @@
+package io.roost.gateway;
+
+import io.roost.identity.TokenService;
+import io.roost.platform.batch.GroupCommit;
+import io.roost.presence.session.DeviceSessions;
+import jakarta.annotation.PostConstruct;
+import jakarta.annotation.PreDestroy;
+import jakarta.annotation.Resource;
+import jakarta.enterprise.concurrent.ManagedThreadFactory;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * Device logins by group commit ({@link GroupCommit}): the logins that arrive together have their
+ * tokens checked in one query and their sessions taken in one transaction. A login burst (a node
+ * restart, a network flap: thousands of devices reconnecting at once) then costs a few
+ * transactions a second instead of one per device, and each device still gets its answer only
+ * after its session is committed.
+ */
+@ApplicationScoped
+public class LoginQueue {
+
+    private static final Logger LOG = Logger.getLogger(LoginQueue.class.getName());
+    static final int WRITERS = 2;
+    static final int BATCH_MAX = 200;
+    static final int CAPACITY = 20_000;
+    static final long WAIT_SECONDS = 30;
+
+    public enum Result { ACCEPTED, INVALID_TOKEN, DEVICE_MISMATCH, REFUSED, UNAVAILABLE }
+
+    /** The outcome of one login; uid and epoch are set when accepted. */
+    public record Outcome(Result result, long uid, long epoch) {
+
+        static Outcome of(Result result) {
+            return new Outcome(result, 0, 0);
+        }
+    }
+
+    private record Attempt(String token, String deviceType, String deviceId, String connectionId,
+                           CompletableFuture<Outcome> done) {
+    }
+
+    @Inject
+    TokenService tokens;
+
+    @Inject
+    DeviceSessions sessions;
+
+    @Resource
+    ManagedThreadFactory threads;
+
+    private final GroupCommit<Attempt> queue = new GroupCommit<>("device-login", CAPACITY, () -> BATCH_MAX, this::apply);
+
+    @PostConstruct
+    void start() {
+        queue.start(threads, WRITERS);
+    }
+
+    @PreDestroy
+    void stop() {
+        queue.stop();
+    }
+
+    /** Logs a connection in with a token; returns once the session is committed (or refused). */
+    public Outcome login(String token, String deviceType, String deviceId, String connectionId) {
+        Attempt attempt = new Attempt(token, deviceType, deviceId, connectionId, new CompletableFuture<>());
+        if (!queue.offer(attempt)) {
+            return Outcome.of(Result.UNAVAILABLE); // back-pressure: the device retries later
+        }
+        try {
+            return attempt.done.get(WAIT_SECONDS, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return Outcome.of(Result.UNAVAILABLE);
+        } catch (ExecutionException | TimeoutException e) {
+            LOG.log(Level.WARNING, "login of connection " + connectionId + " failed", e);
+            return Outcome.of(Result.UNAVAILABLE);
+        }
+    }
+
+    private void apply(List<Attempt> batch) {
+        try {
+            List<Optional<TokenService.Grant>> grants = tokens.authenticateAll(batch.stream().map(Attempt::token).toList());
+            List<Attempt> admitted = new ArrayList<>();
+            List<DeviceSessions.LoginRequest> requests = new ArrayList<>();
+            for (int i = 0; i < batch.size(); i++) {
+                Attempt a = batch.get(i);
+                Optional<TokenService.Grant> grant = grants.get(i);
+                if (grant.isEmpty()) {
+                    a.done.complete(Outcome.of(Result.INVALID_TOKEN));
+                } else if (!grant.get().fits(a.deviceType, a.deviceId)) {
+                    a.done.complete(Outcome.of(Result.DEVICE_MISMATCH));
+                } else {
+                    admitted.add(a);
+                    requests.add(new DeviceSessions.LoginRequest(grant.get().accountId(), a.deviceType, a.deviceId,
+                            a.connectionId));
+                }
+            }
+            if (requests.isEmpty()) {
+                return;
+            }
+            try {
+                complete(admitted, requests, sessions.loginAll(requests));
+            } catch (RuntimeException e) {
+                // Nothing of the batch was committed. One login's failure (or a deadlock with another
+                // transaction) must not fail the others: each one again, in a transaction of its own.
+                LOG.log(Level.FINE, "login batch of " + requests.size() + " failed, retrying one by one", e);
+                for (int i = 0; i < admitted.size(); i++) {
+                    try {
+                        complete(admitted.subList(i, i + 1), requests.subList(i, i + 1),
+                                sessions.loginAll(requests.subList(i, i + 1)));
+                    } catch (RuntimeException single) {
+                        admitted.get(i).done.completeExceptionally(single);
+                    }
+                }
+            }
+        } catch (RuntimeException e) {
+            batch.forEach(a -> a.done.completeExceptionally(e));
+        }
+    }
+
+    private static void complete(List<Attempt> admitted, List<DeviceSessions.LoginRequest> requests,
+                                 List<DeviceSessions.Login> logins) {
+        for (int i = 0; i < admitted.size(); i++) {
+            DeviceSessions.Login login = logins.get(i);
+            admitted.get(i).done.complete(login.accepted()
+                    ? new Outcome(Result.ACCEPTED, requests.get(i).uid(), login.epoch()) : Outcome.of(Result.REFUSED));
+        }
+    }
+}
