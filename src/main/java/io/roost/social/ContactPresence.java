@@ -13,8 +13,12 @@ import jakarta.enterprise.event.TransactionPhase;
 import jakarta.inject.Inject;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Queue;
 import java.util.Set;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -46,14 +50,50 @@ public class ContactPresence {
     @Resource
     ManagedExecutorService executor;
 
+    /** Changes waiting for the audience check; a login burst turns into one query per batch, not one per user. */
+    private final Queue<PresenceChanged> pending = new ConcurrentLinkedQueue<>();
+    private final AtomicBoolean draining = new AtomicBoolean();
+
     void onPresenceChanged(@Observes(during = TransactionPhase.AFTER_SUCCESS) PresenceChanged changed) {
-        executor.execute(() -> {
-            try {
-                announce(changed);
-            } catch (RuntimeException e) {
-                LOG.log(Level.WARNING, "presence fan-out for " + changed.uid() + " failed", e);
+        pending.add(changed);
+        drainSoon();
+    }
+
+    private void drainSoon() {
+        if (draining.compareAndSet(false, true)) {
+            executor.execute(this::drain);
+        }
+    }
+
+    /**
+     * Users without followers have nobody to tell (friends are mutual follows): most users at a
+     * login burst. One query sorts them out; the others fan out on their own managed threads.
+     */
+    private void drain() {
+        try {
+            List<PresenceChanged> batch = new ArrayList<>();
+            for (PresenceChanged c; batch.size() < PAGE && (c = pending.poll()) != null; ) {
+                batch.add(c);
             }
-        });
+            if (batch.isEmpty()) {
+                return;
+            }
+            Set<Long> audience = graph.withFollowers(batch.stream().map(PresenceChanged::uid).distinct().toList());
+            batch.stream().filter(c -> audience.contains(c.uid())).forEach(changed -> executor.execute(() -> {
+                try {
+                    announce(changed);
+                } catch (RuntimeException e) {
+                    LOG.log(Level.WARNING, "presence fan-out for " + changed.uid() + " failed", e);
+                }
+            }));
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "presence fan-out audience check failed", e);
+        } finally {
+            draining.set(false);
+            if (!pending.isEmpty()) {
+                drainSoon(); // more arrived meanwhile (or the batch was full)
+            }
+        }
     }
 
     void announce(PresenceChanged changed) {

@@ -22,6 +22,7 @@ import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -383,6 +384,26 @@ public class SocialGraph {
         }
         Object[] r = (Object[]) rows.get(0);
         return new Counts(((Number) r[0]).longValue(), ((Number) r[1]).longValue());
+    }
+
+    /** Those of {@code uids} with at least one follower: the only ones with an audience for their presence (friends follow too). */
+    public Set<Long> withFollowers(Collection<Long> uids) {
+        if (uids.isEmpty()) {
+            return Set.of();
+        }
+        try (Connection c = dataSource.getConnection();
+             PreparedStatement ps = c.prepareStatement("SELECT uid FROM social_counts WHERE uid = ANY(?) AND followers > 0")) {
+            SqlArrays.bind(c, ps, (Object) uids.toArray(Long[]::new));
+            Set<Long> found = new HashSet<>();
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    found.add(rs.getLong(1));
+                }
+            }
+            return found;
+        } catch (SQLException e) {
+            throw new IllegalStateException("social graph query failed: " + e.getMessage(), e);
+        }
     }
 
     public List<Long> followers(long uid, Long after, int limit) {

@@ -1,6 +1,7 @@
 package io.roost.platform.outbox;
 
 import io.roost.platform.ids.IdGenerator;
+import io.roost.platform.store.SqlArrays;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Event;
@@ -56,11 +57,8 @@ public class OutboxPublisher {
         try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement("""
                 INSERT INTO outbox (id, topic, tag, message_key, body)
                 SELECT * FROM unnest(?::int8[], ?::varchar[], ?::varchar[], ?::varchar[], ?::text[])""")) {
-            ps.setArray(1, c.createArrayOf("int8", written.toArray()));
-            ps.setArray(2, column(c, messages, Message::topic));
-            ps.setArray(3, column(c, messages, Message::tag));
-            ps.setArray(4, column(c, messages, Message::key));
-            ps.setArray(5, column(c, messages, Message::body));
+            SqlArrays.bind(c, ps, written.toArray(Long[]::new), column(messages, Message::topic), column(messages, Message::tag),
+                    column(messages, Message::key), column(messages, Message::body));
             ps.executeUpdate();
         } catch (SQLException e) {
             throw new IllegalStateException("outbox write failed: " + e.getMessage(), e);
@@ -69,8 +67,7 @@ public class OutboxPublisher {
         return written;
     }
 
-    private static java.sql.Array column(Connection c, List<Message> messages, Function<Message, String> field)
-            throws SQLException {
-        return c.createArrayOf("varchar", messages.stream().map(field).toArray());
+    private static String[] column(List<Message> messages, Function<Message, String> field) {
+        return messages.stream().map(field).toArray(String[]::new);
     }
 }

@@ -1,5 +1,6 @@
 package io.roost.presence.store;
 
+import io.roost.platform.store.SqlArrays;
 import jakarta.annotation.Resource;
 import jakarta.ejb.Stateless;
 import jakarta.ejb.TransactionAttribute;
@@ -12,9 +13,16 @@ import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.stream.IntStream;
 import javax.sql.DataSource;
 
 /** The device route table: one row per live device session. */
@@ -48,12 +56,12 @@ public class RouteStore {
      */
     @TransactionAttribute(TransactionAttributeType.MANDATORY)
     public List<Optional<Route>> claimAll(List<Route> wanted, List<Boolean> replace) {
-        List<Integer> order = new ArrayList<>(java.util.stream.IntStream.range(0, wanted.size()).boxed().toList());
-        order.sort(java.util.Comparator.comparing((Integer i) -> wanted.get(i).uid())
+        List<Integer> order = new ArrayList<>(IntStream.range(0, wanted.size()).boxed().toList());
+        order.sort(Comparator.comparing((Integer i) -> wanted.get(i).uid())
                 .thenComparing(i -> wanted.get(i).deviceType()).thenComparing(i -> wanted.get(i).sessionKey()));
-        List<Optional<Route>> holders = new ArrayList<>(java.util.Collections.nCopies(wanted.size(), Optional.<Route>empty()));
+        List<Optional<Route>> holders = new ArrayList<>(Collections.nCopies(wanted.size(), Optional.<Route>empty()));
         try (Connection c = dataSource.getConnection()) {
-            java.util.Set<String> inserted = new java.util.HashSet<>();
+            Set<String> inserted = new HashSet<>();
             try (PreparedStatement ps = c.prepareStatement("""
                     INSERT INTO presence_device_route (uid, device_type, session_key, node_id, connection_id, device_id, epoch)
                     SELECT uid, device_type, session_key, node_id, connection_id, device_id, epoch
@@ -62,13 +70,13 @@ public class RouteStore {
                     ORDER BY n
                     ON CONFLICT (uid, device_type, session_key) DO NOTHING RETURNING connection_id""")) {
                 List<Route> sorted = order.stream().map(wanted::get).toList();
-                ps.setArray(1, c.createArrayOf("int8", sorted.stream().map(Route::uid).toArray()));
-                ps.setArray(2, c.createArrayOf("varchar", sorted.stream().map(Route::deviceType).toArray()));
-                ps.setArray(3, c.createArrayOf("varchar", sorted.stream().map(Route::sessionKey).toArray()));
-                ps.setArray(4, c.createArrayOf("int4", sorted.stream().map(Route::nodeId).toArray()));
-                ps.setArray(5, c.createArrayOf("varchar", sorted.stream().map(Route::connectionId).toArray()));
-                ps.setArray(6, c.createArrayOf("varchar", sorted.stream().map(Route::deviceId).toArray()));
-                ps.setArray(7, c.createArrayOf("int8", sorted.stream().map(Route::epoch).toArray()));
+                SqlArrays.bind(c, ps, sorted.stream().map(Route::uid).toArray(Long[]::new),
+                        sorted.stream().map(Route::deviceType).toArray(String[]::new),
+                        sorted.stream().map(Route::sessionKey).toArray(String[]::new),
+                        sorted.stream().map(Route::nodeId).toArray(Integer[]::new),
+                        sorted.stream().map(Route::connectionId).toArray(String[]::new),
+                        sorted.stream().map(Route::deviceId).toArray(String[]::new),
+                        sorted.stream().map(Route::epoch).toArray(Long[]::new));
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
                         inserted.add(rs.getString(1));
@@ -169,8 +177,8 @@ public class RouteStore {
      */
     @TransactionAttribute(TransactionAttributeType.MANDATORY)
     public Map<Long, PresenceVersion> bumpPresenceVersions(Collection<Long> uids) {
-        Object[] sorted = uids.stream().distinct().sorted().toArray();
-        Map<Long, PresenceVersion> changed = new java.util.LinkedHashMap<>();
+        Long[] sorted = uids.stream().distinct().sorted().toArray(Long[]::new);
+        Map<Long, PresenceVersion> changed = new LinkedHashMap<>();
         if (sorted.length == 0) {
             return changed;
         }
@@ -196,8 +204,8 @@ public class RouteStore {
                     ORDER BY b.uid, r.device_type, r.session_key""")) {
                 ps.setArray(1, users);
                 try (ResultSet rs = ps.executeQuery()) {
-                    Map<Long, List<Route>> live = new java.util.LinkedHashMap<>();
-                    Map<Long, Long> versions = new java.util.HashMap<>();
+                    Map<Long, List<Route>> live = new LinkedHashMap<>();
+                    Map<Long, Long> versions = new HashMap<>();
                     while (rs.next()) {
                         long uid = rs.getLong(1);
                         versions.put(uid, rs.getLong(2));
