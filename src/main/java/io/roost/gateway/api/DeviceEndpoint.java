@@ -12,6 +12,8 @@ import io.roost.platform.ids.IdGenerator;
 import io.roost.presence.session.DeviceSessions;
 import io.roost.presence.session.HeartbeatBuffer;
 import io.roost.presence.session.SessionSettings;
+import jakarta.enterprise.context.Dependent;
+import jakarta.enterprise.inject.spi.CDI;
 import jakarta.inject.Inject;
 import jakarta.json.JsonException;
 import jakarta.json.JsonObject;
@@ -23,6 +25,7 @@ import jakarta.websocket.OnMessage;
 import jakarta.websocket.OnOpen;
 import jakarta.websocket.Session;
 import jakarta.websocket.server.ServerEndpoint;
+import jakarta.websocket.server.ServerEndpointConfig;
 import java.io.IOException;
 import java.io.StringReader;
 import java.util.Locale;
@@ -38,7 +41,7 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  * {@code heartbeat}, {@code logout}. One instance per connection. Protocol violations (not JSON,
  * frames out of order, a bad token) get an error frame and a close, never a server exception.
  */
-@ServerEndpoint("/ws")
+@ServerEndpoint(value = "/ws", configurator = DeviceEndpoint.Factory.class)
 public class DeviceEndpoint {
 
     private static final Logger LOG = Logger.getLogger(DeviceEndpoint.class.getName());
@@ -48,39 +51,67 @@ public class DeviceEndpoint {
 
     private enum Stage { NEW, HELLO, LOGGED_IN, CLOSED }
 
-    @Inject
-    TokenService tokens;
+    /**
+     * The services every connection uses, looked up once. The endpoint itself is a plain object made
+     * by {@link Factory}: a CDI-managed instance per connection (ten injections, a creational
+     * context) cost more CPU at a login burst than the login's own transaction. Dependent, not
+     * application-scoped: the endpoint reads its fields, which a client proxy would not have.
+     */
+    @Dependent
+    public static class Services {
 
-    @Inject
-    LoginQueue logins;
+        @Inject
+        TokenService tokens;
 
-    @Inject
-    DeviceSessions sessions;
+        @Inject
+        LoginQueue logins;
 
-    @Inject
-    HeartbeatBuffer heartbeats;
+        @Inject
+        DeviceSessions sessions;
 
-    @Inject
-    SessionSettings settings;
+        @Inject
+        HeartbeatBuffer heartbeats;
 
-    @Inject
-    Connections connections;
+        @Inject
+        SessionSettings settings;
 
-    @Inject
-    IdGenerator ids;
+        @Inject
+        Connections connections;
 
-    @Inject
-    FriendOps friendOps;
+        @Inject
+        IdGenerator ids;
 
-    @Inject
-    GroupOps groupOps;
+        @Inject
+        FriendOps friendOps;
 
-    @Inject
-    RoomOps roomOps;
+        @Inject
+        GroupOps groupOps;
 
-    @Inject
-    @ConfigProperty(name = "roost.gateway.redirect-url")
-    Optional<String> redirectUrl;
+        @Inject
+        RoomOps roomOps;
+
+        @Inject
+        @ConfigProperty(name = "roost.gateway.redirect-url")
+        Optional<String> redirectUrl;
+    }
+
+    /** Makes each connection's endpoint with the application's {@link Services}. */
+    public static class Factory extends ServerEndpointConfig.Configurator {
+
+        private volatile Services services;
+
+        @Override
+        public <T> T getEndpointInstance(Class<T> type) {
+            Services s = services;
+            if (s == null) {
+                s = CDI.current().select(Services.class).get();
+                services = s;
+            }
+            return type.cast(new DeviceEndpoint(s));
+        }
+    }
+
+    private final Services gw;
 
     private volatile Stage stage = Stage.NEW;
     private String connectionId;
@@ -91,10 +122,14 @@ public class DeviceEndpoint {
     /** Live rooms this connection entered as a viewer: left when it closes. */
     private final Set<String> roomsEntered = ConcurrentHashMap.newKeySet();
 
+    DeviceEndpoint(Services services) {
+        this.gw = services;
+    }
+
     @OnOpen
     public void open(Session session) {
-        connectionId = Long.toString(ids.nextId());
-        session.setMaxIdleTimeout(settings.heartbeatTimeout().toMillis() + 30_000);
+        connectionId = Long.toString(gw.ids.nextId());
+        session.setMaxIdleTimeout(gw.settings.heartbeatTimeout().toMillis() + 30_000);
     }
 
     @OnMessage(maxMessageSize = MAX_BUFFERED)
@@ -117,23 +152,23 @@ public class DeviceEndpoint {
             case "login" -> login(frame, session);
             case "heartbeat" -> {
                 if (requireLogin(session)) {
-                    heartbeats.mark(connectionId);
+                    gw.heartbeats.mark(connectionId);
                     send(session, Frames.frame("heartbeat").build().toString());
                 }
             }
             case "friendOp" -> {
                 if (requireLogin(session)) {
-                    send(session, friendOps.handle(uid, frame));
+                    send(session, gw.friendOps.handle(uid, frame));
                 }
             }
             case "groupOp" -> {
                 if (requireLogin(session)) {
-                    send(session, groupOps.handle(uid, frame));
+                    send(session, gw.groupOps.handle(uid, frame));
                 }
             }
             case "roomOp" -> {
                 if (requireLogin(session)) {
-                    send(session, roomOps.handle(uid, frame, roomsEntered));
+                    send(session, gw.roomOps.handle(uid, frame, roomsEntered));
                 }
             }
             case "logout" -> {
@@ -155,8 +190,8 @@ public class DeviceEndpoint {
             return;
         }
         String type = frame.getString("deviceType", "").toLowerCase(Locale.ROOT);
-        if (!settings.deviceTypes().contains(type)) {
-            violation(session, "unknown-device-type", "deviceType must be one of " + settings.deviceTypes() + ".");
+        if (!gw.settings.deviceTypes().contains(type)) {
+            violation(session, "unknown-device-type", "deviceType must be one of " + gw.settings.deviceTypes() + ".");
             return;
         }
         String device = frame.getString("deviceId", "");
@@ -168,9 +203,9 @@ public class DeviceEndpoint {
         deviceId = device;
         stage = Stage.HELLO;
         var answer = Frames.frame("hello").add("serverVersion", Frames.SERVER_VERSION).add("protocolVersion", Frames.VERSION)
-                .add("heartbeatIntervalSeconds", settings.heartbeatInterval().toSeconds());
+                .add("heartbeatIntervalSeconds", gw.settings.heartbeatInterval().toSeconds());
         // Seed 001 §1.2: the server may send the device to another node (load balancing); it reconnects there.
-        redirectUrl.filter(u -> !u.isBlank()).ifPresent(u -> answer.add("redirect", u));
+        gw.redirectUrl.filter(u -> !u.isBlank()).ifPresent(u -> answer.add("redirect", u));
         send(session, answer.build().toString());
     }
 
@@ -182,10 +217,10 @@ public class DeviceEndpoint {
         }
         String presented = frame.getString("token", "");
         // Register first: a kick for this very connection may follow the commit at once.
-        connections.add(connectionId, session);
-        LoginQueue.Outcome outcome = logins.login(presented, deviceType, deviceId, connectionId);
+        gw.connections.add(connectionId, session);
+        LoginQueue.Outcome outcome = gw.logins.login(presented, deviceType, deviceId, connectionId);
         if (outcome.result() != LoginQueue.Result.ACCEPTED) {
-            connections.remove(connectionId);
+            gw.connections.remove(connectionId);
             switch (outcome.result()) {
                 case INVALID_TOKEN -> violation(session, "invalid-token",
                         "The token is unknown, expired, revoked, or its account is disabled.");
@@ -202,8 +237,8 @@ public class DeviceEndpoint {
         synchronized (this) {
             if (stage == Stage.CLOSED) {
                 // The socket closed while the login was in flight: nobody is there, so the session ends now.
-                connections.remove(connectionId);
-                sessions.logout(connectionId);
+                gw.connections.remove(connectionId);
+                gw.sessions.logout(connectionId);
                 return;
             }
             token = presented;
@@ -215,10 +250,10 @@ public class DeviceEndpoint {
     }
 
     private void logout(JsonObject frame, Session session) {
-        sessions.logout(connectionId);
-        connections.remove(connectionId);
+        gw.sessions.logout(connectionId);
+        gw.connections.remove(connectionId);
         if (frame.getBoolean("revoke", false)) {
-            tokens.revoke(token);
+            gw.tokens.revoke(token);
         }
         stage = Stage.CLOSED;
         send(session, Frames.frame("logout").build().toString());
@@ -241,9 +276,9 @@ public class DeviceEndpoint {
             stage = Stage.CLOSED;
         }
         if (loggedIn) {
-            roomOps.connectionClosed(uid, roomsEntered);
-            connections.remove(connectionId);
-            sessions.logout(connectionId); // removes the route only if this connection still holds it
+            gw.roomOps.connectionClosed(uid, roomsEntered);
+            gw.connections.remove(connectionId);
+            gw.sessions.logout(connectionId); // removes the route only if this connection still holds it
         }
     }
 
