@@ -5,7 +5,7 @@
 # through a lean one-thread client) and holds them with staggered heartbeats; reports logins/s,
 # heartbeat round trips, and WildFly's heap (after a full GC) and RSS per connection. Not part of
 # ./mvnw verify.
-#   bench/ws-connections.sh [--connections=20000 --hold=90 --in-flight=200 --warmup-seconds=45 --warmup-users=2000]
+#   bench/ws-connections.sh [--connections=20000 --hold=90 --in-flight=200 --warmup-seconds=45 --warmup-logins=40000 --warmup-users=2000]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source bench/lib.sh
@@ -17,6 +17,7 @@ export JBOSS_JAVA_SIZING=${JBOSS_JAVA_SIZING:--Xms1g -Xmx2g}
 # One descriptor per connection on each side: raise the soft limit as far as the hard one allows.
 ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
 echo "open-file limit: $(ulimit -n) per process"
+mkdir -p "$(dirname "$ROOST_DATA_DIR")"  # a fresh clone has no target/ yet
 ./mvnw -q package -DskipTests > "$ROOST_DATA_DIR.build.log" 2>&1 || { cat "$ROOST_DATA_DIR.build.log"; exit 1; }
 rm -rf "$ROOST_DATA_DIR" "$ROOST_DATA_DIR.start.log"  # a stale log would say "Roost is up" at once
 bin/roost start > "$ROOST_DATA_DIR.start.log" 2>&1 &
