@@ -88,7 +88,7 @@ public final class WsConnectionsBench {
         }
 
         // 2. Warm-up: a freshly started server spends its first tens of seconds compiling (its JIT
-        // threads take most of a core), so spare users log in and out in a loop first; the
+        // threads take most of a core), so spare users log in, heartbeat once and leave, in a loop; the
         // baseline heap is taken after it ("warmed").
         URI ws = URI.create(url.replaceFirst("^http", "ws") + "/ws");
         LeanWebSockets client = new LeanWebSockets(ws.getHost(), ws.getPort(), ws.getPath());
@@ -108,9 +108,10 @@ public final class WsConnectionsBench {
                 }
                 int k = n + next[0]++ % warmup;
                 Device d = new Device(client, k, token[k], null);
-                d.onLoggedIn = () -> {
+                d.onLoggedIn = () -> { // one heartbeat round trip, then close (Device.onText): the measured path
                     warmLogins.incrementAndGet();
-                    client.close(d.conn);
+                    d.heartbeatSentAt = System.nanoTime();
+                    client.send(d.conn, "{\"v\":1,\"type\":\"heartbeat\"}");
                 };
                 d.onDone = cycle[0];
                 d.conn = client.connect(d);
@@ -274,6 +275,9 @@ public final class WsConnectionsBench {
                     RTT.add(System.nanoTime() - heartbeatSentAt);
                 }
                 heartbeatSentAt = 0;
+                if (intervalNs == null) { // a warm-up device: its heartbeat answered, it leaves
+                    client.close(c);
+                }
             } else if (stage < 2) {
                 failure = frame;
                 client.close(c);
