@@ -16,6 +16,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -58,6 +59,14 @@ public class LoginQueue {
     @Resource
     ManagedThreadFactory threads;
 
+    private final AtomicLong attempts = new AtomicLong();
+    private final AtomicLong batches = new AtomicLong();
+    private final AtomicLong largestBatch = new AtomicLong();
+
+    /** This node's login counters since start: attempts, batches written (attempts / batches = the group-commit gain). */
+    public record Stats(long attempts, long batches, long largestBatch, int queued) {
+    }
+
     private final GroupCommit<Attempt> queue = new GroupCommit<>("device-login", CAPACITY, () -> BATCH_MAX, this::apply);
 
     @PostConstruct
@@ -87,7 +96,14 @@ public class LoginQueue {
         }
     }
 
+    public Stats stats() {
+        return new Stats(attempts.get(), batches.get(), largestBatch.get(), queue.queued());
+    }
+
     private void apply(List<Attempt> batch) {
+        attempts.addAndGet(batch.size());
+        batches.incrementAndGet();
+        largestBatch.accumulateAndGet(batch.size(), Math::max);
         try {
             List<Optional<TokenService.Grant>> grants = tokens.authenticateAll(batch.stream().map(Attempt::token).toList());
             List<Attempt> admitted = new ArrayList<>();

@@ -133,6 +133,7 @@ public final class WsConnectionsBench {
             }
         }
         // The script takes the server's heap, RSS and CPU now, then creates the go-file.
+        JsonObject loginsBefore = loginStats(url, admin);
         System.out.println("BASELINE");
         System.out.flush();
         if (goFile != null) {
@@ -181,6 +182,11 @@ public final class WsConnectionsBench {
         double steadyLoginsPerSecond = done.length < 8 ? loginsPerSecond
                 : (done.length - 1 - quarter) / ((done[done.length - 1] - done[quarter]) / 1e9);
         System.out.printf("logins after the first quarter: %.0f logins/s%n", steadyLoginsPerSecond);
+        JsonObject loginsAfter = loginStats(url, admin);
+        long attempts = loginsAfter.getJsonNumber("attempts").longValue() - loginsBefore.getJsonNumber("attempts").longValue();
+        long batches = loginsAfter.getJsonNumber("batches").longValue() - loginsBefore.getJsonNumber("batches").longValue();
+        System.out.printf("login group commit: %d logins in %d batches (%.1f a batch; largest since start %d)%n", attempts,
+                batches, batches == 0 ? 0.0 : (double) attempts / batches, loginsAfter.getJsonNumber("largestBatch").longValue());
         System.out.println("READY");
         System.out.flush();
 
@@ -316,6 +322,17 @@ public final class WsConnectionsBench {
             if (next != null) {
                 next.run();
             }
+        }
+    }
+
+    /** The server's login counters (GET /api/v1/gateway/stats). */
+    static JsonObject loginStats(String url, String admin) {
+        HttpRequest request = HttpRequest.newBuilder(URI.create(url + "/api/v1/gateway/stats")).timeout(Duration.ofSeconds(60))
+                .header("Authorization", admin).GET().build();
+        try {
+            return json(HTTP.send(request, HttpResponse.BodyHandlers.ofString()).body()).getJsonObject("logins");
+        } catch (Exception e) {
+            throw new IllegalStateException("gateway stats: " + e, e);
         }
     }
 

@@ -225,6 +225,23 @@ class DeviceSessionIT {
     }
 
     @Test
+    void gatewayStatsCountConnectionsAndLoginBatches() throws Exception {
+        String[] a = user();
+        WsDevice d = login(a[1], "web", "browser");
+        var r = new Http(baseUrl.toURI()).get("api/v1/gateway/stats", ADMIN);
+        assertEquals(200, r.statusCode(), r.body());
+        var stats = json(r);
+        assertTrue(stats.getInt("connections") >= 1, r.body());
+        var logins = stats.getJsonObject("logins");
+        assertTrue(logins.getJsonNumber("attempts").longValue() >= 1, r.body());
+        assertTrue(logins.getJsonNumber("batches").longValue() >= 1, r.body());
+        assertTrue(logins.getJsonNumber("batches").longValue() <= logins.getJsonNumber("attempts").longValue(), r.body());
+        assertTrue(logins.getJsonNumber("largestBatch").longValue() >= 1, r.body());
+        assertEquals(401, new Http(baseUrl.toURI()).get("api/v1/gateway/stats", null).statusCode(), "not without credentials");
+        d.socket.sendClose(1000, "bye").join();
+    }
+
+    @Test
     void disablingAnAccountKicksEveryDeviceAtOnce() throws Exception {
         String[] user = user();
         WsDevice phone = login(user[1], "android", "p");
