@@ -50,6 +50,10 @@ public class LoginQueue {
                            CompletableFuture<Outcome> done) {
     }
 
+    /** An attempt whose token fits its device, and the session it asks for. */
+    private record Admitted(Attempt attempt, DeviceSessions.LoginRequest request) {
+    }
+
     @Inject
     TokenService tokens;
 
@@ -106,8 +110,7 @@ public class LoginQueue {
         largestBatch.accumulateAndGet(batch.size(), Math::max);
         try {
             List<Optional<TokenService.Grant>> grants = tokens.authenticateAll(batch.stream().map(Attempt::token).toList());
-            List<Attempt> admitted = new ArrayList<>();
-            List<DeviceSessions.LoginRequest> requests = new ArrayList<>();
+            List<Admitted> admitted = new ArrayList<>();
             for (int i = 0; i < batch.size(); i++) {
                 Attempt a = batch.get(i);
                 Optional<TokenService.Grant> grant = grants.get(i);
@@ -116,26 +119,24 @@ public class LoginQueue {
                 } else if (!grant.get().fits(a.deviceType, a.deviceId)) {
                     a.done.complete(Outcome.of(Result.DEVICE_MISMATCH));
                 } else {
-                    admitted.add(a);
-                    requests.add(new DeviceSessions.LoginRequest(grant.get().accountId(), a.deviceType, a.deviceId,
-                            a.connectionId));
+                    admitted.add(new Admitted(a, new DeviceSessions.LoginRequest(grant.get().accountId(), a.deviceType,
+                            a.deviceId, a.connectionId)));
                 }
             }
-            if (requests.isEmpty()) {
+            if (admitted.isEmpty()) {
                 return;
             }
             try {
-                complete(admitted, requests, sessions.loginAll(requests));
+                logIn(admitted);
             } catch (RuntimeException e) {
                 // Nothing of the batch was committed. One login's failure (or a deadlock with another
                 // transaction) must not fail the others: each one again, in a transaction of its own.
-                LOG.log(Level.FINE, "login batch of " + requests.size() + " failed, retrying one by one", e);
-                for (int i = 0; i < admitted.size(); i++) {
+                LOG.log(Level.FINE, "login batch of " + admitted.size() + " failed, retrying one by one", e);
+                for (Admitted one : admitted) {
                     try {
-                        complete(admitted.subList(i, i + 1), requests.subList(i, i + 1),
-                                sessions.loginAll(requests.subList(i, i + 1)));
+                        logIn(List.of(one));
                     } catch (RuntimeException single) {
-                        admitted.get(i).done.completeExceptionally(single);
+                        one.attempt.done.completeExceptionally(single);
                     }
                 }
             }
@@ -144,12 +145,14 @@ public class LoginQueue {
         }
     }
 
-    private static void complete(List<Attempt> admitted, List<DeviceSessions.LoginRequest> requests,
-                                 List<DeviceSessions.Login> logins) {
+    /** One transaction for these logins; each attempt completes with its outcome after the commit. */
+    private void logIn(List<Admitted> admitted) {
+        List<DeviceSessions.Login> logins = sessions.loginAll(admitted.stream().map(Admitted::request).toList());
         for (int i = 0; i < admitted.size(); i++) {
             DeviceSessions.Login login = logins.get(i);
-            admitted.get(i).done.complete(login.accepted()
-                    ? new Outcome(Result.ACCEPTED, requests.get(i).uid(), login.epoch()) : Outcome.of(Result.REFUSED));
+            Admitted a = admitted.get(i);
+            a.attempt.done.complete(login.accepted()
+                    ? new Outcome(Result.ACCEPTED, a.request.uid(), login.epoch()) : Outcome.of(Result.REFUSED));
         }
     }
 }

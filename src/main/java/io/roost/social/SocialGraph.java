@@ -388,22 +388,8 @@ public class SocialGraph {
 
     /** Those of {@code uids} with at least one follower: the only ones with an audience for their presence (friends follow too). */
     public Set<Long> withFollowers(Collection<Long> uids) {
-        if (uids.isEmpty()) {
-            return Set.of();
-        }
-        try (Connection c = dataSource.getConnection();
-             PreparedStatement ps = c.prepareStatement("SELECT uid FROM social_counts WHERE uid = ANY(?) AND followers > 0")) {
-            SqlArrays.bind(c, ps, (Object) uids.toArray(Long[]::new));
-            Set<Long> found = new HashSet<>();
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    found.add(rs.getLong(1));
-                }
-            }
-            return found;
-        } catch (SQLException e) {
-            throw new IllegalStateException("social graph query failed: " + e.getMessage(), e);
-        }
+        return uids.isEmpty() ? Set.of() : new HashSet<>(longs("SELECT uid FROM social_counts WHERE uid = ANY(?) AND followers > 0",
+                (Object) uids.toArray(Long[]::new)));
     }
 
     public List<Long> followers(long uid, Long after, int limit) {
@@ -438,11 +424,9 @@ public class SocialGraph {
      * A list of ids over plain JDBC: these pages are read on every presence change (a login, a
      * logout), where an ORM session per query costs more than the query.
      */
-    private List<Long> longs(String sql, long... parameters) {
+    private List<Long> longs(String sql, Object... parameters) {
         try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
-            for (int i = 0; i < parameters.length; i++) {
-                ps.setLong(i + 1, parameters[i]);
-            }
+            SqlArrays.bind(c, ps, parameters); // a Long[] goes as a bigint[]
             List<Long> ids = new ArrayList<>();
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {

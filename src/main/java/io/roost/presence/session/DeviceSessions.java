@@ -58,11 +58,6 @@ public class DeviceSessions {
     public record LoginRequest(long uid, String deviceType, String deviceId, String connectionId) {
     }
 
-    @Transactional
-    public Login login(long uid, String deviceType, String deviceId, String connectionId) {
-        return loginAll(List.of(new LoginRequest(uid, deviceType, deviceId, connectionId))).get(0);
-    }
-
     /**
      * Many logins in one transaction (the gateway batches the logins that arrive together): the
      * outcomes in the order of {@code requests}, each as if the logins ran one after another in

@@ -15,7 +15,6 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -183,11 +182,10 @@ public class RouteStore {
             return changed;
         }
         try (Connection c = dataSource.getConnection()) {
-            java.sql.Array users = c.createArrayOf("int8", sorted);
             try (PreparedStatement ps = c.prepareStatement("""
                     INSERT INTO presence_user AS p (uid) SELECT u FROM unnest(?::int8[]) u ORDER BY u
                     ON CONFLICT (uid) DO UPDATE SET uid = p.uid""")) {
-                ps.setArray(1, users);
+                SqlArrays.bind(c, ps, (Object) sorted);
                 ps.executeUpdate();
             }
             try (PreparedStatement ps = c.prepareStatement("""
@@ -202,19 +200,15 @@ public class RouteStore {
                         r.epoch, r.login_at, r.last_heartbeat_at
                     FROM bumped b LEFT JOIN presence_device_route r ON r.uid = b.uid
                     ORDER BY b.uid, r.device_type, r.session_key""")) {
-                ps.setArray(1, users);
+                SqlArrays.bind(c, ps, (Object) sorted);
                 try (ResultSet rs = ps.executeQuery()) {
-                    Map<Long, List<Route>> live = new LinkedHashMap<>();
-                    Map<Long, Long> versions = new HashMap<>();
                     while (rs.next()) {
-                        long uid = rs.getLong(1);
-                        versions.put(uid, rs.getLong(2));
-                        List<Route> routes = live.computeIfAbsent(uid, u -> new ArrayList<>());
+                        long version = rs.getLong(2);
+                        PresenceVersion v = changed.computeIfAbsent(rs.getLong(1), u -> new PresenceVersion(version, new ArrayList<>()));
                         if (rs.getObject(3) != null) {
-                            routes.add(route(rs, 3));
+                            v.routes().add(route(rs, 3));
                         }
                     }
-                    live.forEach((uid, routes) -> changed.put(uid, new PresenceVersion(versions.get(uid), routes)));
                     return changed;
                 }
             }
