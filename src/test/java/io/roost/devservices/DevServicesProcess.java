@@ -280,6 +280,9 @@ final class DevServicesProcess {
         store.setMaxHashSlotNum(10_000);
         store.setMaxIndexNum(40_000);
         store.setMappedFileSizeTimerLog(4 * 1024 * 1024);
+        // Roost sends no delayed (timer) messages; the timer wheel's flush and dequeue threads were a
+        // third of the idle broker's CPU, which the benchmarks share the cores with.
+        store.setTimerWheelEnable(false);
         store.setDiskMaxUsedSpaceRatio(98);
         if (pullMax > 0) {
             store.setMaxTransferCountOnMessageInMemory(pullMax);

@@ -79,6 +79,28 @@ class PlatformApiIT {
         assertTrue(response.headers().firstValue("WWW-Authenticate").orElse("").contains("Basic"));
     }
 
+    /**
+     * The public paths are matched on the path the container resolved, so dot segments and path
+     * parameters cannot dress a protected endpoint up as a public one. Sent over a raw socket: the
+     * JDK's client would resolve the dot segments itself.
+     */
+    @Test
+    void publicPathTricksStillNeedCredentials() throws Exception {
+        for (String path : new String[] {"/api/v1/webhooks/../accounts/me", "/api/v1/auth/login/../../accounts/me",
+                "/api/v1/registrations/..;/accounts/me", "/api/./v1/accounts/me", "/api/v1/webhooks/%2e%2e/accounts/me",
+                "/api/health/../v1/accounts/me"}) {
+            try (java.net.Socket socket = new java.net.Socket(baseUrl.getHost(), baseUrl.getPort())) {
+                socket.setSoTimeout(10_000);
+                socket.getOutputStream().write(("GET " + path + " HTTP/1.1\r\nHost: " + baseUrl.getHost() + "\r\nConnection: close\r\n\r\n")
+                        .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+                String response = new String(socket.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+                String status = response.substring(0, response.indexOf("\r\n"));
+                assertTrue(status.contains(" 401 ") || status.contains(" 400 ") || status.contains(" 404 "), path + " -> " + status);
+                assertFalse(response.contains("\"username\""), path + " leaked an account: " + response);
+            }
+        }
+    }
+
     @Test
     void wrongPasswordAndGarbageCredentialsAre401() throws Exception {
         assertProblem(http().get("api/v1/accounts/me", basic(ADMIN_USER, "not-the-password")), 401, "invalid-credentials");

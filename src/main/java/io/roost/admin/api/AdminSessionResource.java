@@ -2,12 +2,11 @@ package io.roost.admin.api;
 
 import io.roost.admin.AuditTrail;
 import io.roost.platform.problem.ProblemException;
+import io.roost.platform.security.CallerAuthenticator;
+import io.roost.platform.security.Credential;
 import io.roost.platform.security.OperatorSession;
 import io.roost.platform.security.Roles;
 import jakarta.inject.Inject;
-import jakarta.security.enterprise.credential.UsernamePasswordCredential;
-import jakarta.security.enterprise.identitystore.CredentialValidationResult;
-import jakarta.security.enterprise.identitystore.IdentityStoreHandler;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotBlank;
@@ -28,7 +27,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 /**
  * The admin UI's sign-in: a session cookie for operators (accounts with the admin role), with the
  * CSRF token the UI sends back on every change. Public in web.xml: it checks the password itself,
- * through the same identity store (and per-account lock-out) as HTTP Basic.
+ * through the same authenticator (and per-account lock-out) as HTTP Basic.
  */
 @Path("/v1/admin/session")
 @Produces(MediaType.APPLICATION_JSON)
@@ -43,7 +42,7 @@ public class AdminSessionResource {
     }
 
     @Inject
-    IdentityStoreHandler identities;
+    CallerAuthenticator authenticator;
 
     @Inject
     AuditTrail audit;
@@ -54,16 +53,15 @@ public class AdminSessionResource {
     @POST
     @Operation(summary = "Sign in as an operator: sets the session cookie, returns the CSRF token")
     public SessionView signIn(@NotNull @Valid SignIn body) {
-        CredentialValidationResult result = identities.validate(new UsernamePasswordCredential(body.username(), body.password()));
-        if (result.getStatus() != CredentialValidationResult.Status.VALID) {
-            throw new ProblemException(401, "invalid-credentials", "Unauthorized", "Wrong user name or password, or the account is locked.");
-        }
-        String uid = result.getCallerPrincipal().getName();
-        if (!result.getCallerGroups().contains(Roles.ADMIN)) {
+        CallerAuthenticator.Authenticated caller = authenticator.authenticate(new Credential.Basic(body.username(), body.password()))
+                .orElseThrow(() -> new ProblemException(401, "invalid-credentials", "Unauthorized",
+                        "Wrong user name or password, or the account is locked."));
+        String uid = caller.uid();
+        if (!caller.roles().contains(Roles.ADMIN)) {
             audit.recordAlone(Long.parseLong(uid), "sign-in", "account", uid, "not an operator", "refused");
             throw ProblemException.forbidden("Only operators (the admin role) may use the admin console.");
         }
-        OperatorSession.Operator operator = OperatorSession.start(request, uid, result.getCallerGroups());
+        OperatorSession.Operator operator = OperatorSession.start(request, uid, caller.roles());
         audit.recordAlone(Long.parseLong(uid), "sign-in", "account", uid, null, "ok");
         return new SessionView(uid, operator.csrfToken());
     }

@@ -6,17 +6,19 @@ import jakarta.inject.Inject;
 import jakarta.security.enterprise.identitystore.Pbkdf2PasswordHash;
 import java.util.Map;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.glassfish.soteria.identitystores.hash.Pbkdf2PasswordHashImpl;
 
 /**
  * PBKDF2-HMAC-SHA512 with a random 32-byte salt per hash (Jakarta Security's format stores the
  * algorithm, iterations and salt with the hash, so the cost can be raised later without
  * invalidating existing hashes). 210,000 iterations is OWASP's figure for SHA-512.
+ * The implementation is Soteria's, made here: without a Jakarta Security mechanism in the
+ * application (see AuthenticationFilter), WildFly does not offer it as a bean.
  */
 @ApplicationScoped
 public class PasswordHasher {
 
-    @Inject
-    Pbkdf2PasswordHash pbkdf2;
+    private final Pbkdf2PasswordHash pbkdf2 = new Pbkdf2PasswordHashImpl();
 
     @Inject
     @ConfigProperty(name = "roost.password.iterations", defaultValue = "210000")

@@ -1,7 +1,5 @@
 package io.roost.platform.security;
 
-import jakarta.security.enterprise.credential.Credential;
-import jakarta.security.enterprise.credential.UsernamePasswordCredential;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 
@@ -23,7 +21,7 @@ public final class AuthorizationHeader {
             return null;
         }
         if (scheme.equalsIgnoreCase("Bearer")) {
-            return new BearerCredential(value);
+            return new Credential.Bearer(value);
         }
         if (scheme.equalsIgnoreCase("Basic")) {
             String decoded;
@@ -36,7 +34,7 @@ public final class AuthorizationHeader {
             if (colon <= 0) {
                 return null;
             }
-            return new UsernamePasswordCredential(decoded.substring(0, colon), decoded.substring(colon + 1));
+            return new Credential.Basic(decoded.substring(0, colon), decoded.substring(colon + 1));
         }
         return null;
     }

@@ -1,0 +1,142 @@
+package io.roost.platform.security;
+
+import io.roost.platform.api.JsonbResolver;
+import io.roost.platform.problem.Problem;
+import jakarta.inject.Inject;
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.http.HttpFilter;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletRequestWrapper;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.security.Principal;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Authenticates every request under {@code /api} (mapped in web.xml): HTTP Basic, a bearer token,
+ * or, with no Authorization header, the admin UI's session cookie (with its CSRF token on changes,
+ * see {@link OperatorSession}). Every path needs a caller except the {@link #isPublic public} ones.
+ * The caller reaches JAX-RS as the request's principal and roles, so {@code @RolesAllowed} and
+ * {@code SecurityContext} work as usual. Failures are answered here with problem+json.
+ *
+ * <p>A servlet filter rather than a Jakarta Security mechanism: the JASPI bridge that WildFly puts
+ * around such a mechanism costs more CPU than a typical request itself (two JNDI lookups, each
+ * building an exception, plus Elytron's handlers), on every request including the WebSocket upgrade.
+ */
+public class AuthenticationFilter extends HttpFilter {
+
+    private static final String CHALLENGE = "Basic realm=\"roost\", Bearer realm=\"roost\"";
+
+    /**
+     * Health (probes), the ways in (registration, device login, password reset, self-recovery and the
+     * admin UI's sign-in: codes, passwords and throttles guard them) and the webhooks (they check
+     * their own signatures).
+     */
+    private static final Set<String> PUBLIC = Set.of("/api/health", "/api/v1/registrations", "/api/v1/auth/login",
+            "/api/v1/auth/password-resets", "/api/v1/auth/recoveries", "/api/v1/admin/session");
+    private static final String PUBLIC_TREE = "/api/v1/webhooks";
+
+    @Inject
+    CallerAuthenticator authenticator;
+
+    /** Whether {@code path} (the request's canonical, decoded path) may be called without credentials. */
+    static boolean isPublic(String path) {
+        return PUBLIC.contains(path) || path.equals(PUBLIC_TREE) || path.startsWith(PUBLIC_TREE + "/");
+    }
+
+    @Override
+    protected void doFilter(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+            throws IOException, ServletException {
+        String header = request.getHeader("Authorization");
+        if (header == null || header.isBlank()) {
+            Optional<OperatorSession.Operator> operator = OperatorSession.of(request);
+            if (operator.isPresent() && !OperatorSession.isLogin(request)) {
+                if (!OperatorSession.csrfOk(request, operator.get())) {
+                    refuse(response, 403, "csrf-token-missing", "Forbidden",
+                            "A request with the admin session cookie that changes something must carry the session's "
+                                    + OperatorSession.CSRF_HEADER + " header.");
+                    return;
+                }
+                chain.doFilter(new AuthenticatedRequest(request, operator.get().uid(), operator.get().roles(), "FORM"), response);
+            } else if (isPublic(path(request))) {
+                chain.doFilter(request, response);
+            } else {
+                unauthorized(response, "missing-credentials", "This endpoint needs HTTP Basic credentials or a bearer token.");
+            }
+            return;
+        }
+        Credential credential = AuthorizationHeader.parse(header.trim());
+        if (credential == null) {
+            unauthorized(response, "malformed-credentials", "The Authorization header is neither valid Basic nor Bearer.");
+            return;
+        }
+        Optional<CallerAuthenticator.Authenticated> caller = authenticator.authenticate(credential);
+        if (caller.isEmpty()) {
+            unauthorized(response, "invalid-credentials", "The credentials are wrong, expired, revoked, or the account is disabled.");
+            return;
+        }
+        chain.doFilter(new AuthenticatedRequest(request, caller.get().uid(), caller.get().roles(), credential.scheme()), response);
+    }
+
+    /** The path within the application, as the container matched it (decoded, dot segments resolved). */
+    private static String path(HttpServletRequest request) {
+        String info = request.getPathInfo();
+        return info == null ? request.getServletPath() : request.getServletPath() + info;
+    }
+
+    private static void unauthorized(HttpServletResponse response, String slug, String detail) throws IOException {
+        response.setHeader("WWW-Authenticate", CHALLENGE);
+        refuse(response, 401, slug, "Unauthorized", detail);
+    }
+
+    private static void refuse(HttpServletResponse response, int status, String slug, String title, String detail) throws IOException {
+        response.setStatus(status);
+        response.setContentType(Problem.MEDIA_TYPE.toString());
+        response.setCharacterEncoding("UTF-8");
+        response.getWriter().write(JsonbResolver.jsonb().toJson(Problem.of(status, slug, title, detail)));
+    }
+
+    /** The request as the application sees it once authenticated: its principal is the account id. */
+    static final class AuthenticatedRequest extends HttpServletRequestWrapper {
+
+        private final Principal principal;
+        private final Set<String> roles;
+        private final String authType;
+
+        AuthenticatedRequest(HttpServletRequest request, String uid, Set<String> roles, String authType) {
+            super(request);
+            this.principal = new UidPrincipal(uid);
+            this.roles = roles;
+            this.authType = authType;
+        }
+
+        @Override
+        public Principal getUserPrincipal() {
+            return principal;
+        }
+
+        @Override
+        public String getRemoteUser() {
+            return principal.getName();
+        }
+
+        @Override
+        public boolean isUserInRole(String role) {
+            return roles.contains(role);
+        }
+
+        @Override
+        public String getAuthType() {
+            return authType;
+        }
+    }
+
+    private record UidPrincipal(String uid) implements Principal {
+        @Override
+        public String getName() {
+            return uid;
+        }
+    }
+}
