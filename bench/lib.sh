@@ -11,6 +11,8 @@
 #                           the dev services JVM (broker, name server), OTHER_PID, and the whole machine
 #   cpu_between FILE FROM_MS TO_MS
 #                           seconds and tick deltas of each of those columns over [FROM_MS, TO_MS]
+#   jit_seconds PID         the JVM's total JIT compile time so far, in seconds
+#   wait_jit_quiet PID      waits (at most 180 s) until the JVM's compile time grows < 0.2 s in 3 s
 
 pgbench_upsert_tps() {
   local port=$1 dir=$2 clients=${3:-64} seconds=${4:-20}
@@ -89,4 +91,19 @@ cpu_sampler() {
 cpu_between() {
   awk -v f="$2" -v t="$3" '$1 >= f && !s { s = 1; split($0, a) } $1 <= t { split($0, b); n = NF }
     END { printf "%.1f", (b[1] - a[1]) / 1000; for (i = 2; i <= n; i++) printf " %d", b[i] - a[i]; print "" }' "$1"
+}
+
+# A server that has run for a while has compiled its hot paths; right after a warm-up its one C2
+# thread (2 cores) still has a backlog that would compile through the measured phase. The
+# benchmarks time their phase once the JIT is quiet.
+jit_seconds() { jstat -compiler "$1" | awk 'NR==2 {print $4}'; }
+wait_jit_quiet() {
+  local pid=$1 t0=$SECONDS j0 j1
+  j0=$(jit_seconds "$pid")
+  while (( SECONDS - t0 < 180 )); do
+    sleep 3; j1=$(jit_seconds "$pid")
+    awk -v a="$j0" -v b="$j1" 'BEGIN { exit !(b - a < 0.2) }' && break
+    j0=$j1
+  done
+  echo "JIT quiet after $((SECONDS - t0)) s (total compile time $(jit_seconds "$pid") s)"
 }

@@ -5,6 +5,8 @@
 # over a minute, heartbeats every 10 s, 5 % churn a minute, 100 dashboards polling the counts every
 # second; then the room closes while 5 other rooms keep being served. Prints the dashboards' and
 # the counts query's latency next to Redis SCARD on a set of the same size. Not part of ./mvnw verify.
+# A smaller warm-up run (ROOM_WARMUP_VIEWERS, default 20000; 0 skips it) goes first, and the measured
+# run starts once WildFly's JIT is quiet, as on a server that has been up for a while.
 #   bench/live-room.sh [--viewers=100000 --enter-seconds=60 --steady-seconds=60 --dashboards=100]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -33,8 +35,17 @@ SAMPLER=$!
 trap 'kill $SAMPLER 2>/dev/null; bin/roost stop >/dev/null 2>&1 || true; kill $REDIS 2>/dev/null || true' EXIT
 
 CP="target/test-classes:target/classes:$(cat target/devservices.classpath)"
-java -Xmx1g -Xlog:gc:file="$ROOST_DATA_DIR/loadgen-gc.log" -cp "$CP" io.roost.bench.LiveRoomBench --url=http://127.0.0.1:8080 \
-  --db="jdbc:postgresql://127.0.0.1:$DB_PORT/roost" --redis-port="$REDIS_PORT" "$@" | tee "$ROOST_DATA_DIR/bench.out"
+bench() {
+  java -Xmx1g -Xlog:gc:file="$ROOST_DATA_DIR/loadgen-gc.log" -cp "$CP" io.roost.bench.LiveRoomBench --url=http://127.0.0.1:8080 \
+    --db="jdbc:postgresql://127.0.0.1:$DB_PORT/roost" --redis-port="$REDIS_PORT" "$@"
+}
+WARMUP_VIEWERS=${ROOM_WARMUP_VIEWERS:-20000}
+if (( WARMUP_VIEWERS > 0 )); then
+  echo "warm-up: $WARMUP_VIEWERS viewers, 20 s entering, 30 s steady (log: $ROOST_DATA_DIR/warmup.out)"
+  bench --viewers="$WARMUP_VIEWERS" --enter-seconds=20 --steady-seconds=30 > "$ROOST_DATA_DIR/warmup.out" 2>&1
+  wait_jit_quiet "$(cat "$ROOST_DATA_DIR/wildfly.pid")"
+fi
+bench "$@" | tee "$ROOST_DATA_DIR/bench.out"
 # Cores each process kept busy in each phase the benchmark marked
 HZ=$(getconf CLK_TCK)
 awk '/^PHASE/ { split($3, a, "="); split($4, b, "="); print $2, a[2], b[2] }' "$ROOST_DATA_DIR/bench.out" | while read -r PHASE FROM TO; do

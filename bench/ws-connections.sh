@@ -42,26 +42,18 @@ BENCH=$!
 # The baseline is taken once the users exist and the server is warm, right before the connections open.
 until grep -q "^BASELINE" "$OUT" 2>/dev/null || ! kill -0 $BENCH 2>/dev/null; do sleep 1; done
 # The warm-up leaves the server's one C2 thread with a backlog (on 2 cores it compiled for most of
-# the measured phase: 900 methods, 34 s of compile time in 41 s). A server that has run for a while
-# has compiled them, so the logins are timed once the JIT is quiet: compile time grows < 0.2 s in 3 s.
-jit_seconds() { jstat -compiler "$PID" | awk 'NR==2 {print $4}'; }
-T0=$SECONDS; J0=$(jit_seconds)
-while (( SECONDS - T0 < 180 )); do
-  sleep 3; J1=$(jit_seconds)
-  awk -v a="$J0" -v b="$J1" 'BEGIN { exit !(b - a < 0.2) }' && break
-  J0=$J1
-done
-echo "JIT quiet after $((SECONDS - T0)) s (total compile time $(jit_seconds) s)"
+# the measured phase: 900 methods, 34 s of compile time in 41 s): the logins are timed once it is quiet.
+wait_jit_quiet "$PID"
 HEAP0=$(heap_used_kb); RSS0=$(rss_kb)
 # CPU of each process over the login phase (from here to READY), per login.
 DEV_PID=$(cat "$ROOST_DATA_DIR/devservices/devservices.pid")
 snapshot() { # PostgreSQL's backends come and go: the ones that ended count in the postmaster's reaped children
   echo "$(cpu_ticks "$PID") $(cpu_ticks $(postgres_pids "$ROOST_DATA_DIR/devservices/pgdata")) $(cpu_ticks "$DEV_PID") $(cpu_ticks $BENCH)"
 }
-read -r W0 P0 D0 B0 <<< "$(snapshot)"; JG0=$(jit_seconds)
+read -r W0 P0 D0 B0 <<< "$(snapshot)"; JG0=$(jit_seconds "$PID")
 touch "$GO"  # the bench opens its connections now
 until grep -q "^READY" "$OUT" 2>/dev/null || ! kill -0 $BENCH 2>/dev/null; do sleep 1; done
-read -r W1 P1 D1 B1 <<< "$(snapshot)"; JG1=$(jit_seconds)
+read -r W1 P1 D1 B1 <<< "$(snapshot)"; JG1=$(jit_seconds "$PID")
 sleep 5
 HEAP1=$(heap_used_kb); RSS1=$(rss_kb)
 read -r W2 P2 D2 B2 <<< "$(snapshot)"  # the hold: heartbeats only
