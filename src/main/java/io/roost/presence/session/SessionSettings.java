@@ -2,6 +2,7 @@ package io.roost.presence.session;
 
 import io.roost.platform.config.DeviceTypes;
 import io.roost.platform.config.Durations;
+import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Duration;
@@ -36,6 +37,26 @@ public class SessionSettings {
     @ConfigProperty(name = "roost.session.policies")
     Optional<String> policies;
 
+    /** Parsed once: every login asks (a bad value fails the first use with the setting's name). */
+    private Map<String, Policy> policyByType;
+
+    @PostConstruct
+    void init() {
+        policyByType = Arrays.stream(policies.orElse("").split(","))
+                .map(String::trim).filter(s -> s.contains("="))
+                .collect(Collectors.toUnmodifiableMap(s -> s.substring(0, s.indexOf('=')).trim().toLowerCase(Locale.ROOT),
+                        s -> policy(s.substring(0, s.indexOf('=')).trim(), s.substring(s.indexOf('=') + 1).trim()), (a, b) -> b));
+    }
+
+    private static Policy policy(String deviceType, String name) {
+        try {
+            return Policy.valueOf(name.toUpperCase(Locale.ROOT).replace('-', '_'));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalStateException("ROOST_SESSION_POLICIES: '" + name + "' for " + deviceType
+                    + " is not one of kick-old, refuse-new, allow-many", e);
+        }
+    }
+
     public Set<String> deviceTypes() {
         return deviceTypes.all();
     }
@@ -50,11 +71,6 @@ public class SessionSettings {
     }
 
     public Policy policy(String deviceType) {
-        Map<String, Policy> map = Arrays.stream(policies.orElse("").split(","))
-                .map(String::trim).filter(s -> s.contains("="))
-                .collect(Collectors.toMap(s -> s.substring(0, s.indexOf('=')).trim().toLowerCase(Locale.ROOT),
-                        s -> Policy.valueOf(s.substring(s.indexOf('=') + 1).trim().toUpperCase(Locale.ROOT).replace('-', '_')),
-                        (a, b) -> b));
-        return map.getOrDefault(deviceType, Policy.KICK_OLD);
+        return policyByType.getOrDefault(deviceType, Policy.KICK_OLD);
     }
 }
