@@ -144,7 +144,7 @@ class MqttConcurrentBatchesInContainerIT {
         long seed = System.nanoTime();
         System.out.println("MqttConcurrentBatchesInContainerIT seed=" + seed);
         Stream stream = stream(seed, 40, false);
-        applyConcurrently(stream.deliveries(), 8, null);
+        applyConcurrently(stream.deliveries(), 8, false, null);
         assertOracleStateAndHistory(stream, seed);
     }
 
@@ -162,26 +162,37 @@ class MqttConcurrentBatchesInContainerIT {
         System.out.println("MqttConcurrentBatchesInContainerIT purge seed=" + seed);
         Stream stream = stream(seed, 40, true);
         AtomicInteger purged = new AtomicInteger();
-        applyConcurrently(stream.deliveries(), 6, () -> purged.addAndGet(store.purgeClosedConnections(Duration.ZERO, 20)));
+        // Each client's deliveries stay in order (clients split over the threads): a close in a later
+        // batch than its connect must not commit first, or the zero retention could forget a
+        // connection before its connect arrives. Clients still overlap each other and the purge.
+        applyConcurrently(stream.deliveries(), 6, true, () -> purged.addAndGet(store.purgeClosedConnections(Duration.ZERO, 20)));
         assertOracleStateAndHistory(stream, seed);
         assertTrue(purged.get() > 0, "the purge ran into the batches (seed " + seed + ")");
     }
 
     /**
      * Small batches of every client at once, applied by {@code threads} transactions at a time, and
-     * {@code alongside} (if any) run over and over by one more thread until they are done.
+     * {@code alongside} (if any) run over and over by one more thread until they are done. With
+     * {@code clientOrder}, each thread takes its own share of the clients, in delivery order.
      */
-    void applyConcurrently(List<MqttStatusEvent> deliveries, int threads, Runnable alongside)
+    void applyConcurrently(List<MqttStatusEvent> deliveries, int threads, boolean clientOrder, Runnable alongside)
             throws Exception {
-        ConcurrentLinkedQueue<List<MqttStatusEvent>> batches = new ConcurrentLinkedQueue<>();
-        for (int from = 0; from < deliveries.size(); from += 12) {
-            batches.add(List.copyOf(deliveries.subList(from, Math.min(deliveries.size(), from + 12))));
+        List<ConcurrentLinkedQueue<List<MqttStatusEvent>>> lanes = new ArrayList<>();
+        for (int t = 0; t < (clientOrder ? threads : 1); t++) {
+            List<MqttStatusEvent> share = deliveries.stream()
+                    .filter(e -> !clientOrder || Math.floorMod(e.clientId().hashCode(), threads) == lanes.size()).toList();
+            ConcurrentLinkedQueue<List<MqttStatusEvent>> lane = new ConcurrentLinkedQueue<>();
+            for (int from = 0; from < share.size(); from += 12) {
+                lane.add(List.copyOf(share.subList(from, Math.min(share.size(), from + 12))));
+            }
+            lanes.add(lane);
         }
         int others = alongside == null ? 0 : 1;
         CyclicBarrier start = new CyclicBarrier(threads + others);
         ExecutorService pool = Executors.newFixedThreadPool(threads + others);
         List<Future<?>> workers = new ArrayList<>();
         for (int t = 0; t < threads; t++) {
+            ConcurrentLinkedQueue<List<MqttStatusEvent>> batches = lanes.get(t % lanes.size());
             workers.add(pool.submit(() -> {
                 start.await();
                 for (List<MqttStatusEvent> batch; (batch = batches.poll()) != null; ) {
@@ -193,7 +204,7 @@ class MqttConcurrentBatchesInContainerIT {
         if (alongside != null) {
             workers.add(pool.submit(() -> {
                 start.await();
-                while (!batches.isEmpty()) {
+                while (lanes.stream().anyMatch(lane -> !lane.isEmpty())) {
                     alongside.run();
                 }
                 return null;
