@@ -6,12 +6,11 @@ import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Duration;
-import java.util.Arrays;
+import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.stream.Collectors;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /** Device-session configuration (environment variables in the README). */
@@ -37,15 +36,24 @@ public class SessionSettings {
     @ConfigProperty(name = "roost.session.policies")
     Optional<String> policies;
 
-    /** Parsed once: every login asks (a bad value fails the first use with the setting's name). */
+    /** Parsed once: every connection's open, hello and login ask (a bad value fails the first use). */
+    private Duration interval;
+    private Duration timeout;
     private Map<String, Policy> policyByType;
 
     @PostConstruct
     void init() {
-        policyByType = Arrays.stream(policies.orElse("").split(","))
-                .map(String::trim).filter(s -> s.contains("="))
-                .collect(Collectors.toUnmodifiableMap(s -> s.substring(0, s.indexOf('=')).trim().toLowerCase(Locale.ROOT),
-                        s -> policy(s.substring(0, s.indexOf('=')).trim(), s.substring(s.indexOf('=') + 1).trim()), (a, b) -> b));
+        interval = Durations.parse(heartbeatInterval);
+        timeout = heartbeatTimeout.map(Durations::parse).orElse(interval.multipliedBy(3));
+        Map<String, Policy> byType = new HashMap<>();
+        for (String entry : policies.orElse("").split(",")) {
+            int eq = entry.indexOf('=');
+            if (eq >= 0) {
+                String type = entry.substring(0, eq).trim().toLowerCase(Locale.ROOT);
+                byType.put(type, policy(type, entry.substring(eq + 1).trim()));
+            }
+        }
+        policyByType = Map.copyOf(byType);
     }
 
     private static Policy policy(String deviceType, String name) {
@@ -62,12 +70,12 @@ public class SessionSettings {
     }
 
     public Duration heartbeatInterval() {
-        return Durations.parse(heartbeatInterval);
+        return interval;
     }
 
     /** Silent longer than this = logged out (default three intervals). */
     public Duration heartbeatTimeout() {
-        return heartbeatTimeout.map(Durations::parse).orElse(heartbeatInterval().multipliedBy(3));
+        return timeout;
     }
 
     public Policy policy(String deviceType) {

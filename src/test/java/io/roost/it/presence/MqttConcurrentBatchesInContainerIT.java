@@ -179,13 +179,14 @@ class MqttConcurrentBatchesInContainerIT {
             throws Exception {
         List<ConcurrentLinkedQueue<List<MqttStatusEvent>>> lanes = new ArrayList<>();
         for (int t = 0; t < (clientOrder ? threads : 1); t++) {
+            int lane = t;
             List<MqttStatusEvent> share = deliveries.stream()
-                    .filter(e -> !clientOrder || Math.floorMod(e.clientId().hashCode(), threads) == lanes.size()).toList();
-            ConcurrentLinkedQueue<List<MqttStatusEvent>> lane = new ConcurrentLinkedQueue<>();
+                    .filter(e -> !clientOrder || Math.floorMod(e.clientId().hashCode(), threads) == lane).toList();
+            ConcurrentLinkedQueue<List<MqttStatusEvent>> queue = new ConcurrentLinkedQueue<>();
             for (int from = 0; from < share.size(); from += 12) {
-                lane.add(List.copyOf(share.subList(from, Math.min(share.size(), from + 12))));
+                queue.add(List.copyOf(share.subList(from, Math.min(share.size(), from + 12))));
             }
-            lanes.add(lane);
+            lanes.add(queue);
         }
         int others = alongside == null ? 0 : 1;
         CyclicBarrier start = new CyclicBarrier(threads + others);
