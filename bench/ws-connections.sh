@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Device connections benchmark (issue: 20,000 logged-in WebSockets on one node, heartbeats every 30 s).
 # Builds and starts Roost with its dev services, registers N users (anonymous + device token), warms the
-# server up (45 s of spare users logging in and out), opens N WebSockets (hello → login, 200 in flight,
-# through a lean one-thread client) and holds them with staggered heartbeats; reports logins/s,
+# server up (45 s of spare users logging in and out, then one rehearsal of the measured burst: the same N
+# users log in, hold 15 s and leave), opens N WebSockets (hello → login, 200 in flight, through a lean
+# one-thread client) and holds them with staggered heartbeats; reports logins/s,
 # heartbeat round trips, and WildFly's heap (after a full GC) and RSS per connection. Not part of
 # ./mvnw verify.
-#   bench/ws-connections.sh [--connections=20000 --hold=90 --in-flight=200 --warmup-seconds=45 --warmup-logins=40000 --warmup-users=2000]
+#   bench/ws-connections.sh [--connections=20000 --hold=90 --in-flight=200 --warmup-seconds=45 --warmup-logins=40000 --warmup-users=2000 --rehearsals=1 --rehearsal-hold=15]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source bench/lib.sh
@@ -56,9 +57,11 @@ until grep -q "^READY" "$OUT" 2>/dev/null || ! kill -0 $BENCH 2>/dev/null; do sl
 read -r W1 P1 D1 B1 <<< "$(snapshot)"; JG1=$(jit_seconds "$PID")
 sleep 5
 HEAP1=$(heap_used_kb); RSS1=$(rss_kb)
-read -r W2 P2 D2 B2 <<< "$(snapshot)"  # the hold: heartbeats only
-wait $BENCH || true
+read -r W2 P2 D2 B2 <<< "$(snapshot)"  # the hold: heartbeats only, from here to HELD
+touch "$GO.hold"
+until grep -q "^HELD" "$OUT" 2>/dev/null || ! kill -0 $BENCH 2>/dev/null; do sleep 0.2; done
 read -r W3 P3 D3 B3 <<< "$(snapshot)"
+wait $BENCH || true
 cat "$OUT"
 N=$(awk '/^RESULT/ { for (i=1;i<=NF;i++) if ($i ~ /^connections=/) { split($i,a,"="); print a[2] } }' "$OUT")
 echo

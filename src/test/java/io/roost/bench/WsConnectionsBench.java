@@ -24,7 +24,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * Many logged-in device connections on one node: registers N users (anonymous registration with a
  * device: one request each, no password hashing), warms the server up with spare users logging in and
- * out, then opens N WebSockets with a bounded number in flight (hello → login) through a lean
+ * out, then rehearses the measured burst once (the same users log in, hold, and leave), then opens N
+ * WebSockets with a bounded number in flight (hello → login) through a lean
  * one-thread client ({@link LeanWebSockets}) and reports logins/s; holds them with a heartbeat every
  * 30 s per connection (staggered) and reports heartbeat round trips; checks a sample is online.
  * Prints {@code BASELINE} after the warm-up (and with {@code --go-file} waits for that file, which the
@@ -49,11 +50,13 @@ public final class WsConnectionsBench {
         // Until both: the seconds, and enough logins for the JIT to compile the per-login path with C2
         // (its thresholds are in the ten thousands of calls; short of them, C2 was 14 % of the box during the logins).
         int warmupLogins = Integer.parseInt(o.getOrDefault("warmup-logins", "40000"));
+        int rehearsals = Integer.parseInt(o.getOrDefault("rehearsals", "1"));
+        int rehearsalHoldSeconds = Integer.parseInt(o.getOrDefault("rehearsal-hold", "15"));
         int warmup = warmupSeconds > 0 ? Integer.parseInt(o.getOrDefault("warmup-users", "2000")) : 0;
         java.nio.file.Path goFile = o.containsKey("go-file") ? java.nio.file.Path.of(o.get("go-file")) : null;
         String run = Long.toHexString(System.nanoTime());
-        System.out.printf("connections=%d in-flight=%d hold=%ds heartbeat=%ds warm-up=%ds run=%s%n", n, inFlight, holdSeconds,
-                heartbeatSeconds, warmupSeconds, run);
+        System.out.printf("connections=%d in-flight=%d hold=%ds heartbeat=%ds warm-up=%ds rehearsals=%d run=%s%n", n, inFlight,
+                holdSeconds, heartbeatSeconds, warmupSeconds, rehearsals, run);
 
         // 1. Users with device tokens (not measured as logins).
         long t0 = System.nanoTime();
@@ -93,94 +96,50 @@ public final class WsConnectionsBench {
         URI ws = URI.create(url.replaceFirst("^http", "ws") + "/ws");
         LeanWebSockets client = new LeanWebSockets(ws.getHost(), ws.getPort(), ws.getPath());
         if (warmupSeconds > 0) {
-            AtomicInteger warmLogins = new AtomicInteger();
             long until = System.nanoTime() + warmupSeconds * 1_000_000_000L;
-            CompletableFuture<Void> warmed = new CompletableFuture<>();
-            AtomicInteger active = new AtomicInteger(inFlight);
-            int[] next = {0};
-            Runnable[] cycle = new Runnable[1];
-            cycle[0] = () -> {
-                if (System.nanoTime() > until && warmLogins.get() >= warmupLogins) {
-                    if (active.decrementAndGet() == 0) {
-                        warmed.complete(null);
-                    }
-                    return;
-                }
-                int k = n + next[0]++ % warmup;
-                Device d = new Device(client, k, token[k], null);
-                d.onLoggedIn = () -> { // one heartbeat round trip, then close (Device.onText): the measured path
-                    warmLogins.incrementAndGet();
-                    d.heartbeatSentAt = System.nanoTime();
-                    client.send(d.conn, "{\"v\":1,\"type\":\"heartbeat\"}");
-                };
-                d.onDone = cycle[0];
-                d.conn = client.connect(d);
-            };
-            for (int i = 0; i < inFlight; i++) {
-                client.execute(cycle[0]);
-            }
-            warmed.get();
-            System.out.printf("warmed: %d logins and logouts in %.0f s%n", warmLogins.get(),
+            int logins = spareLogins(client, token, n, warmup, inFlight, 0,
+                    started -> System.nanoTime() < until || started < warmupLogins);
+            System.out.printf("warmed: %d logins and logouts in %.0f s%n", logins,
                     (System.nanoTime() - until) / 1e9 + warmupSeconds);
-            // The server ends a session after the socket closed: wait until none of the spare users is online.
-            for (int from = n; from < n + warmup; ) {
-                int to = Math.min(from + 1000, n + warmup);
-                if (online(url, admin, Arrays.asList(uid).subList(from, to)) == 0) {
-                    from = to;
-                } else {
-                    Thread.sleep(200);
-                }
-            }
+            awaitOffline(url, admin, Arrays.asList(uid).subList(n, n + warmup));
+        }
+        // 3. Rehearsal: the same burst of the same users, held for a while, then closed. A server that has
+        // been up for a day has seen such bursts (a reconnection storm after a network flap); its code for
+        // them is compiled. The spare-user loop alone left WildFly's one C2 thread compiling through most
+        // of the measured logins (300 methods, 14 s of compile time in 14 s), so the first burst is the
+        // cold figure and the measured one the warm figure.
+        long intervalNs = heartbeatSeconds * 1_000_000_000L;
+        for (int r = 1; r <= rehearsals; r++) {
+            Device[] rehearsed = burst(client, token, n, inFlight, intervalNs);
+            report("rehearsal " + r + " (cold)", rehearsed);
+            Thread.sleep(rehearsalHoldSeconds * 1000L);
+            closeAll(client, rehearsed);
+            awaitOffline(url, admin, Arrays.asList(uid).subList(0, n));
         }
         // The script takes the server's heap, RSS and CPU now, then creates the go-file.
         JsonObject loginsBefore = loginStats(url, admin);
         System.out.println("BASELINE");
         System.out.flush();
         if (goFile != null) {
+            // Until the script says go (once WildFly's JIT is quiet): a trickle of spare users logging in,
+            // 50 a second, as a server in service always has. Its C2 compiler only takes methods whose
+            // counters pass thresholds scaled by its queue's length, so during a burst much of the burst's
+            // code stays in C1 with counters far past them; with no calls between bursts it would stay
+            // there and be compiled only during the measured one.
+            int trickled = warmup == 0 ? 0 : spareLogins(client, token, n, warmup, 1, 20_000_000L,
+                    started -> !java.nio.file.Files.exists(goFile));
             while (!java.nio.file.Files.exists(goFile)) {
                 Thread.sleep(100);
             }
+            System.out.printf("trickle: %d logins%n", trickled);
         }
 
-        // 3. Connect and log in, at most inFlight at a time.
-        Device[] devices = new Device[n];
-        long intervalNs = heartbeatSeconds * 1_000_000_000L;
-        AtomicInteger started = new AtomicInteger();
-        CompletableFuture<Void> allDone = new CompletableFuture<>();
-        AtomicInteger finished = new AtomicInteger();
-        Runnable[] open = new Runnable[1];
-        open[0] = () -> {
-            int k = started.getAndIncrement();
-            if (k >= n) {
-                return;
-            }
-            Device d = new Device(client, k, token[k], intervalNs);
-            devices[k] = d;
-            d.onDone = () -> {
-                if (finished.incrementAndGet() == n) {
-                    allDone.complete(null);
-                }
-                open[0].run();
-            };
-            d.conn = client.connect(d);
-        };
-        long t1 = System.nanoTime();
-        for (int i = 0; i < Math.min(inFlight, n); i++) {
-            client.execute(open[0]);
-        }
-        allDone.get(30, TimeUnit.MINUTES);
-        double loginSeconds = (System.nanoTime() - t1) / 1e9;
+        // 4. The measured burst: connect and log in, at most inFlight at a time.
+        Device[] devices = burst(client, token, n, inFlight, intervalNs);
         long loggedIn = Arrays.stream(devices).filter(d -> d.loggedInAt > 0).count();
-        int loginFailures = (int) (n - loggedIn);
-        double loginsPerSecond = loggedIn / loginSeconds;
-        System.out.printf("logins: %d in %.1f s = %.0f logins/s (%d failed%s)%n", loggedIn, loginSeconds,
-                loginsPerSecond, loginFailures, loginFailures == 0 ? "" : ", first: " + Arrays.stream(devices)
-                        .filter(d -> d.failure != null).map(d -> d.failure).findFirst().orElse("?"));
+        double loginsPerSecond = report("logins", devices);
         // Also the rate past the first quarter (without a warm-up, the server's JIT compilers take a core early on).
-        long[] done = Arrays.stream(devices).mapToLong(d -> d.loggedInAt).filter(t -> t > 0).sorted().toArray();
-        int quarter = done.length / 4;
-        double steadyLoginsPerSecond = done.length < 8 ? loginsPerSecond
-                : (done.length - 1 - quarter) / ((done[done.length - 1] - done[quarter]) / 1e9);
+        double steadyLoginsPerSecond = rateAfterFirstQuarter(devices);
         System.out.printf("logins after the first quarter: %.0f logins/s%n", steadyLoginsPerSecond);
         JsonObject loginsAfter = loginStats(url, admin);
         long attempts = loginsAfter.getJsonNumber("attempts").longValue() - loginsBefore.getJsonNumber("attempts").longValue();
@@ -190,12 +149,21 @@ public final class WsConnectionsBench {
         System.out.println("READY");
         System.out.flush();
 
-        // 4. Hold: every device has heartbeated since its own login; round trips count from now on.
+        // 5. Hold: every device has heartbeated since its own login; round trips count from now on.
+        if (goFile != null) { // the script measures the heap first, then says go for the hold
+            java.nio.file.Path holdFile = java.nio.file.Path.of(goFile + ".hold");
+            while (!java.nio.file.Files.exists(holdFile)) {
+                Thread.sleep(100);
+            }
+        }
         Device.RECORD = true;
         Thread.sleep(holdSeconds * 1000L);
         Device.RECORD = false;
+        System.out.println("HELD"); // the script's CPU figures for the hold end here, before the closes
+        System.out.flush();
+        Thread.sleep(1000);
 
-        // 5. A sample of 1000 is online according to the server.
+        // 6. A sample of 1000 is online according to the server.
         List<String> sample = new ArrayList<>();
         for (int i = 0; i < n; i += Math.max(1, n / 1000)) {
             sample.add(uid[i]);
@@ -213,17 +181,7 @@ public final class WsConnectionsBench {
         System.out.printf("RESULT connections=%d logins_per_s=%.0f steady_logins_per_s=%.0f setup_s=%.1f heartbeats=%d hb_p50_ms=%.1f hb_p99_ms=%.1f "
                 + "sample_online=%d/%d closed=%d%n", loggedIn, loginsPerSecond, steadyLoginsPerSecond, setupSeconds, rtt.length, p50, p99,
                 online, asked, closed);
-        CompletableFuture<Void> bye = new CompletableFuture<>();
-        client.execute(() -> {
-            for (Device d : devices) {
-                if (d != null && d.conn != null) {
-                    d.closing = true;
-                    client.close(d.conn);
-                }
-            }
-            bye.complete(null);
-        });
-        bye.get(); // the close frames were written on the selector thread
+        closeAll(client, devices);
         client.close();
         System.exit(0);
     }
@@ -321,6 +279,124 @@ public final class WsConnectionsBench {
             onDone = null;
             if (next != null) {
                 next.run();
+            }
+        }
+    }
+
+    /**
+     * Spare users (indexes {@code first} to {@code first + count - 1}, in turn) log in, heartbeat once
+     * and leave, {@code inFlight} logins at a time, each loop pausing {@code pauseNs} after a login,
+     * while {@code more} says so (asked on the client's thread before each, with the number started so
+     * far). Returns the logins started.
+     */
+    static int spareLogins(LeanWebSockets client, String[] token, int first, int count, int inFlight, long pauseNs,
+                           java.util.function.IntPredicate more) throws Exception {
+        CompletableFuture<Void> finished = new CompletableFuture<>();
+        AtomicInteger active = new AtomicInteger(inFlight);
+        int[] next = {0};
+        Runnable[] cycle = new Runnable[1];
+        cycle[0] = () -> {
+            if (!more.test(next[0])) {
+                if (active.decrementAndGet() == 0) {
+                    finished.complete(null);
+                }
+                return;
+            }
+            int k = first + next[0]++ % count;
+            Device d = new Device(client, k, token[k], null);
+            d.onLoggedIn = () -> { // one heartbeat round trip, then close (Device.onText): the measured path
+                d.heartbeatSentAt = System.nanoTime();
+                client.send(d.conn, "{\"v\":1,\"type\":\"heartbeat\"}");
+            };
+            d.onDone = pauseNs == 0 ? cycle[0] : () -> client.schedule(System.nanoTime() + pauseNs, cycle[0]);
+            d.conn = client.connect(d);
+        };
+        for (int i = 0; i < inFlight; i++) {
+            client.execute(cycle[0]);
+        }
+        finished.get();
+        return next[0];
+    }
+
+    /**
+     * Opens {@code n} connections (hello → login) with at most {@code inFlight} in flight; returns once
+     * each has logged in or failed. Logged-in devices heartbeat every {@code intervalNs} from then on.
+     */
+    static Device[] burst(LeanWebSockets client, String[] token, int n, int inFlight, long intervalNs) throws Exception {
+        Device[] devices = new Device[n];
+        AtomicInteger started = new AtomicInteger();
+        CompletableFuture<Void> allDone = new CompletableFuture<>();
+        AtomicInteger finished = new AtomicInteger();
+        Runnable[] open = new Runnable[1];
+        open[0] = () -> {
+            int k = started.getAndIncrement();
+            if (k >= n) {
+                return;
+            }
+            Device d = new Device(client, k, token[k], intervalNs);
+            devices[k] = d;
+            d.onDone = () -> {
+                if (finished.incrementAndGet() == n) {
+                    allDone.complete(null);
+                }
+                open[0].run();
+            };
+            d.conn = client.connect(d);
+        };
+        long t0 = System.nanoTime();
+        for (int i = 0; i < Math.min(inFlight, n); i++) {
+            client.execute(open[0]);
+        }
+        allDone.get(30, TimeUnit.MINUTES);
+        burstSeconds = (System.nanoTime() - t0) / 1e9;
+        return devices;
+    }
+
+    /** The wall time of the last {@link #burst}. */
+    static double burstSeconds;
+
+    /** Prints what a burst achieved; returns its logins per second. */
+    static double report(String what, Device[] devices) {
+        long loggedIn = Arrays.stream(devices).filter(d -> d.loggedInAt > 0).count();
+        int failed = (int) (devices.length - loggedIn);
+        double perSecond = loggedIn / burstSeconds;
+        System.out.printf("%s: %d in %.1f s = %.0f logins/s (%d failed%s)%n", what, loggedIn, burstSeconds, perSecond, failed,
+                failed == 0 ? "" : ", first: " + Arrays.stream(devices).filter(d -> d.failure != null).map(d -> d.failure)
+                        .findFirst().orElse("?"));
+        return perSecond;
+    }
+
+    /** Logins per second from the first quarter's last login to the last one. */
+    static double rateAfterFirstQuarter(Device[] devices) {
+        long[] done = Arrays.stream(devices).mapToLong(d -> d.loggedInAt).filter(t -> t > 0).sorted().toArray();
+        int quarter = done.length / 4;
+        return done.length < 8 ? done.length / burstSeconds
+                : (done.length - 1 - quarter) / ((done[done.length - 1] - done[quarter]) / 1e9);
+    }
+
+    /** Closes every open connection (the close frames are written on the client's thread). */
+    static void closeAll(LeanWebSockets client, Device[] devices) throws Exception {
+        CompletableFuture<Void> bye = new CompletableFuture<>();
+        client.execute(() -> {
+            for (Device d : devices) {
+                if (d != null && d.conn != null && !d.conn.closed) {
+                    d.closing = true;
+                    client.close(d.conn);
+                }
+            }
+            bye.complete(null);
+        });
+        bye.get();
+    }
+
+    /** The server ends a session after its socket closed: waits until none of these users is online. */
+    static void awaitOffline(String url, String admin, List<String> uids) throws InterruptedException {
+        for (int from = 0; from < uids.size(); ) {
+            int to = Math.min(from + 1000, uids.size());
+            if (online(url, admin, uids.subList(from, to)) == 0) {
+                from = to;
+            } else {
+                Thread.sleep(200);
             }
         }
     }

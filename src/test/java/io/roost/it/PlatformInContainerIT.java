@@ -8,10 +8,16 @@ import io.roost.platform.ids.IdGenerator;
 import io.roost.platform.ids.Snowflake;
 import io.roost.platform.messaging.ConsumedMessages;
 import io.roost.platform.outbox.OutboxPublisher;
+import io.roost.platform.store.CustomPlans;
+import jakarta.annotation.Resource;
 import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
 import jakarta.transaction.UserTransaction;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.Statement;
 import java.util.List;
 import java.util.UUID;
 import org.jboss.arquillian.container.test.api.Deployment;
@@ -45,6 +51,9 @@ class PlatformInContainerIT {
     @PersistenceContext(unitName = "roost")
     EntityManager em;
 
+    @Resource(lookup = "java:jboss/datasources/RoostDS")
+    javax.sql.DataSource dataSource;
+
     @Test
     void idGeneratorUsesTheConfiguredNodeAndIncreases() {
         long a = ids.nextId();
@@ -52,6 +61,38 @@ class PlatformInContainerIT {
         assertTrue(b > a);
         assertEquals(1, Snowflake.nodeId(a), "ROOST_NODE_ID=1 in the test environment");
         assertTrue(Math.abs(Snowflake.timestampMs(a) - System.currentTimeMillis()) < 10_000);
+    }
+
+    @Test
+    void aCustomPlanStatementIsNeverPreparedOnTheServerWhereAPlainOneIs() throws Exception {
+        try (Connection c = dataSource.getConnection()) {
+            for (int i = 0; i < 10; i++) { // the driver names a statement on the server from its 5th use on
+                try (PreparedStatement ps = CustomPlans.prepare(c,
+                        "SELECT count(*) FROM presence_device_route WHERE uid = ? /* custom-plan probe */")) {
+                    ps.setLong(1, i);
+                    ps.executeQuery().close();
+                }
+                try (PreparedStatement ps = c.prepareStatement(
+                        "SELECT count(*) FROM presence_device_route WHERE uid = ? /* cached-plan probe */")) {
+                    ps.setLong(1, i);
+                    ps.executeQuery().close();
+                }
+            }
+            assertEquals(0, namedStatements(c, "custom-plan probe"), "planned at each execution: never a named statement");
+            assertEquals(1, namedStatements(c, "cached-plan probe"), "the plain statement is named (its plan cached) on this connection");
+        }
+    }
+
+    /** This connection's server-side prepared statements whose text contains {@code marker}. */
+    private static int namedStatements(Connection c, String marker) throws Exception {
+        try (Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT statement FROM pg_prepared_statements")) {
+            int n = 0;
+            while (rs.next()) {
+                n += rs.getString(1).contains(marker) ? 1 : 0;
+            }
+            return n;
+        }
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.roost.presence.store;
 
+import io.roost.platform.store.CustomPlans;
 import io.roost.platform.store.SqlArrays;
 import jakarta.annotation.Resource;
 import jakarta.ejb.Stateless;
@@ -61,7 +62,7 @@ public class RouteStore {
         List<Optional<Route>> holders = new ArrayList<>(Collections.nCopies(wanted.size(), Optional.<Route>empty()));
         try (Connection c = dataSource.getConnection()) {
             Set<String> inserted = new HashSet<>();
-            try (PreparedStatement ps = c.prepareStatement("""
+            try (PreparedStatement ps = CustomPlans.prepare(c, """
                     INSERT INTO presence_device_route (uid, device_type, session_key, node_id, connection_id, device_id, epoch)
                     SELECT uid, device_type, session_key, node_id, connection_id, device_id, epoch
                     FROM unnest(?::int8[], ?::varchar[], ?::varchar[], ?::int4[], ?::varchar[], ?::varchar[], ?::int8[])
@@ -101,7 +102,7 @@ public class RouteStore {
                 return holder;
             }
             // The holder left between the insert and the lock: take the free slot.
-            try (PreparedStatement ps = c.prepareStatement("""
+            try (PreparedStatement ps = CustomPlans.prepare(c, """
                     INSERT INTO presence_device_route (uid, device_type, session_key, node_id, connection_id, device_id, epoch)
                     VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (uid, device_type, session_key) DO NOTHING""")) {
                 bindSlot(ps, 1, wanted);
@@ -115,7 +116,7 @@ public class RouteStore {
     }
 
     private static Optional<Route> lockHolder(Connection c, Route wanted) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(SELECT + " WHERE uid = ? AND device_type = ? AND session_key = ? FOR UPDATE")) {
+        try (PreparedStatement ps = CustomPlans.prepare(c, SELECT + " WHERE uid = ? AND device_type = ? AND session_key = ? FOR UPDATE")) {
             bindSlot(ps, 1, wanted);
             try (ResultSet rs = ps.executeQuery()) {
                 return rs.next() ? Optional.of(route(rs)) : Optional.empty();
@@ -128,7 +129,7 @@ public class RouteStore {
      * holder as it was (the locking subquery reads the latest committed version of the row).
      */
     private static Optional<Route> replaceHolder(Connection c, Route wanted) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("""
+        try (PreparedStatement ps = CustomPlans.prepare(c, """
                 UPDATE presence_device_route r SET node_id = ?, connection_id = ?, device_id = ?, epoch = ?,
                     login_at = now(), last_heartbeat_at = now()
                 FROM (""" + SELECT + """
@@ -182,13 +183,13 @@ public class RouteStore {
             return changed;
         }
         try (Connection c = dataSource.getConnection()) {
-            try (PreparedStatement ps = c.prepareStatement("""
+            try (PreparedStatement ps = CustomPlans.prepare(c, """
                     INSERT INTO presence_user AS p (uid) SELECT u FROM unnest(?::int8[]) u ORDER BY u
                     ON CONFLICT (uid) DO UPDATE SET uid = p.uid""")) {
                 SqlArrays.bind(c, ps, (Object) sorted);
                 ps.executeUpdate();
             }
-            try (PreparedStatement ps = c.prepareStatement("""
+            try (PreparedStatement ps = CustomPlans.prepare(c, """
                     WITH live AS (
                         SELECT u.uid, coalesce((SELECT string_agg(DISTINCT r.device_type, ',' ORDER BY r.device_type)
                                                 FROM presence_device_route r WHERE r.uid = u.uid), '') AS types
@@ -226,7 +227,7 @@ public class RouteStore {
     /** Online users per device type, and online users in all (a user on two types counts once there). */
     public java.util.Map<String, Long> onlineByDeviceType() {
         java.util.Map<String, Long> counts = new java.util.TreeMap<>();
-        try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement("""
+        try (Connection c = dataSource.getConnection(); PreparedStatement ps = CustomPlans.prepare(c, """
                 SELECT coalesce(device_type, '*'), count(DISTINCT uid) FROM presence_device_route
                 GROUP BY GROUPING SETS ((device_type), ())""");
              ResultSet rs = ps.executeQuery()) {
@@ -253,7 +254,7 @@ public class RouteStore {
             return 0;
         }
         try (Connection c = dataSource.getConnection();
-             PreparedStatement ps = c.prepareStatement(
+             PreparedStatement ps = CustomPlans.prepare(c, 
                      "UPDATE presence_device_route SET last_heartbeat_at = now() WHERE connection_id = ANY(?)")) {
             ps.setArray(1, c.createArrayOf("varchar", connectionIds.toArray()));
             return ps.executeUpdate();
@@ -292,7 +293,7 @@ public class RouteStore {
     @TransactionAttribute(TransactionAttributeType.REQUIRES_NEW)
     public void heartbeatNode(int nodeId, String address, boolean starting) {
         try (Connection c = dataSource.getConnection();
-             PreparedStatement ps = c.prepareStatement("""
+             PreparedStatement ps = CustomPlans.prepare(c, """
                      INSERT INTO presence_node AS n (node_id, address, started_at, heartbeat_at) VALUES (?, ?, now(), now())
                      ON CONFLICT (node_id) DO UPDATE SET heartbeat_at = now(), address = EXCLUDED.address,
                          started_at = CASE WHEN ? THEN now() ELSE n.started_at END""")) {
@@ -307,7 +308,7 @@ public class RouteStore {
 
     /** Runs a statement (a uid array parameter becomes int8[]) and reads the routes it returns. */
     private List<Route> routes(String sql, Object... parameters) {
-        try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
+        try (Connection c = dataSource.getConnection(); PreparedStatement ps = CustomPlans.prepare(c, sql)) {
             for (int i = 0; i < parameters.length; i++) {
                 ps.setObject(i + 1, parameters[i] instanceof Long[] uids ? c.createArrayOf("int8", uids) : parameters[i]);
             }
