@@ -61,6 +61,7 @@ read -r W2 P2 D2 B2 <<< "$(snapshot)"  # the hold: heartbeats only, from here to
 touch "$GO.hold"
 until grep -q "^HELD" "$OUT" 2>/dev/null || ! kill -0 $BENCH 2>/dev/null; do sleep 0.2; done
 read -r W3 P3 D3 B3 <<< "$(snapshot)"
+touch "$GO.held"  # the bench samples who is online, then closes its connections
 wait $BENCH || true
 cat "$OUT"
 N=$(awk '/^RESULT/ { for (i=1;i<=NF;i++) if ($i ~ /^connections=/) { split($i,a,"="); print a[2] } }' "$OUT")

@@ -110,10 +110,10 @@ public final class WsConnectionsBench {
         // cold figure and the measured one the warm figure.
         long intervalNs = heartbeatSeconds * 1_000_000_000L;
         for (int r = 1; r <= rehearsals; r++) {
-            Device[] rehearsed = burst(client, token, n, inFlight, intervalNs);
-            report("rehearsal " + r + " (cold)", rehearsed);
+            Burst rehearsed = burst(client, token, n, inFlight, intervalNs);
+            rehearsed.report("rehearsal " + r + " (cold)");
             Thread.sleep(rehearsalHoldSeconds * 1000L);
-            closeAll(client, rehearsed);
+            closeAll(client, rehearsed.devices());
             awaitOffline(url, admin, Arrays.asList(uid).subList(0, n));
         }
         // The script takes the server's heap, RSS and CPU now, then creates the go-file.
@@ -128,18 +128,17 @@ public final class WsConnectionsBench {
             // there and be compiled only during the measured one.
             int trickled = warmup == 0 ? 0 : spareLogins(client, token, n, warmup, 1, 20_000_000L,
                     started -> !java.nio.file.Files.exists(goFile));
-            while (!java.nio.file.Files.exists(goFile)) {
-                Thread.sleep(100);
-            }
+            awaitFile(goFile);
             System.out.printf("trickle: %d logins%n", trickled);
         }
 
         // 4. The measured burst: connect and log in, at most inFlight at a time.
-        Device[] devices = burst(client, token, n, inFlight, intervalNs);
-        long loggedIn = Arrays.stream(devices).filter(d -> d.loggedInAt > 0).count();
-        double loginsPerSecond = report("logins", devices);
+        Burst measured = burst(client, token, n, inFlight, intervalNs);
+        Device[] devices = measured.devices();
+        long loggedIn = measured.loggedIn();
+        double loginsPerSecond = measured.report("logins");
         // Also the rate past the first quarter (without a warm-up, the server's JIT compilers take a core early on).
-        double steadyLoginsPerSecond = rateAfterFirstQuarter(devices);
+        double steadyLoginsPerSecond = measured.rateAfterFirstQuarter();
         System.out.printf("logins after the first quarter: %.0f logins/s%n", steadyLoginsPerSecond);
         JsonObject loginsAfter = loginStats(url, admin);
         long attempts = loginsAfter.getJsonNumber("attempts").longValue() - loginsBefore.getJsonNumber("attempts").longValue();
@@ -151,17 +150,16 @@ public final class WsConnectionsBench {
 
         // 5. Hold: every device has heartbeated since its own login; round trips count from now on.
         if (goFile != null) { // the script measures the heap first, then says go for the hold
-            java.nio.file.Path holdFile = java.nio.file.Path.of(goFile + ".hold");
-            while (!java.nio.file.Files.exists(holdFile)) {
-                Thread.sleep(100);
-            }
+            awaitFile(java.nio.file.Path.of(goFile + ".hold"));
         }
         Device.RECORD = true;
         Thread.sleep(holdSeconds * 1000L);
         Device.RECORD = false;
-        System.out.println("HELD"); // the script's CPU figures for the hold end here, before the closes
+        System.out.println("HELD"); // the script takes the hold's CPU figures, then says the connections may close
         System.out.flush();
-        Thread.sleep(1000);
+        if (goFile != null) {
+            awaitFile(java.nio.file.Path.of(goFile + ".held"));
+        }
 
         // 6. A sample of 1000 is online according to the server.
         List<String> sample = new ArrayList<>();
@@ -322,7 +320,7 @@ public final class WsConnectionsBench {
      * Opens {@code n} connections (hello → login) with at most {@code inFlight} in flight; returns once
      * each has logged in or failed. Logged-in devices heartbeat every {@code intervalNs} from then on.
      */
-    static Device[] burst(LeanWebSockets client, String[] token, int n, int inFlight, long intervalNs) throws Exception {
+    static Burst burst(LeanWebSockets client, String[] token, int n, int inFlight, long intervalNs) throws Exception {
         Device[] devices = new Device[n];
         AtomicInteger started = new AtomicInteger();
         CompletableFuture<Void> allDone = new CompletableFuture<>();
@@ -348,30 +346,41 @@ public final class WsConnectionsBench {
             client.execute(open[0]);
         }
         allDone.get(30, TimeUnit.MINUTES);
-        burstSeconds = (System.nanoTime() - t0) / 1e9;
-        return devices;
+        return new Burst(devices, (System.nanoTime() - t0) / 1e9);
     }
 
-    /** The wall time of the last {@link #burst}. */
-    static double burstSeconds;
+    /** A burst's devices and its wall time. */
+    record Burst(Device[] devices, double seconds) {
 
-    /** Prints what a burst achieved; returns its logins per second. */
-    static double report(String what, Device[] devices) {
-        long loggedIn = Arrays.stream(devices).filter(d -> d.loggedInAt > 0).count();
-        int failed = (int) (devices.length - loggedIn);
-        double perSecond = loggedIn / burstSeconds;
-        System.out.printf("%s: %d in %.1f s = %.0f logins/s (%d failed%s)%n", what, loggedIn, burstSeconds, perSecond, failed,
-                failed == 0 ? "" : ", first: " + Arrays.stream(devices).filter(d -> d.failure != null).map(d -> d.failure)
-                        .findFirst().orElse("?"));
-        return perSecond;
+        long loggedIn() {
+            return Arrays.stream(devices).filter(d -> d.loggedInAt > 0).count();
+        }
+
+        /** Prints what the burst achieved; returns its logins per second. */
+        double report(String what) {
+            long loggedIn = loggedIn();
+            int failed = (int) (devices.length - loggedIn);
+            double perSecond = loggedIn / seconds;
+            System.out.printf("%s: %d in %.1f s = %.0f logins/s (%d failed%s)%n", what, loggedIn, seconds, perSecond, failed,
+                    failed == 0 ? "" : ", first: " + Arrays.stream(devices).filter(d -> d.failure != null).map(d -> d.failure)
+                            .findFirst().orElse("?"));
+            return perSecond;
+        }
+
+        /** Logins per second from the first quarter's last login to the last one. */
+        double rateAfterFirstQuarter() {
+            long[] done = Arrays.stream(devices).mapToLong(d -> d.loggedInAt).filter(t -> t > 0).sorted().toArray();
+            int quarter = done.length / 4;
+            return done.length < 8 ? done.length / seconds
+                    : (done.length - 1 - quarter) / ((done[done.length - 1] - done[quarter]) / 1e9);
+        }
     }
 
-    /** Logins per second from the first quarter's last login to the last one. */
-    static double rateAfterFirstQuarter(Device[] devices) {
-        long[] done = Arrays.stream(devices).mapToLong(d -> d.loggedInAt).filter(t -> t > 0).sorted().toArray();
-        int quarter = done.length / 4;
-        return done.length < 8 ? done.length / burstSeconds
-                : (done.length - 1 - quarter) / ((done[done.length - 1] - done[quarter]) / 1e9);
+    /** Waits for a file the script creates to say go. */
+    static void awaitFile(java.nio.file.Path file) throws InterruptedException {
+        while (!java.nio.file.Files.exists(file)) {
+            Thread.sleep(100);
+        }
     }
 
     /** Closes every open connection (the close frames are written on the client's thread). */

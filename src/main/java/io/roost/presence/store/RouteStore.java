@@ -254,7 +254,7 @@ public class RouteStore {
             return 0;
         }
         try (Connection c = dataSource.getConnection();
-             PreparedStatement ps = CustomPlans.prepare(c, 
+             PreparedStatement ps = CustomPlans.prepare(c,
                      "UPDATE presence_device_route SET last_heartbeat_at = now() WHERE connection_id = ANY(?)")) {
             ps.setArray(1, c.createArrayOf("varchar", connectionIds.toArray()));
             return ps.executeUpdate();
@@ -293,7 +293,7 @@ public class RouteStore {
     @TransactionAttribute(TransactionAttributeType.REQUIRES_NEW)
     public void heartbeatNode(int nodeId, String address, boolean starting) {
         try (Connection c = dataSource.getConnection();
-             PreparedStatement ps = CustomPlans.prepare(c, """
+             PreparedStatement ps = c.prepareStatement("""
                      INSERT INTO presence_node AS n (node_id, address, started_at, heartbeat_at) VALUES (?, ?, now(), now())
                      ON CONFLICT (node_id) DO UPDATE SET heartbeat_at = now(), address = EXCLUDED.address,
                          started_at = CASE WHEN ? THEN now() ELSE n.started_at END""")) {
