@@ -171,7 +171,7 @@ class PlatformInContainerIT {
         tx.commit();
     }
 
-    private static void awaitApplied(String body) throws InterruptedException {
+    private void awaitApplied(String body) throws InterruptedException {
         long deadline = System.nanoTime() + 60_000_000_000L;
         while (System.nanoTime() < deadline) {
             if (ProbeConsumer.APPLIED.contains(body)) {
@@ -179,6 +179,13 @@ class PlatformInContainerIT {
             }
             Thread.sleep(50);
         }
-        throw new AssertionError("message " + body + " was not consumed back within 60 s; applied: " + ProbeConsumer.APPLIED);
+        // Where it got stuck: still in the outbox (and why), or sent and delivered but not applied, or sent and never delivered.
+        List<?> outboxRow = em.createNativeQuery("SELECT attempts, last_error, next_attempt_at FROM outbox WHERE body = ?1")
+                .setParameter(1, body).getResultList();
+        throw new AssertionError("message " + body + " was not consumed back within 60 s; outbox row: "
+                + (outboxRow.isEmpty() ? "none (sent)" : java.util.Arrays.toString((Object[]) outboxRow.get(0)))
+                + "; delivered: " + ProbeConsumer.DELIVERED.contains(body) + "; applied " + ProbeConsumer.APPLIED.size()
+                + " probe messages, of them " + ProbeConsumer.APPLIED.stream().filter(b -> b.startsWith(body.substring(0, body.lastIndexOf('-') + 1))).count()
+                + " of this run");
     }
 }

@@ -27,20 +27,16 @@ public class PushConsumers {
     @Inject
     NodeIdentity node;
 
+    /**
+     * How far before its start a consumer group that has no offset yet begins: the broker's clock
+     * may lag the node's, and what this replays is deduplicated by the consumers.
+     */
+    static final java.time.Duration FIRST_START_MARGIN = java.time.Duration.ofMinutes(5);
+
     /** Starts a consumer; the caller keeps it and calls {@code shutdown()} when it stops. */
     public DefaultMQPushConsumer start(ConsumerSpec spec, MessageBatchHandler handler) {
         RocketMqSettings.routeClientLogs();
-        DefaultMQPushConsumer consumer = new DefaultMQPushConsumer(spec.group());
-        consumer.setNamesrvAddr(settings.nameServer());
-        consumer.setInstanceName("roost-node-" + node.nodeId() + "-" + ProcessHandle.current().pid());
-        consumer.setVipChannelEnabled(false);
-        // Find routes of topics created after start (auto-created on a dev broker) within seconds.
-        consumer.setPollNameServerInterval(5_000);
-        consumer.setConsumeFromWhere(ConsumeFromWhere.CONSUME_FROM_LAST_OFFSET);
-        consumer.setConsumeMessageBatchMaxSize(spec.batchSize());
-        consumer.setPullBatchSize(Math.max(32, spec.batchSize()));
-        consumer.setConsumeThreadMin(spec.threads());
-        consumer.setConsumeThreadMax(spec.threads());
+        DefaultMQPushConsumer consumer = configure(spec, settings.nameServer(), node.nodeId(), System.currentTimeMillis());
         try {
             consumer.subscribe(spec.topic(), spec.tags());
             consumer.registerMessageListener((MessageListenerConcurrently) (messages, context) -> {
@@ -59,6 +55,30 @@ public class PushConsumers {
         }
         LOG.info(() -> "Consumer " + spec.group() + " subscribed to " + spec.topic() + " [" + spec.tags() + "]");
         started.put(spec.group() + "/" + spec.topic(), new Started(spec, consumer));
+        return consumer;
+    }
+
+    /**
+     * A consumer as {@link #start} runs it, not yet started. A queue the group has no offset for
+     * (its first start, or a queue added later) is read from the messages stored since shortly
+     * before {@code nowMillis}. RocketMQ's usual CONSUME_FROM_LAST_OFFSET asks the broker for the
+     * queue's newest offset in a second round trip when it finds no offset: messages sent between
+     * the two (a node that publishes right after it deployed) were skipped, never consumed.
+     */
+    static DefaultMQPushConsumer configure(ConsumerSpec spec, String nameServer, int nodeId, long nowMillis) {
+        DefaultMQPushConsumer consumer = new DefaultMQPushConsumer(spec.group());
+        consumer.setNamesrvAddr(nameServer);
+        consumer.setInstanceName("roost-node-" + nodeId + "-" + ProcessHandle.current().pid());
+        consumer.setVipChannelEnabled(false);
+        // Find routes of topics created after start (auto-created on a dev broker) within seconds.
+        consumer.setPollNameServerInterval(5_000);
+        consumer.setConsumeFromWhere(ConsumeFromWhere.CONSUME_FROM_TIMESTAMP);
+        consumer.setConsumeTimestamp(org.apache.rocketmq.common.UtilAll.timeMillisToHumanString3(
+                nowMillis - FIRST_START_MARGIN.toMillis()));
+        consumer.setConsumeMessageBatchMaxSize(spec.batchSize());
+        consumer.setPullBatchSize(Math.max(32, spec.batchSize()));
+        consumer.setConsumeThreadMin(spec.threads());
+        consumer.setConsumeThreadMax(spec.threads());
         return consumer;
     }
 

@@ -27,8 +27,9 @@ public class RocketMqSettings {
     /** RocketMQ clients write their own log files; keep them with the server's logs, not in ~/logs. */
     static void routeClientLogs() {
         String logDir = System.getProperty("jboss.server.log.dir");
-        if (logDir != null && System.getProperty("rocketmq.client.logRoot") == null) {
-            System.setProperty("rocketmq.client.logRoot", logDir + "/rocketmq");
+        // the 5.x client's logback configuration reads rocketmq.log.root (4.x read rocketmq.client.logRoot)
+        if (logDir != null && System.getProperty("rocketmq.log.root") == null) {
+            System.setProperty("rocketmq.log.root", logDir + "/rocketmq");
         }
     }
 }
