@@ -8,8 +8,10 @@ import io.roost.platform.ids.IdGenerator;
 import io.roost.platform.ids.Snowflake;
 import io.roost.platform.messaging.ConsumedMessages;
 import io.roost.platform.outbox.OutboxPublisher;
+import io.roost.platform.outbox.OutboxRelay;
 import io.roost.platform.store.CustomPlans;
 import jakarta.annotation.Resource;
+import jakarta.ejb.EJB;
 import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
@@ -41,6 +43,9 @@ class PlatformInContainerIT {
 
     @Inject
     OutboxPublisher outbox;
+
+    @EJB
+    OutboxRelay relay;
 
     @Inject
     ConsumedMessages consumed;
@@ -133,6 +138,30 @@ class PlatformInContainerIT {
         assertEquals(0L, ((Number) em.createNativeQuery("SELECT count(*) FROM outbox WHERE id = ANY(CAST(?1 AS bigint[]))")
                 .setParameter(1, sent.stream().map(String::valueOf).collect(java.util.stream.Collectors.joining(",", "{", "}")))
                 .getSingleResult()).longValue(), "the relay deletes what it sent");
+    }
+
+    @Test
+    void aStreamOfCommitsIsRelayedInFewRoundsAndEveryMessageArrives() throws Exception {
+        String run = UUID.randomUUID().toString();
+        long roundsBefore = relay.rounds();
+        long started = System.nanoTime();
+        int commits = 100;
+        for (int i = 0; i < commits; i++) { // one message a transaction, as a login burst writes them
+            tx.begin();
+            outbox.publish(ProbeConsumer.TOPIC, "probe", "k-" + i, "stream-" + run + "-" + i);
+            tx.commit();
+        }
+        long streamMillis = (System.nanoTime() - started) / 1_000_000;
+        for (int i = 0; i < commits; i++) {
+            awaitApplied("stream-" + run + "-" + i);
+        }
+        long rounds = relay.rounds() - roundsBefore;
+        long totalMillis = (System.nanoTime() - started) / 1_000_000;
+        // while commits keep coming a round at most every LINGER (without it, one per commit or two),
+        // plus the last one and the 2 s timer's
+        long allowed = streamMillis / OutboxRelay.LINGER.toMillis() + 2 + (totalMillis / 2000 + 1);
+        assertTrue(rounds <= allowed, commits + " commits in " + streamMillis + " ms took " + rounds
+                + " relay rounds, more than " + allowed);
     }
 
     @Test
