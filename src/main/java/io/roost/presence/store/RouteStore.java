@@ -295,15 +295,42 @@ public class RouteStore {
                     SELECT ctid FROM presence_device_route WHERE last_heartbeat_at < now() - make_interval(secs => ?)
                     LIMIT 10000 FOR UPDATE SKIP LOCKED)
                 RETURNING\s""" + COLUMNS, timeout.toMillis() / 1000.0);
-        List<Route> orphaned = routes("""
+        Integer[] lost = lostNodes(nodeTimeout);
+        List<Route> orphaned = lost.length == 0 ? List.of() : routes("""
                 DELETE FROM presence_device_route WHERE ctid IN (
-                    SELECT r.ctid FROM presence_device_route r LEFT JOIN presence_node n ON n.node_id = r.node_id
-                    WHERE n.node_id IS NULL OR n.heartbeat_at < now() - make_interval(secs => ?)
-                    LIMIT 10000 FOR UPDATE OF r SKIP LOCKED)
-                RETURNING\s""" + COLUMNS, nodeTimeout.toMillis() / 1000.0);
+                    SELECT ctid FROM presence_device_route WHERE node_id = ANY(?) LIMIT 10000 FOR UPDATE SKIP LOCKED)
+                RETURNING\s""" + COLUMNS, (Object) lost);
         List<Route> all = new ArrayList<>(silent);
         all.addAll(orphaned);
         return all;
+    }
+
+    /**
+     * The nodes that hold routes but stopped heartbeating (or never registered). The nodes holding
+     * routes are found by skipping through the node index, one probe per node, so this runs every
+     * few seconds without reading every route (it used to join every route with its node: 28 ms
+     * idle at 19,000 routes, 128 ms in a login burst).
+     */
+    private Integer[] lostNodes(Duration nodeTimeout) {
+        try (Connection c = dataSource.getConnection(); PreparedStatement ps = CustomPlans.prepare(c, """
+                WITH RECURSIVE held(node_id) AS (
+                    (SELECT node_id FROM presence_device_route ORDER BY node_id LIMIT 1)
+                    UNION ALL
+                    SELECT (SELECT r.node_id FROM presence_device_route r WHERE r.node_id > h.node_id ORDER BY r.node_id LIMIT 1)
+                    FROM held h WHERE h.node_id IS NOT NULL)
+                SELECT h.node_id FROM held h LEFT JOIN presence_node n ON n.node_id = h.node_id
+                WHERE h.node_id IS NOT NULL AND (n.node_id IS NULL OR n.heartbeat_at < now() - make_interval(secs => ?))""")) {
+            ps.setDouble(1, nodeTimeout.toMillis() / 1000.0);
+            List<Integer> lost = new ArrayList<>();
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    lost.add(rs.getInt(1));
+                }
+            }
+            return lost.toArray(Integer[]::new);
+        } catch (SQLException e) {
+            throw new IllegalStateException("lost node lookup failed: " + e.getMessage(), e);
+        }
     }
 
     public List<Route> routesOf(long uid) {
@@ -330,7 +357,7 @@ public class RouteStore {
         }
     }
 
-    /** Runs a statement (a uid array parameter becomes int8[]) and reads the routes it returns. */
+    /** Runs a statement (a uid array parameter becomes int8[], a node array int4[]) and reads the routes it returns. */
     private List<Route> routes(String sql, Object... parameters) {
         try (Connection c = dataSource.getConnection()) {
             return routes(c, sql, parameters);
@@ -342,7 +369,9 @@ public class RouteStore {
     private static List<Route> routes(Connection c, String sql, Object... parameters) throws SQLException {
         try (PreparedStatement ps = CustomPlans.prepare(c, sql)) {
             for (int i = 0; i < parameters.length; i++) {
-                ps.setObject(i + 1, parameters[i] instanceof Long[] uids ? c.createArrayOf("int8", uids) : parameters[i]);
+                Object p = parameters[i];
+                ps.setObject(i + 1, p instanceof Long[] uids ? c.createArrayOf("int8", uids)
+                        : p instanceof Integer[] nodes ? c.createArrayOf("int4", nodes) : p);
             }
             List<Route> routes = new ArrayList<>();
             try (ResultSet rs = ps.executeQuery()) {

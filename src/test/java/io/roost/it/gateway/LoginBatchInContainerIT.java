@@ -166,6 +166,45 @@ class LoginBatchInContainerIT {
         }
     }
 
+    @Test
+    void theRoutesOfALostNodeExpireAndTheLiveNodesStay() throws Exception {
+        long onLostNode = UIDS.incrementAndGet();
+        long onUnknownNode = UIDS.incrementAndGet();
+        long onThisNode = UIDS.incrementAndGet();
+        int lostNode = 9001; // registered, silent for an hour
+        int unknownNode = 9002; // never registered
+        try (Connection c = db.getConnection()) {
+            execute(c, """
+                    INSERT INTO presence_node (node_id, address, started_at, heartbeat_at)
+                    VALUES (?, 'lost:8080', now() - interval '2 hours', now() - interval '1 hour')
+                    ON CONFLICT (node_id) DO UPDATE SET heartbeat_at = now() - interval '1 hour'""", lostNode);
+            execute(c, "DELETE FROM presence_node WHERE node_id = ?", unknownNode);
+            execute(c, """
+                    INSERT INTO presence_device_route (uid, device_type, session_key, node_id, connection_id, device_id, epoch)
+                    VALUES (?, 'android', '', ?, ?, 'd', 1)""", onLostNode, lostNode, connection());
+            execute(c, """
+                    INSERT INTO presence_device_route (uid, device_type, session_key, node_id, connection_id, device_id, epoch)
+                    VALUES (?, 'ios', '', ?, ?, 'd', 1)""", onUnknownNode, unknownNode, connection());
+        }
+        assertTrue(sessions.loginAll(List.of(new LoginRequest(onThisNode, "android", "d", connection()))).get(0).accepted());
+
+        sessions.expire(); // the node timer may have expired them first: either way they are gone now
+        assertTrue(sessions.routesOf(onLostNode).isEmpty(), "a node silent past the timeout leaves nobody online");
+        assertTrue(sessions.routesOf(onUnknownNode).isEmpty(), "nor does a node that never registered");
+        assertEquals(Set.of("android"), routesByType(onThisNode).keySet(), "this node's routes stay");
+        assertEquals(Set.of(onThisNode), sessions.onlineAmong(List.of(onLostNode, onUnknownNode, onThisNode)));
+        sessions.logout(sessions.routesOf(onThisNode).get(0).connectionId());
+    }
+
+    private static void execute(Connection c, String sql, Object... parameters) throws Exception {
+        try (PreparedStatement ps = c.prepareStatement(sql)) {
+            for (int i = 0; i < parameters.length; i++) {
+                ps.setObject(i + 1, parameters[i]);
+            }
+            ps.executeUpdate();
+        }
+    }
+
     private Map<String, Set<String>> routesByType(long uid) {
         Map<String, Set<String>> byType = new HashMap<>();
         for (RouteStore.Route r : sessions.routesOf(uid)) {
