@@ -15,12 +15,12 @@ import com.icegreen.greenmail.util.GreenMail;
 import com.icegreen.greenmail.util.ServerSetup;
 import io.roost.it.Deployments;
 import io.roost.it.Http;
+import io.roost.it.TopicListener;
 import jakarta.json.JsonObject;
 import jakarta.mail.Message;
 import jakarta.mail.internet.MimeMessage;
 import java.net.URL;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -39,10 +39,6 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.apache.rocketmq.client.consumer.DefaultMQPushConsumer;
-import org.apache.rocketmq.client.consumer.listener.ConsumeConcurrentlyStatus;
-import org.apache.rocketmq.client.consumer.listener.MessageListenerConcurrently;
-import org.apache.rocketmq.common.consumer.ConsumeFromWhere;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.container.test.api.RunAsClient;
 import org.jboss.arquillian.junit5.ArquillianExtension;
@@ -67,7 +63,7 @@ class IdentityIT {
     static final Pattern CODE = Pattern.compile("code: ([0-9]{5})");
 
     static GreenMail smtp;
-    static DefaultMQPushConsumer sms;
+    static TopicListener sms;
     static final Map<String, BlockingQueue<JsonObject>> smsByPhone = new ConcurrentHashMap<>();
 
     @Deployment(testable = false)
@@ -82,25 +78,14 @@ class IdentityIT {
     static void startMailAndSms() throws Exception {
         smtp = new GreenMail(new ServerSetup(Integer.getInteger("roost.test.smtp.port", 13025), "127.0.0.1", "smtp"));
         smtp.start();
-        sms = new DefaultMQPushConsumer("roost-it-sms-" + UUID.randomUUID().toString().substring(0, 8));
-        sms.setNamesrvAddr(System.getProperty("roost.test.namesrv"));
-        sms.setPollNameServerInterval(1000);
-        sms.setConsumeFromWhere(ConsumeFromWhere.CONSUME_FROM_FIRST_OFFSET);
-        sms.subscribe("roost-sms", "*");
-        sms.registerMessageListener((MessageListenerConcurrently) (messages, context) -> {
-            messages.forEach(m -> {
-                JsonObject event = json(new String(m.getBody(), StandardCharsets.UTF_8));
-                smsByPhone.computeIfAbsent(event.getString("phone"), p -> new LinkedBlockingQueue<>()).add(event);
-            });
-            return ConsumeConcurrentlyStatus.CONSUME_SUCCESS;
-        });
-        sms.start();
+        sms = TopicListener.start("roost-sms",
+                event -> smsByPhone.computeIfAbsent(event.getString("phone"), p -> new LinkedBlockingQueue<>()).add(event));
     }
 
     @AfterAll
     static void stopMailAndSms() {
         if (sms != null) {
-            sms.shutdown();
+            sms.close();
         }
         if (smtp != null) {
             smtp.stop();

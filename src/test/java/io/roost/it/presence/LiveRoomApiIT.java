@@ -12,11 +12,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.roost.it.Deployments;
 import io.roost.it.Http;
+import io.roost.it.TopicListener;
 import io.roost.it.WsDevice;
 import jakarta.json.JsonObject;
 import java.net.URL;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.time.OffsetDateTime;
 import java.util.List;
 import java.util.UUID;
@@ -26,10 +26,6 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
-import org.apache.rocketmq.client.consumer.DefaultMQPushConsumer;
-import org.apache.rocketmq.client.consumer.listener.ConsumeConcurrentlyStatus;
-import org.apache.rocketmq.client.consumer.listener.MessageListenerConcurrently;
-import org.apache.rocketmq.common.consumer.ConsumeFromWhere;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.container.test.api.RunAsClient;
 import org.jboss.arquillian.junit5.ArquillianExtension;
@@ -47,7 +43,7 @@ class LiveRoomApiIT {
 
     static final String ADMIN = basic(ADMIN_USER, ADMIN_PASSWORD);
     static final ConcurrentHashMap<String, BlockingQueue<JsonObject>> EVENTS = new ConcurrentHashMap<>();
-    static DefaultMQPushConsumer events;
+    static TopicListener events;
 
     @Deployment(testable = false)
     static WebArchive deployment() {
@@ -62,25 +58,14 @@ class LiveRoomApiIT {
 
     @BeforeAll
     static void listenToRoomEvents() throws Exception {
-        events = new DefaultMQPushConsumer("roost-it-rooms-" + UUID.randomUUID().toString().substring(0, 8));
-        events.setNamesrvAddr(System.getProperty("roost.test.namesrv"));
-        events.setPollNameServerInterval(1000);
-        events.setConsumeFromWhere(ConsumeFromWhere.CONSUME_FROM_FIRST_OFFSET);
-        events.subscribe("roost-room-events", "*");
-        events.registerMessageListener((MessageListenerConcurrently) (messages, context) -> {
-            messages.forEach(m -> {
-                JsonObject e = json(new String(m.getBody(), StandardCharsets.UTF_8));
-                EVENTS.computeIfAbsent(e.getString("roomId"), r -> new LinkedBlockingQueue<>()).add(e);
-            });
-            return ConsumeConcurrentlyStatus.CONSUME_SUCCESS;
-        });
-        events.start();
+        events = TopicListener.start("roost-room-events",
+                e -> EVENTS.computeIfAbsent(e.getString("roomId"), r -> new LinkedBlockingQueue<>()).add(e));
     }
 
     @AfterAll
     static void stopListening() {
         if (events != null) {
-            events.shutdown();
+            events.close();
         }
     }
 
