@@ -44,6 +44,7 @@ public class OutboxRelay {
     private final AtomicBoolean draining = new AtomicBoolean();
     private final AtomicBoolean again = new AtomicBoolean();
     private final AtomicLong rounds = new AtomicLong();
+    private volatile long lastRoundStarted = System.nanoTime() - LINGER.toNanos();
 
     @Resource
     SessionContext context;
@@ -81,9 +82,13 @@ public class OutboxRelay {
         int total = 0;
         try {
             do {
+                // A stream of commits (a login burst) would cost a poll, a send and a delete every few
+                // rows, the poll walking the index entries of the rows just deleted: a round starts at
+                // most every LINGER, and the commits meanwhile go with it. A lone commit goes at once.
+                LockSupport.parkNanos(LINGER.toNanos() - (System.nanoTime() - lastRoundStarted));
                 again.set(false);
                 rounds.incrementAndGet();
-                long roundStarted = System.nanoTime();
+                lastRoundStarted = System.nanoTime();
                 int sent;
                 do {
                     OutboxStore.BatchResult result = store.relayBatch(BATCH);
@@ -93,12 +98,6 @@ public class OutboxRelay {
                         return total; // broker trouble: the timer tries again after the backoff
                     }
                 } while (sent == BATCH);
-                if (again.get()) {
-                    // A stream of commits (a login burst) would cost a poll, a send and a delete every
-                    // few rows, the poll walking the index entries of the rows just deleted; rounds at
-                    // most every LINGER let the rows gather. A lone commit still goes out at once.
-                    LockSupport.parkNanos(LINGER.toNanos() - (System.nanoTime() - roundStarted));
-                }
             } while (again.get());
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "Outbox relay round failed; the timer retries", e);
