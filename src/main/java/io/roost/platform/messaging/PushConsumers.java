@@ -3,12 +3,14 @@ package io.roost.platform.messaging;
 import io.roost.platform.config.NodeIdentity;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import java.time.Duration;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.apache.rocketmq.client.consumer.DefaultMQPushConsumer;
 import org.apache.rocketmq.client.consumer.listener.ConsumeConcurrentlyStatus;
 import org.apache.rocketmq.client.consumer.listener.MessageListenerConcurrently;
 import org.apache.rocketmq.client.exception.MQClientException;
+import org.apache.rocketmq.common.UtilAll;
 import org.apache.rocketmq.common.consumer.ConsumeFromWhere;
 
 /**
@@ -31,7 +33,7 @@ public class PushConsumers {
      * How far before its start a consumer group that has no offset yet begins: the broker's clock
      * may lag the node's, and what this replays is deduplicated by the consumers.
      */
-    static final java.time.Duration FIRST_START_MARGIN = java.time.Duration.ofMinutes(5);
+    static final Duration FIRST_START_MARGIN = Duration.ofMinutes(5);
 
     /** Starts a consumer; the caller keeps it and calls {@code shutdown()} when it stops. */
     public DefaultMQPushConsumer start(ConsumerSpec spec, MessageBatchHandler handler) {
@@ -73,8 +75,7 @@ public class PushConsumers {
         // Find routes of topics created after start (auto-created on a dev broker) within seconds.
         consumer.setPollNameServerInterval(5_000);
         consumer.setConsumeFromWhere(ConsumeFromWhere.CONSUME_FROM_TIMESTAMP);
-        consumer.setConsumeTimestamp(org.apache.rocketmq.common.UtilAll.timeMillisToHumanString3(
-                nowMillis - FIRST_START_MARGIN.toMillis()));
+        consumer.setConsumeTimestamp(UtilAll.timeMillisToHumanString3(nowMillis - FIRST_START_MARGIN.toMillis()));
         consumer.setConsumeMessageBatchMaxSize(spec.batchSize());
         consumer.setPullBatchSize(Math.max(32, spec.batchSize()));
         consumer.setConsumeThreadMin(spec.threads());

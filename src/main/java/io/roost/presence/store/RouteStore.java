@@ -13,6 +13,7 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.Comparator;
@@ -206,7 +207,7 @@ public class RouteStore {
             for (Long uid : sorted) {
                 live.put(uid, new ArrayList<>());
             }
-            for (Route r : routes(c, SELECT + " WHERE uid = ANY(?) ORDER BY uid, device_type, session_key", (Object) sorted)) {
+            for (Route r : routesOf(Arrays.asList(sorted))) {
                 live.get(r.uid()).add(r);
             }
             List<Long> bumped = new ArrayList<>();
@@ -338,7 +339,7 @@ public class RouteStore {
     }
 
     public List<Route> routesOf(Collection<Long> uids) {
-        return routes(SELECT + " WHERE uid = ANY(?) ORDER BY uid, device_type", (Object) uids.toArray(Long[]::new)); // one int8[] parameter
+        return routes(SELECT + " WHERE uid = ANY(?) ORDER BY uid, device_type, session_key", (Object) uids.toArray(Long[]::new)); // one int8[] parameter
     }
 
     @TransactionAttribute(TransactionAttributeType.REQUIRES_NEW)
@@ -359,15 +360,7 @@ public class RouteStore {
 
     /** Runs a statement (a uid array parameter becomes int8[], a node array int4[]) and reads the routes it returns. */
     private List<Route> routes(String sql, Object... parameters) {
-        try (Connection c = dataSource.getConnection()) {
-            return routes(c, sql, parameters);
-        } catch (SQLException e) {
-            throw new IllegalStateException("route statement failed: " + e.getMessage(), e);
-        }
-    }
-
-    private static List<Route> routes(Connection c, String sql, Object... parameters) throws SQLException {
-        try (PreparedStatement ps = CustomPlans.prepare(c, sql)) {
+        try (Connection c = dataSource.getConnection(); PreparedStatement ps = CustomPlans.prepare(c, sql)) {
             for (int i = 0; i < parameters.length; i++) {
                 Object p = parameters[i];
                 ps.setObject(i + 1, p instanceof Long[] uids ? c.createArrayOf("int8", uids)
@@ -380,6 +373,8 @@ public class RouteStore {
                 }
             }
             return routes;
+        } catch (SQLException e) {
+            throw new IllegalStateException("route statement failed: " + e.getMessage(), e);
         }
     }
 
