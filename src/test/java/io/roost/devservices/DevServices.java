@@ -24,7 +24,7 @@ import java.util.concurrent.TimeUnit;
  *
  * <pre>
  * DevServices start [--fresh] --dir=D --db-port=P --namesrv-port=P --broker-port=P --classpath-file=F
- *                   [--max-lifetime-minutes=N] [--broker-pull-max=N] [--no-db] [--no-rocketmq]
+ *                   [--max-lifetime-minutes=N] [--broker-pull-max=N] [--no-db] [--no-rocketmq] [--no-fsync]
  * DevServices stop --dir=D
  * DevServices run ...       (the background process itself, in the foreground; start launches it)
  * </pre>
@@ -43,6 +43,11 @@ import java.util.concurrent.TimeUnit;
  * db.password, rocketmq.namesrv), {@code pgdata/} (kept across runs unless --fresh),
  * {@code rocketmq/} (store, name server config, {@code logs/}; kept unless --fresh).
  *
+ * <p>PostgreSQL makes every commit durable ({@code fsync=on}, {@code synchronous_commit=on}, as in
+ * production), so {@code bin/roost} keeps what it acknowledged through a crash and the benchmarks
+ * measure durable commits. {@code --no-fsync} turns both off: for the integration tests only, whose
+ * database is thrown away after the run (the build passes it, and says why).
+ *
  * <p>Ports: db-port (PostgreSQL, 127.0.0.1), namesrv-port, broker-port, broker-port − 2 (the
  * broker's "fast"/VIP remoting server) and broker-port + 1 (HA); they must all differ.
  */
@@ -58,7 +63,7 @@ public final class DevServices {
     static final long STOP_TIMEOUT_SECONDS = 60;
     static final long POSTGRES_STOP_TIMEOUT_SECONDS = 20;
 
-    private static final Set<String> FLAGS = Set.of("fresh", "no-db", "no-rocketmq");
+    private static final Set<String> FLAGS = Set.of("fresh", "no-db", "no-rocketmq", "no-fsync");
     private static final Set<String> VALUED = Set.of("dir", "db-port", "namesrv-port", "broker-port",
             "classpath-file", "max-lifetime-minutes", "broker-pull-max");
 
@@ -87,14 +92,15 @@ public final class DevServices {
     private static void usage(String problem) {
         System.err.println("[devservices] " + problem);
         System.err.println("usage: DevServices start|run [--fresh] --dir=DIR --db-port=P --namesrv-port=P --broker-port=P"
-                + " --classpath-file=F [--max-lifetime-minutes=N] [--broker-pull-max=N] [--no-db] [--no-rocketmq]");
+                + " --classpath-file=F [--max-lifetime-minutes=N] [--broker-pull-max=N] [--no-db] [--no-rocketmq] [--no-fsync]");
         System.err.println("       DevServices stop --dir=DIR");
         System.exit(2);
     }
 
     /** The parsed command line; {@link #childArguments()} gives it back for the {@code run} child. */
     record Options(String command, Path dir, boolean fresh, boolean db, boolean rocketMq, int dbPort,
-                   int namesrvPort, int brokerPort, Path classpathFile, long maxLifetimeMinutes, int brokerPullMax) {
+                   int namesrvPort, int brokerPort, Path classpathFile, long maxLifetimeMinutes, int brokerPullMax,
+                   boolean durableCommits) {
 
         static Options parse(String[] args) {
             Map<String, String> raw = new LinkedHashMap<>();
@@ -117,7 +123,7 @@ public final class DevServices {
             }
             Path dir = Path.of(dirValue).toAbsolutePath().normalize();
             if (command.equals("stop")) {
-                return new Options(command, dir, false, false, false, 0, 0, 0, null, 0, 0);
+                return new Options(command, dir, false, false, false, 0, 0, 0, null, 0, 0, true);
             }
             boolean db = !raw.containsKey("no-db");
             boolean rocketMq = !raw.containsKey("no-rocketmq");
@@ -148,7 +154,7 @@ public final class DevServices {
                 throw new IllegalArgumentException("--broker-pull-max out of range: " + pullMax);
             }
             Options options = new Options(command, dir, raw.containsKey("fresh"), db, rocketMq, dbPort, namesrvPort,
-                    brokerPort, classpathFile, lifetime, pullMax);
+                    brokerPort, classpathFile, lifetime, pullMax, !raw.containsKey("no-fsync"));
             options.checkDistinctPorts();
             return options;
         }
@@ -198,6 +204,9 @@ public final class DevServices {
             a.add("--dir=" + dir);
             if (db) {
                 a.add("--db-port=" + dbPort);
+                if (!durableCommits) {
+                    a.add("--no-fsync");
+                }
             } else {
                 a.add("--no-db");
             }
@@ -219,7 +228,7 @@ public final class DevServices {
 
     // ---------------------------------------------------------------------------------- start
 
-    private static int start(Options options) throws Exception {
+    static int start(Options options) throws Exception {
         Path dir = options.dir();
         Files.createDirectories(dir);
         stop(dir, false); // a leftover from an earlier start must not hold the ports or the data

@@ -119,7 +119,7 @@ final class DevServicesProcess {
             CompletableFuture<Void> db = options.db()
                     ? CompletableFuture.runAsync(() -> {
                         try {
-                            services.startPostgres(pgdata, options.dbPort());
+                            services.startPostgres(pgdata, options.dbPort(), options.durableCommits());
                         } catch (Exception e) {
                             throw new CompletionException(e);
                         }
@@ -155,7 +155,7 @@ final class DevServicesProcess {
 
     // ------------------------------------------------------------------------------ PostgreSQL
 
-    private void startPostgres(Path dataDir, int port) throws Exception {
+    private void startPostgres(Path dataDir, int port, boolean durableCommits) throws Exception {
         long start = System.nanoTime();
         // A postmaster left behind by a killed run would hold the port and the data directory.
         DevServices.stopOrphanedPostgres(dataDir);
@@ -173,6 +173,10 @@ final class DevServicesProcess {
                     .setServerConfig("listen_addresses", "127.0.0.1")
                     .setServerConfig("max_connections", "300")
                     .setServerConfig("shared_buffers", "256MB")
+                    // zonky starts the server with -F (fsync off) and synchronous_commit=off; a -c
+                    // after it wins, so these decide.
+                    .setServerConfig("fsync", durableCommits ? "on" : "off")
+                    .setServerConfig("synchronous_commit", durableCommits ? "on" : "off")
                     .setPGStartupWait(Duration.ofSeconds(60))
                     .start();
         } catch (IOException | RuntimeException e) {
@@ -180,8 +184,19 @@ final class DevServicesProcess {
                     + dataDir + " is broken or from another PostgreSQL major version, start with --fresh)", e);
         }
         boolean created = ensureRoleAndDatabase(port);
-        log(String.format("postgres up in %.1f s on 127.0.0.1:%d (data %s: %s; %s)", secondsSince(start), port, dataDir,
-                existing ? "kept" : "new", created ? "created database " + DB_NAME : "database " + DB_NAME + " exists"));
+        log(String.format("postgres up in %.1f s on 127.0.0.1:%d (data %s: %s; %s; %s)", secondsSince(start), port, dataDir,
+                existing ? "kept" : "new", created ? "created database " + DB_NAME : "database " + DB_NAME + " exists",
+                commitSettings(port)));
+    }
+
+    /** What the server really runs with, read back, e.g. "fsync=on synchronous_commit=on". */
+    static String commitSettings(int port) throws Exception {
+        String url = "jdbc:postgresql://127.0.0.1:" + port + "/postgres";
+        try (Connection c = DriverManager.getConnection(url, "postgres", ""); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT current_setting('fsync'), current_setting('synchronous_commit')")) {
+            rs.next();
+            return "fsync=" + rs.getString(1) + " synchronous_commit=" + rs.getString(2);
+        }
     }
 
     /** Role roost (LOGIN, password roost) and database roost owned by it; true if the database was new. */

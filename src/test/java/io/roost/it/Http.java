@@ -82,6 +82,14 @@ public final class Http {
         }
     }
 
+    public static jakarta.json.JsonArray jsonArray(String body) {
+        try (JsonReader reader = Json.createReader(new StringReader(body))) {
+            return reader.readArray();
+        } catch (RuntimeException e) {
+            throw new AssertionError("not a JSON array: " + body, e);
+        }
+    }
+
     public static JsonObject json(String body) {
         try (JsonReader reader = Json.createReader(new StringReader(body))) {
             return reader.readObject();

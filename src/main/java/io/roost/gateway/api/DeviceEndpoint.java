@@ -129,7 +129,7 @@ public class DeviceEndpoint {
     @OnOpen
     public void open(Session session) {
         connectionId = Long.toString(gw.ids.nextId());
-        session.setMaxIdleTimeout(gw.settings.heartbeatTimeout().toMillis() + 30_000);
+        SocketLimits.apply(session, gw.settings.heartbeatTimeout());
     }
 
     @OnMessage(maxMessageSize = MAX_BUFFERED)

@@ -11,6 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.roost.it.Deployments;
 import io.roost.it.Http;
+import io.roost.it.LoginLog;
 import io.roost.it.WsDevice;
 import jakarta.json.JsonObject;
 import java.net.URL;
@@ -67,24 +68,6 @@ class DeviceSessionIT {
         return json(new Http(baseUrl.toURI()).get("api/v1/presence/users/" + uid, ADMIN));
     }
 
-    /** The login log (outbox → RocketMQ → consumer → login_log) ends up with these events, newest first. */
-    void awaitLoginLog(String uid, List<String> newestEvents) throws Exception {
-        Http http = new Http(baseUrl.toURI());
-        long deadline = System.currentTimeMillis() + 60_000;
-        List<String> events = List.of();
-        while (System.currentTimeMillis() < deadline) {
-            var r = http.get("api/v1/presence/users/" + uid + "/logins", ADMIN);
-            assertEquals(200, r.statusCode(), r.body());
-            events = jakarta.json.Json.createReader(new java.io.StringReader(r.body())).readArray().stream()
-                    .map(e -> e.asJsonObject().getString("event")).toList();
-            if (events.containsAll(newestEvents)) {
-                return;
-            }
-            Thread.sleep(300);
-        }
-        throw new AssertionError("login log of " + uid + " has " + events + ", expected " + newestEvents);
-    }
-
     @Test
     void helloLoginHeartbeatLogout() throws Exception {
         String[] user = user();
@@ -99,7 +82,7 @@ class DeviceSessionIT {
         d.expect("logout");
         assertEquals(1000, d.closeCode());
         assertFalse(presence(user[0]).getBoolean("online"));
-        awaitLoginLog(user[0], List.of("logout", "login"));
+        LoginLog.await(baseUrl, user[0], List.of("logout", "login"));
         // Logout keeps the token (seed 001): the device can log in again with it.
         login(user[1], "android", "phone-1").socket.sendClose(1000, "bye").join();
     }
@@ -120,7 +103,7 @@ class DeviceSessionIT {
         assertTrue(p.toString().contains("phone-new") && !p.toString().contains("phone-old"), p.toString());
         newPhone.socket.sendClose(1000, "bye").join();
         tablet.socket.sendClose(1000, "bye").join();
-        awaitLoginLog(user[0], List.of("kick", "login"));
+        LoginLog.await(baseUrl, user[0], List.of("kick", "login"));
     }
 
     @Test
@@ -261,7 +244,7 @@ class DeviceSessionIT {
         again.send("{\"v\":1,\"type\":\"login\",\"token\":\"" + user[1] + "\"}");
         assertEquals("invalid-token", again.expect("error").getString("code"));
         assertEquals(1008, again.closeCode());
-        awaitLoginLog(user[0], List.of("kick"));
+        LoginLog.await(baseUrl, user[0], List.of("kick"));
     }
 
     @Test

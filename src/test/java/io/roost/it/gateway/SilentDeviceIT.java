@@ -1,0 +1,67 @@
+package io.roost.it.gateway;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.roost.it.Deployments;
+import io.roost.it.LoginLog;
+import io.roost.it.TestUsers;
+import io.roost.it.WsDevice;
+import jakarta.json.JsonObject;
+import java.net.URL;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.container.test.api.RunAsClient;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.arquillian.test.api.ArquillianResource;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * A device that says nothing after its login, with a heartbeat timeout above WildFly's 90 s
+ * listener read/write timeouts (its own server: the pom's long-heartbeat execution). Only Roost's
+ * heartbeat timeout may end the session: nothing before it, then a kick frame, close 1008 and
+ * a timeout entry in the login log. Before the socket's limits followed the heartbeat timeout,
+ * the listener dropped the TCP connection at 90 s (1006, logged as a logout).
+ */
+@ExtendWith(ArquillianExtension.class)
+@RunAsClient
+class SilentDeviceIT {
+
+    /** The sweep runs every 5 s; the kick may follow the timeout by that, plus a commit. */
+    private static final Duration SWEEP_SLACK = Duration.ofSeconds(15);
+
+    @Deployment(testable = false)
+    static WebArchive deployment() {
+        return Deployments.roost();
+    }
+
+    @ArquillianResource
+    URL baseUrl;
+
+    @Test
+    void aSilentDeviceIsKickedAtTheHeartbeatTimeoutAndNotBefore() throws Exception {
+        Duration timeout = Duration.ofSeconds(Long.getLong("roost.test.heartbeat.timeout.seconds", 0));
+        assertTrue(timeout.toSeconds() > 90, "needs a heartbeat timeout above the listener's 90 s: "
+                + "the pom's long-heartbeat execution runs it");
+        TestUsers.Registered user = TestUsers.register(baseUrl, "silent-");
+        long loggedInAt = System.nanoTime();
+        WsDevice device = WsDevice.login(baseUrl, user.token(), "web", "w");
+
+        JsonObject frame = device.frames.poll(timeout.plus(SWEEP_SLACK).toMillis(), TimeUnit.MILLISECONDS);
+        Duration after = Duration.ofNanos(System.nanoTime() - loggedInAt);
+        assertFalse(device.closed.isDone() && frame == null, "closed after " + after + " without a kick, code "
+                + device.closed.getNow(null));
+        assertNotNull(frame, "no kick within " + timeout.plus(SWEEP_SLACK));
+        assertEquals("kick", frame.getString("type"), frame.toString());
+        assertEquals("heartbeat_timeout", frame.getString("reason"));
+        assertTrue(after.compareTo(timeout) >= 0, "kicked after " + after + ", before the timeout " + timeout);
+        assertEquals(1008, device.closeCode());
+
+        LoginLog.await(baseUrl, user.id(), java.util.List.of("timeout"));
+    }
+}
