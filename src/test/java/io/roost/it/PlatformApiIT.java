@@ -59,6 +59,7 @@ class PlatformApiIT {
         assertTrue(body.getJsonObject("checks").getJsonObject("database").getBoolean("up"));
         assertTrue(body.getJsonObject("checks").getJsonObject("database").getString("detail").startsWith("PostgreSQL"));
         assertTrue(body.getJsonObject("checks").getJsonObject("rocketmq").getBoolean("up"), response.body());
+        assertTrue(body.getJsonObject("checks").getJsonObject("topics").getBoolean("up"), response.body());
     }
 
     @Test

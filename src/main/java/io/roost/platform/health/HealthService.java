@@ -1,6 +1,7 @@
 package io.roost.platform.health;
 
 import io.roost.platform.messaging.RocketMqProducer;
+import io.roost.platform.messaging.TopicProvisioner;
 import jakarta.annotation.Resource;
 import jakarta.ejb.EJB;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -27,10 +28,14 @@ public class HealthService {
     @EJB
     RocketMqProducer producer;
 
+    @EJB
+    TopicProvisioner topics;
+
     public Report check() {
         Map<String, Check> checks = new LinkedHashMap<>();
         checks.put("database", database());
         checks.put("rocketmq", rocketmq());
+        checks.put("topics", topics());
         boolean up = checks.values().stream().allMatch(Check::up);
         return new Report(up, checks);
     }
@@ -53,6 +58,12 @@ public class HealthService {
         boolean up = producer.brokerReachable(3000);
         return new Check(up, millisSince(start), up ? "name server answered with a broker"
                 : "no broker reachable through the name server");
+    }
+
+    /** Every topic Roost uses exists (a node without them would miss events). */
+    Check topics() {
+        var missing = topics.missing();
+        return new Check(missing.isEmpty(), 0, missing.isEmpty() ? "every topic exists" : "missing: " + missing);
     }
 
     private static long millisSince(long startNanos) {

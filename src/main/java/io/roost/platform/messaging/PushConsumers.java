@@ -1,6 +1,7 @@
 package io.roost.platform.messaging;
 
 import io.roost.platform.config.NodeIdentity;
+import jakarta.ejb.EJB;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Duration;
@@ -29,6 +30,9 @@ public class PushConsumers {
     @Inject
     NodeIdentity node;
 
+    @EJB
+    TopicProvisioner topics;
+
     /**
      * How far before its start a consumer group that has no offset yet begins: the broker's clock
      * may lag the node's, and what this replays is deduplicated by the consumers.
@@ -37,7 +41,8 @@ public class PushConsumers {
 
     /** Starts a consumer; the caller keeps it and calls {@code shutdown()} when it stops. */
     public DefaultMQPushConsumer start(ConsumerSpec spec, MessageBatchHandler handler) {
-        RocketMqSettings.routeClientLogs();
+        RocketMqSettings.configureClients();
+        topics.ensure(spec.topic());
         DefaultMQPushConsumer consumer = configure(spec, settings.nameServer(), node.nodeId(), System.currentTimeMillis());
         try {
             consumer.subscribe(spec.topic(), spec.tags());
@@ -72,8 +77,7 @@ public class PushConsumers {
         consumer.setNamesrvAddr(nameServer);
         consumer.setInstanceName("roost-node-" + nodeId + "-" + ProcessHandle.current().pid());
         consumer.setVipChannelEnabled(false);
-        // Find routes of topics created after start (auto-created on a dev broker) within seconds.
-        consumer.setPollNameServerInterval(5_000);
+        consumer.setPollNameServerInterval(RocketMqSettings.ROUTE_POLL_MS);
         consumer.setConsumeFromWhere(ConsumeFromWhere.CONSUME_FROM_TIMESTAMP);
         consumer.setConsumeTimestamp(UtilAll.timeMillisToHumanString3(nowMillis - FIRST_START_MARGIN.toMillis()));
         consumer.setConsumeMessageBatchMaxSize(spec.batchSize());

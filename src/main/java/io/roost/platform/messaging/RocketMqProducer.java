@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.logging.Logger;
 import org.apache.rocketmq.client.exception.MQClientException;
+import org.apache.rocketmq.client.impl.MQClientAPIImpl;
 import org.apache.rocketmq.client.producer.DefaultMQProducer;
 import org.apache.rocketmq.client.producer.SendResult;
 import org.apache.rocketmq.client.producer.SendStatus;
@@ -40,11 +41,12 @@ public class RocketMqProducer {
 
     @PostConstruct
     void start() {
-        RocketMqSettings.routeClientLogs();
+        RocketMqSettings.configureClients();
         producer = new DefaultMQProducer("roost-producer");
         producer.setNamesrvAddr(settings.nameServer());
         producer.setInstanceName("roost-node-" + node.nodeId() + "-" + ProcessHandle.current().pid());
         producer.setVipChannelEnabled(false);
+        producer.setPollNameServerInterval(RocketMqSettings.ROUTE_POLL_MS);
         producer.setSendMsgTimeout(settings.sendTimeoutMs());
         producer.setRetryTimesWhenSendFailed(1);
         try {
@@ -114,11 +116,15 @@ public class RocketMqProducer {
         return message;
     }
 
+    /** The started client's remoting API (name server and broker admin requests). */
+    public MQClientAPIImpl clientApi() {
+        return producer.getDefaultMQProducerImpl().getMqClientFactory().getMQClientAPIImpl();
+    }
+
     /** Asks the name server for the cluster; true if at least one broker is registered. */
     public boolean brokerReachable(long timeoutMs) {
         try {
-            var clientFactory = producer.getDefaultMQProducerImpl().getMqClientFactory();
-            var clusterInfo = clientFactory.getMQClientAPIImpl().getBrokerClusterInfo(timeoutMs);
+            var clusterInfo = clientApi().getBrokerClusterInfo(timeoutMs);
             return clusterInfo != null && !clusterInfo.getBrokerAddrTable().isEmpty();
         } catch (Exception e) {
             if (e instanceof InterruptedException) {

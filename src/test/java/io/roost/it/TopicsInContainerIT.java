@@ -1,0 +1,68 @@
+package io.roost.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.roost.platform.messaging.ConsumerSpec;
+import io.roost.platform.messaging.PushConsumers;
+import io.roost.platform.messaging.RocketMqSettings;
+import io.roost.platform.messaging.TopicProvisioner;
+import jakarta.ejb.EJB;
+import jakarta.inject.Inject;
+import java.nio.charset.StandardCharsets;
+import java.util.UUID;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.apache.rocketmq.client.consumer.DefaultMQPushConsumer;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/** In-container: a node's consumer takes up a queue added to its topic within seconds. */
+@ExtendWith(ArquillianExtension.class)
+class TopicsInContainerIT {
+
+    @Deployment
+    static WebArchive deployment() {
+        return Deployments.roost().addClasses(TopicsInContainerIT.class, BrokerAdmin.class);
+    }
+
+    @Inject
+    PushConsumers consumers;
+
+    @Inject
+    RocketMqSettings settings;
+
+    @EJB
+    TopicProvisioner topics;
+
+    @Test
+    void aQueueAddedToATopicIsConsumedWithinSeconds() throws Exception {
+        String topic = "roost-it-grow-" + UUID.randomUUID().toString().substring(0, 8);
+        topics.ensure(topic);
+        assertTrue(topics.missing().isEmpty(), "not created: " + topics.missing());
+        BlockingQueue<String> received = new LinkedBlockingQueue<>();
+        DefaultMQPushConsumer consumer = consumers.start(ConsumerSpec.of(topic + "-group", topic, "*"),
+                messages -> messages.forEach(m -> received.add(new String(m.getBody(), StandardCharsets.UTF_8))));
+        try (BrokerAdmin broker = new BrokerAdmin(settings.nameServer())) {
+            broker.send(topic, 0, "before");
+            assertEquals("before", received.poll(30, TimeUnit.SECONDS), "the consumer is live");
+
+            int queues = settings.topicQueues();
+            broker.setQueues(topic, queues * 2);
+            long grownAt = System.nanoTime();
+            broker.send(topic, queues * 2 - 1, "in a new queue");
+            String body = received.poll(20, TimeUnit.SECONDS);
+            long seconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - grownAt);
+            assertNotNull(body, "the new queue's message was not consumed within 20 s");
+            assertEquals("in a new queue", body);
+            assertTrue(seconds <= 5, "the new queue was taken up after " + seconds + " s");
+        } finally {
+            consumer.shutdown();
+        }
+    }
+}
