@@ -3,6 +3,8 @@
 # next to a baseline from the same run, and as CPU per operation per process.
 #   pgbench_upsert_tps PORT DIR [CLIENTS] [SECONDS]
 #                           tps of a single-row conditional upsert (the shape of a presence write)
+#   pg_commit_settings PORT PostgreSQL's fsync and synchronous_commit as the server runs them (every
+#                           figure is measured with both on, as in production; the dev services' default)
 #   cpu_ticks PID...        utime+stime of those processes plus their reaped children, in clock ticks
 #   postgres_pids PGDATA    the postmaster and its live children
 #   cpu_us_per TICKS N      microseconds of CPU per operation
@@ -31,6 +33,11 @@ SQL
   pgbench -n -h 127.0.0.1 -p "$port" -U roost -c "$clients" -j 2 -T "$seconds" -f "$dir/upsert.sql" roost 2>&1 \
     | tee /dev/stderr | awk '/^tps/ {print int($3); exit}'
   psql -q -h 127.0.0.1 -p "$port" -U roost roost -c "DROP TABLE bench_upsert" >&2
+}
+
+pg_commit_settings() {
+  PGPASSWORD=${PGPASSWORD:-roost} psql -h 127.0.0.1 -p "$1" -U roost roost -Atc \
+    "SELECT 'fsync=' || current_setting('fsync') || ', synchronous_commit=' || current_setting('synchronous_commit')"
 }
 
 # The samplers use bash builtins only: a fork per process read (a database has dozens of backends)

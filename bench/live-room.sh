@@ -61,3 +61,4 @@ echo "longest WildFly GC pauses (ms): $(longest_pauses target/server/standalone/
 echo "longest load generator GC pauses (ms): $(longest_pauses "$ROOST_DATA_DIR/loadgen-gc.log")"
 echo
 echo "machine: $(nproc) cores, $(free -g | awk '/Mem/ {print $2}') GiB; redis $(redis-server --version | awk '{print $3}')"
+echo "PostgreSQL commits: $(pg_commit_settings "$DB_PORT")"

@@ -60,3 +60,4 @@ echo "CPU per event: WildFly $(cpu_us_per "$W" "$N") µs, PostgreSQL $(cpu_us_pe
 echo "WAL written from the start of Roost to the end (warm-up included): $(( ($(wal_lsn) - WAL0) / MESSAGES )) bytes per event"
 echo "machine: $(nproc) cores, $(free -g | awk '/Mem/ {print $2}') GiB; broker pull max $BROKER_PULL_MAX"
 echo "pgbench single-row conditional upsert (64 clients, same database, before the run): $PG_TPS tps"
+echo "PostgreSQL commits (pgbench and Roost alike): $(pg_commit_settings "$DB_PORT")"

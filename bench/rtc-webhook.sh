@@ -29,5 +29,6 @@ ROOST_RPS=$(awk '/^RESULT/ { for (i=1;i<=NF;i++) if ($i ~ /^requests_per_s=/) { 
 echo
 echo "machine: $(nproc) cores, $(free -g | awk '/Mem/ {print $2}') GiB"
 echo "pgbench single-row conditional upsert ($CLIENTS clients): $PG_TPS tps"
+echo "PostgreSQL commits (pgbench and Roost alike): $(pg_commit_settings "$DB_PORT")"
 echo "Roost durable webhook ($CLIENTS connections):            $ROOST_RPS requests/s"
 awk -v r="$ROOST_RPS" -v p="$PG_TPS" 'BEGIN { printf "ratio Roost / pgbench: %.2f\n", r / p }'

@@ -67,6 +67,7 @@ cat "$OUT"
 N=$(awk '/^RESULT/ { for (i=1;i<=NF;i++) if ($i ~ /^connections=/) { split($i,a,"="); print a[2] } }' "$OUT")
 echo
 echo "machine: $(nproc) cores, $(free -g | awk '/Mem/ {print $2}') GiB; pgbench single-row conditional upsert (64 clients, same database): $PG_TPS tps"
+echo "PostgreSQL commits (pgbench and Roost alike): $(pg_commit_settings "${ROOST_DEV_DB_PORT:-55432}")"
 echo "WildFly heap after GC: ${HEAP0} KB before, ${HEAP1} KB with $N connections"
 echo "WildFly RSS:           ${RSS0} KB before, ${RSS1} KB with $N connections"
 echo "CPU per login (login phase): WildFly $(cpu_us_per $((W1 - W0)) "$N") µs, PostgreSQL $(cpu_us_per $((P1 - P0)) "$N") µs," \
