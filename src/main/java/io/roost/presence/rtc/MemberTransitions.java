@@ -45,7 +45,8 @@ public final class MemberTransitions {
     /**
      * Of several notices for the same (channel, uid) in one batch only the highest clientSeq can
      * matter, and one multi-row upsert may touch a row only once: keep that one. The result is
-     * sorted by (channel, uid) so concurrent batches lock rows in the same order (no deadlocks).
+     * sorted by (channel, uid); concurrent batches do not deadlock on member rows because they take
+     * the rows' count shards first, in order (RtcStore.applyBatch).
      */
     public static List<NcsNotice> latestPerMember(List<NcsNotice> notices) {
         Map<String, NcsNotice> latest = new LinkedHashMap<>();

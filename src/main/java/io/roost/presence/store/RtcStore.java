@@ -15,7 +15,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.TreeSet;
 import javax.sql.DataSource;
@@ -37,20 +36,34 @@ public class RtcStore {
     @Inject
     IdGenerator ids;
 
+    /** Count shards per channel: the trigger rtc_member_count() puts a member in shard uid &amp; 7. */
+    static final int COUNT_SHARDS = 8;
+
     /**
-     * Applies channel events, then member events (already reduced to one per member, sorted), in
-     * one transaction. Every member row is changed by one conditional statement, so any number of
+     * Applies channel events, then member events (already reduced to one per member), in one
+     * transaction. Every member row is changed by one conditional statement, so any number of
      * concurrent batches on any nodes converge to the state of the highest clientSeq.
+     *
+     * <p>Lock order, the same in every batch so that concurrent batches wait for each other instead
+     * of deadlocking: channel rows, then count shards, then member rows, each set in the database's
+     * sort order. Member rows need no order of their own: a batch changes a member only while it
+     * holds the member's count shard, so two batches meet at the shard first. A channel destroy may
+     * take anyone in its channel offline, so it holds all of the channel's shards; that also makes
+     * it wait for a batch in flight on the channel (or that batch for it), so a join older than the
+     * destroy cannot stay online by having read the channel before the destroy committed.
      */
     @TransactionAttribute(TransactionAttributeType.REQUIRES_NEW)
     public BatchOutcome applyBatch(List<NcsNotice> channelEvents, List<NcsNotice> memberEvents, Duration kickDelay) {
+        List<NcsNotice> destroys = channelEvents.stream()
+                .filter(e -> e.eventType() == NcsEventType.CHANNEL_DESTROY).toList();
         try (Connection c = dataSource.getConnection()) {
+            ensureChannels(c, channelEvents, memberEvents);
             applyChannelEvents(c, channelEvents);
+            lockCountShards(c, memberEvents, destroys);
+            takeOfflineBeforeDestroys(c, destroys);
             if (memberEvents.isEmpty()) {
                 return new BatchOutcome(0, 0);
             }
-            ensureChannels(c, memberEvents);
-            lockCountShards(c, memberEvents);
             List<long[]> kicks = new ArrayList<>();
             List<String> kickChannels = new ArrayList<>();
             int changed = 0;
@@ -151,35 +164,50 @@ public class RtcStore {
             RETURNING m.channel_name, m.uid, m.last_client_seq, m.online, m.leave_reason""";
 
     /**
-     * Takes the count shard rows the batch's members map to (creating missing ones) in (channel,
-     * shard) order, before any member row. The count trigger then only updates rows this
-     * transaction holds already; without this, two batches could each hold a shard the other's
-     * trigger wants next (members are sorted by uid, shards are uid &amp; 7) and deadlock.
+     * Takes the count shard rows the batch's members map to, and every shard of a destroyed channel
+     * (creating missing ones), before any member row: the count trigger then only updates rows this
+     * transaction holds already.
      */
-    private static void lockCountShards(Connection c, List<NcsNotice> memberEvents) throws SQLException {
-        TreeSet<String> keys = new TreeSet<>();
-        memberEvents.forEach(e -> keys.add(e.channelName() + '\u0000' + (e.uid() & 7)));
-        String[] channel = new String[keys.size()];
-        Short[] shard = new Short[keys.size()];
-        int i = 0;
-        for (String k : keys) {
-            int sep = k.indexOf('\u0000');
-            channel[i] = k.substring(0, sep);
-            shard[i++] = Short.valueOf(k.substring(sep + 1));
+    private static void lockCountShards(Connection c, List<NcsNotice> memberEvents, List<NcsNotice> destroys)
+            throws SQLException {
+        List<String> channels = new ArrayList<>();
+        List<Short> shards = new ArrayList<>();
+        for (NcsNotice e : memberEvents) {
+            channels.add(e.channelName());
+            shards.add((short) (e.uid() & (COUNT_SHARDS - 1)));
+        }
+        for (NcsNotice d : destroys) {
+            for (short shard = 0; shard < COUNT_SHARDS; shard++) {
+                channels.add(d.channelName());
+                shards.add(shard);
+            }
+        }
+        if (channels.isEmpty()) {
+            return;
         }
         try (PreparedStatement ps = c.prepareStatement("""
                 INSERT INTO rtc_channel_count AS k (channel_name, shard)
-                SELECT * FROM unnest(?::varchar[], ?::int2[]) ORDER BY 1, 2
+                SELECT DISTINCT * FROM unnest(?::varchar[], ?::int2[]) ORDER BY 1, 2
                 ON CONFLICT (channel_name, shard) DO UPDATE SET broadcasters = k.broadcasters""")) {
-            ps.setArray(1, c.createArrayOf("varchar", channel));
-            ps.setArray(2, c.createArrayOf("int2", shard));
+            SqlArrays.bind(c, ps, channels.toArray(String[]::new), shards.toArray(Short[]::new));
             ps.executeUpdate();
         }
     }
 
-    private static void ensureChannels(Connection c, List<NcsNotice> memberEvents) throws SQLException {
+    /**
+     * Creates the batch's channels that do not exist yet. It waits for a transaction that is
+     * creating or changing one of them, so it is the channel-row step of the lock order: every
+     * channel of the batch, its channel events' too, in one sorted statement, before anything else.
+     * An existing channel is not locked: member batches on one channel do not wait for each other.
+     */
+    private static void ensureChannels(Connection c, List<NcsNotice> channelEvents, List<NcsNotice> memberEvents)
+            throws SQLException {
         TreeSet<String> names = new TreeSet<>();
+        channelEvents.forEach(e -> names.add(e.channelName()));
         memberEvents.forEach(e -> names.add(e.channelName()));
+        if (names.isEmpty()) {
+            return;
+        }
         try (PreparedStatement ps = c.prepareStatement("""
                 INSERT INTO rtc_channel (channel_name) SELECT unnest(?::varchar[]) ORDER BY 1
                 ON CONFLICT (channel_name) DO NOTHING""")) {
@@ -188,39 +216,54 @@ public class RtcStore {
         }
     }
 
+    /**
+     * The latest create and destroy ts of each channel, in one sorted statement. ensureChannels has
+     * created these rows or waited for whoever was creating them, so this only waits for another
+     * batch changing them, in the same order.
+     */
     private static void applyChannelEvents(Connection c, List<NcsNotice> channelEvents) throws SQLException {
         if (channelEvents.isEmpty()) {
             return;
         }
-        List<NcsNotice> sorted = new ArrayList<>(channelEvents);
-        sorted.sort(Comparator.comparing(NcsNotice::channelName).thenComparingLong(NcsNotice::ts));
-        try (PreparedStatement create = c.prepareStatement("""
-                INSERT INTO rtc_channel AS ch (channel_name, created_ts) VALUES (?, ?)
-                ON CONFLICT (channel_name) DO UPDATE SET created_ts = greatest(ch.created_ts, EXCLUDED.created_ts),
-                    updated_at = now()""");
-             PreparedStatement destroy = c.prepareStatement("""
-                INSERT INTO rtc_channel AS ch (channel_name, destroyed_ts) VALUES (?, ?)
-                ON CONFLICT (channel_name) DO UPDATE SET destroyed_ts = greatest(ch.destroyed_ts, EXCLUDED.destroyed_ts),
-                    updated_at = now()""");
-             PreparedStatement offline = c.prepareStatement("""
-                UPDATE rtc_member SET online = false, last_event_type = 102, leave_reason = NULL,
-                    left_at = now(), updated_at = now()
-                WHERE channel_name = ? AND online AND last_ts < ?""")) {
-            for (NcsNotice e : sorted) {
-                if (e.eventType() == NcsEventType.CHANNEL_CREATE) {
-                    create.setString(1, e.channelName());
-                    create.setLong(2, e.ts());
-                    create.executeUpdate();
-                } else {
-                    destroy.setString(1, e.channelName());
-                    destroy.setLong(2, e.ts());
-                    destroy.executeUpdate();
-                    // Whoever is still online by an event older than the destroy was in the old channel.
-                    offline.setString(1, e.channelName());
-                    offline.setLong(2, e.ts());
-                    offline.executeUpdate();
-                }
+        int n = channelEvents.size();
+        String[] channel = new String[n];
+        Long[] created = new Long[n];
+        Long[] destroyed = new Long[n];
+        for (int i = 0; i < n; i++) {
+            NcsNotice e = channelEvents.get(i);
+            channel[i] = e.channelName();
+            if (e.eventType() == NcsEventType.CHANNEL_CREATE) {
+                created[i] = e.ts();
+            } else {
+                destroyed[i] = e.ts();
             }
+        }
+        try (PreparedStatement ps = c.prepareStatement("""
+                INSERT INTO rtc_channel AS ch (channel_name, created_ts, destroyed_ts)
+                SELECT channel_name, max(created_ts), max(destroyed_ts)
+                FROM unnest(?::varchar[], ?::int8[], ?::int8[]) AS e(channel_name, created_ts, destroyed_ts)
+                GROUP BY 1 ORDER BY 1
+                ON CONFLICT (channel_name) DO UPDATE SET created_ts = greatest(ch.created_ts, EXCLUDED.created_ts),
+                    destroyed_ts = greatest(ch.destroyed_ts, EXCLUDED.destroyed_ts), updated_at = now()""")) {
+            SqlArrays.bind(c, ps, channel, created, destroyed);
+            ps.executeUpdate();
+        }
+    }
+
+    /** Whoever is still online by an event older than a destroy was in the old channel. */
+    private static void takeOfflineBeforeDestroys(Connection c, List<NcsNotice> destroys) throws SQLException {
+        if (destroys.isEmpty()) {
+            return;
+        }
+        try (PreparedStatement ps = c.prepareStatement("""
+                UPDATE rtc_member m SET online = false, last_event_type = 102, leave_reason = NULL,
+                    left_at = now(), updated_at = now()
+                FROM (SELECT channel_name, max(ts) AS ts FROM unnest(?::varchar[], ?::int8[]) AS e(channel_name, ts)
+                      GROUP BY 1) d
+                WHERE m.channel_name = d.channel_name AND m.online AND m.last_ts < d.ts""")) {
+            SqlArrays.bind(c, ps, destroys.stream().map(NcsNotice::channelName).toArray(String[]::new),
+                    destroys.stream().map(NcsNotice::ts).toArray(Long[]::new));
+            ps.executeUpdate();
         }
     }
 
