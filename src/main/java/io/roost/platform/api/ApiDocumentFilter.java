@@ -96,7 +96,7 @@ public class ApiDocumentFilter implements OASFilter {
             }
             if (Stream.concat(parameters(item.getParameters()), parameters(operation.getParameters()))
                     .anyMatch(ApiDocumentFilter::converted)) {
-                problem(responses, "404", "not-found", "also when a number or boolean in the path or query is not one");
+                problem(responses, "404", "not-found", "when a number or boolean in the path or query is not one");
             }
         }
         problem(responses, "500", "internal-error", "the server log has the error id");
@@ -140,7 +140,7 @@ public class ApiDocumentFilter implements OASFilter {
         } else if (declared == null || declared.isBlank()) {
             response.setDescription(types + ": " + reason);
         } else if (declared.startsWith(types)) {
-            response.setDescription(declared + "; " + reason); // e.g. "not-found: no such account; also when ..."
+            response.setDescription(declared + "; also " + reason); // "not-found: no such account; also when ..."
         } else {
             response.setDescription(declared + "; " + types + ": " + reason);
         }
