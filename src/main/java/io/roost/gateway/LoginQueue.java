@@ -19,6 +19,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 /**
  * Device logins by group commit ({@link GroupCommit}): the logins that arrive together have their
@@ -73,6 +74,7 @@ public class LoginQueue {
     private final AtomicLong largestBatch = new AtomicLong();
 
     /** This node's login counters since start: attempts, batches written (attempts / batches = the group-commit gain). */
+    @Schema(name = "LoginStats") // in the OpenAPI document: another API type has the same simple name
     public record Stats(long attempts, long batches, long largestBatch, int queued) {
     }
 

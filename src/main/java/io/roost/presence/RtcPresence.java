@@ -9,6 +9,7 @@ import jakarta.persistence.Query;
 import java.time.OffsetDateTime;
 import java.util.List;
 import java.util.Optional;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 /**
  * Who is in which RTC channel: the presence module's read side for channels (the write side is
@@ -17,6 +18,7 @@ import java.util.Optional;
 @ApplicationScoped
 public class RtcPresence {
 
+    @Schema(name = "ChannelCounts") // in the OpenAPI document: another API type has the same simple name
     public record Counts(long broadcasters, long audience, long communication) {
         public long total() {
             return broadcasters + audience + communication;

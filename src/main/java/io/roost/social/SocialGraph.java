@@ -27,6 +27,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import javax.sql.DataSource;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 /**
  * The social graph (seed 001 §2.2): the module's public face. Edges are follows; friends are
@@ -44,6 +45,7 @@ public class SocialGraph {
     /** Whether {@code from} may message {@code to}: never if blocked; freely if friends; else a stranger. */
     public enum SendDecision { BLOCKED, FRIEND, STRANGER }
 
+    @Schema(name = "FollowCounts") // in the OpenAPI document: another API type has the same simple name
     public record Counts(long followers, long following) {
     }
 

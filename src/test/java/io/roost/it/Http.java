@@ -39,8 +39,12 @@ public final class Http {
     }
 
     public HttpResponse<String> post(String path, String authorization, String json) {
-        return send(request(path, authorization).header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(json)).build());
+        return post(path, authorization, "application/json", json);
+    }
+
+    public HttpResponse<String> post(String path, String authorization, String contentType, String body) {
+        return send(request(path, authorization).header("Content-Type", contentType)
+                .POST(HttpRequest.BodyPublishers.ofString(body)).build());
     }
 
     public HttpResponse<String> put(String path, String authorization, String json) {

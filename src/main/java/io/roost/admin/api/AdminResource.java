@@ -38,6 +38,8 @@ import java.time.OffsetDateTime;
 import java.util.List;
 import java.util.Map;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /**
@@ -50,6 +52,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 @Produces(MediaType.APPLICATION_JSON)
 @RolesAllowed(Roles.ADMIN)
 @Tag(name = "admin")
+@APIResponse(responseCode = "403", description = "forbidden: operators (the admin role) only")
 public class AdminResource {
 
     static final int MAX_LIMIT = 200;
@@ -73,6 +76,7 @@ public class AdminResource {
     public record AccountDetail(AccountView account, List<UserPresenceResource.Device> devices) {
     }
 
+    @Schema(name = "ActionCount") // in the OpenAPI document: another API type has the same simple name
     public record Count(int count) {
     }
 
@@ -113,14 +117,19 @@ public class AdminResource {
 
     @GET
     @Path("/overview")
-    @Operation(summary = "Online users by device type, RTC channels, MQTT clients, live rooms, consumer lag, outbox, dead letters, health")
+    @Operation(operationId = "getOverview",
+            summary = "Online users by device type, RTC channels, MQTT clients, live rooms, consumer lag, outbox, dead letters, health")
+    @APIResponse(responseCode = "200", description = "The numbers now")
     public Overview.Numbers overview() {
         return overview.now();
     }
 
     @GET
     @Path("/metrics")
-    @Operation(summary = "The overview numbers over time (range 1h, 6h, 1d, 7d), averaged per step, for charts")
+    @Operation(operationId = "getMetrics",
+            summary = "The overview numbers over time (range 1h, 6h, 1d, 7d), averaged per step, for charts")
+    @APIResponse(responseCode = "200", description = "The series")
+    @APIResponse(responseCode = "400", description = "invalid-range")
     public Metrics metrics(@QueryParam("range") @DefaultValue("1h") String range) {
         Duration[] r = RANGES.get(range);
         if (r == null) {
@@ -131,7 +140,10 @@ public class AdminResource {
 
     @GET
     @Path("/audit")
-    @Operation(summary = "The audit log, newest first (before=id); targetType/targetId narrow it")
+    @Operation(operationId = "listAuditEntries",
+            summary = "The audit log, newest first (before=id); targetType/targetId narrow it")
+    @APIResponse(responseCode = "200", description = "A page of entries")
+    @APIResponse(responseCode = "400", description = "invalid-id, invalid-limit")
     public Page<AuditView> audit(@QueryParam("targetType") String targetType, @QueryParam("targetId") String targetId,
                                  @QueryParam("before") String before, @QueryParam("limit") @DefaultValue("50") int limit) {
         int n = Page.checkLimit(limit, MAX_LIMIT);
@@ -143,7 +155,10 @@ public class AdminResource {
 
     @GET
     @Path("/accounts")
-    @Operation(summary = "Accounts of any status: q = an id, or a user-name prefix (paged by after=name)")
+    @Operation(operationId = "searchAccounts",
+            summary = "Accounts of any status: q = an id, or a user-name prefix (paged by after=name)")
+    @APIResponse(responseCode = "200", description = "A page of accounts")
+    @APIResponse(responseCode = "400", description = "invalid-query, invalid-limit")
     public Page<AccountView> accounts(@QueryParam("q") @DefaultValue("") String q, @QueryParam("after") String after,
                                       @QueryParam("limit") @DefaultValue("50") int limit) {
         int n = Page.checkLimit(limit, MAX_LIMIT);
@@ -161,7 +176,10 @@ public class AdminResource {
 
     @GET
     @Path("/accounts/{id}")
-    @Operation(summary = "An account with its online devices")
+    @Operation(operationId = "getAccountDetail", summary = "An account with its online devices")
+    @APIResponse(responseCode = "200", description = "The account and its devices")
+    @APIResponse(responseCode = "400", description = "invalid-id")
+    @APIResponse(responseCode = "404", description = "not-found: no such account")
     public AccountDetail account(@PathParam("id") String id) {
         long uid = Ids.parse(id);
         return new AccountDetail(AccountView.of(accounts.require(uid)), sessions.routesOf(uid).stream()
@@ -170,7 +188,11 @@ public class AdminResource {
 
     @POST
     @Path("/accounts/{id}/disable")
-    @Operation(summary = "Disable: every token revoked, every socket kicked")
+    @Operation(operationId = "adminDisableAccount", summary = "Disable: every token revoked, every socket kicked")
+    @APIResponse(responseCode = "200", description = "The disabled account")
+    @APIResponse(responseCode = "400", description = "invalid-id")
+    @APIResponse(responseCode = "404", description = "not-found: no such account")
+    @APIResponse(responseCode = "409", description = "account-unregistered")
     public AccountView disable(@PathParam("id") String id, @Context SecurityContext sc) {
         long uid = Ids.parse(id);
         return AccountView.of(actions.run(Caller.id(sc), "disable", "account", id, null, () -> accounts.disable(uid, true)));
@@ -178,7 +200,11 @@ public class AdminResource {
 
     @POST
     @Path("/accounts/{id}/recover")
-    @Operation(summary = "Recover a disabled account")
+    @Operation(operationId = "adminRecoverAccount", summary = "Recover a disabled account")
+    @APIResponse(responseCode = "200", description = "The recovered account")
+    @APIResponse(responseCode = "400", description = "invalid-id")
+    @APIResponse(responseCode = "404", description = "not-found: no such account")
+    @APIResponse(responseCode = "409", description = "account-unregistered")
     public AccountView recover(@PathParam("id") String id, @Context SecurityContext sc) {
         long uid = Ids.parse(id);
         return AccountView.of(actions.run(Caller.id(sc), "recover", "account", id, null, () -> accounts.recover(uid)));
@@ -186,7 +212,10 @@ public class AdminResource {
 
     @DELETE
     @Path("/accounts/{id}/tokens")
-    @Operation(summary = "Revoke every token of the account (its devices must log in again)")
+    @Operation(operationId = "revokeAccountTokens", summary = "Revoke every token of the account (its devices must log in again)")
+    @APIResponse(responseCode = "200", description = "How many tokens were revoked")
+    @APIResponse(responseCode = "400", description = "invalid-id")
+    @APIResponse(responseCode = "404", description = "not-found: no such account")
     public Count revokeTokens(@PathParam("id") String id, @Context SecurityContext sc) {
         long uid = Ids.parse(id);
         accounts.require(uid);
@@ -195,7 +224,11 @@ public class AdminResource {
 
     @DELETE
     @Path("/accounts/{id}/devices/{deviceType}")
-    @Operation(summary = "Kick the account's device of this type (kick frame, closed); count = sessions ended")
+    @Operation(operationId = "kickAccountDevice",
+            summary = "Kick the account's device of this type (kick frame, closed); count = sessions ended")
+    @APIResponse(responseCode = "200", description = "How many sessions ended")
+    @APIResponse(responseCode = "400", description = "invalid-id, unknown-device-type")
+    @APIResponse(responseCode = "404", description = "not-found: no device of this type online")
     public Count kickDevice(@PathParam("id") String id, @PathParam("deviceType") String deviceType, @Context SecurityContext sc) {
         long uid = Ids.parse(id);
         if (!deviceTypes.all().contains(deviceType)) {
@@ -214,7 +247,10 @@ public class AdminResource {
 
     @GET
     @Path("/groups")
-    @Operation(summary = "Every group (hidden and dissolved too) by name prefix, paged by after=id")
+    @Operation(operationId = "searchAllGroups",
+            summary = "Every group (hidden and dissolved too) by name prefix, paged by after=id")
+    @APIResponse(responseCode = "200", description = "A page of groups")
+    @APIResponse(responseCode = "400", description = "invalid-query, invalid-id, invalid-limit")
     public Page<GroupResource.GroupView> groups(@QueryParam("q") @DefaultValue("") String q, @QueryParam("after") String after,
                                                 @QueryParam("limit") @DefaultValue("50") int limit) {
         int n = Page.checkLimit(limit, MAX_LIMIT);
@@ -227,14 +263,20 @@ public class AdminResource {
 
     @GET
     @Path("/groups/{id}")
-    @Operation(summary = "One group, whatever its visibility or status")
+    @Operation(operationId = "adminGetGroup", summary = "One group, whatever its visibility or status")
+    @APIResponse(responseCode = "200", description = "The group")
+    @APIResponse(responseCode = "400", description = "invalid-id")
+    @APIResponse(responseCode = "404", description = "not-found: no such group")
     public GroupResource.GroupView group(@PathParam("id") String id) {
         return GroupResource.GroupView.of(groups.find(Ids.parse(id)).orElseThrow(() -> ProblemException.notFound("No group " + id)));
     }
 
     @GET
     @Path("/groups/{id}/members")
-    @Operation(summary = "A group's members with roles, paged by after=uid")
+    @Operation(operationId = "adminListGroupMembers", summary = "A group's members with roles, paged by after=uid")
+    @APIResponse(responseCode = "200", description = "A page of members")
+    @APIResponse(responseCode = "400", description = "invalid-id, invalid-limit")
+    @APIResponse(responseCode = "404", description = "not-found: no such group")
     public Page<GroupResource.MemberView> members(@PathParam("id") String id, @QueryParam("after") String after,
                                                   @QueryParam("limit") @DefaultValue("100") int limit) {
         long g = Ids.parse(id);
@@ -246,7 +288,12 @@ public class AdminResource {
 
     @DELETE
     @Path("/groups/{id}")
-    @Operation(summary = "Dissolve a group (members online are told; its history stays readable)")
+    @Operation(operationId = "adminDissolveGroup",
+            summary = "Dissolve a group (members online are told; its history stays readable)")
+    @APIResponse(responseCode = "200", description = "The dissolved group")
+    @APIResponse(responseCode = "400", description = "invalid-id")
+    @APIResponse(responseCode = "404", description = "not-found: no such group")
+    @APIResponse(responseCode = "409", description = "group-dissolved")
     public GroupResource.GroupView dissolve(@PathParam("id") String id, @Context SecurityContext sc) {
         long g = Ids.parse(id);
         return GroupResource.GroupView.of(actions.run(Caller.id(sc), "dissolve", "group", id, null,
@@ -255,7 +302,11 @@ public class AdminResource {
 
     @PUT
     @Path("/groups/{id}/owner/{uid}")
-    @Operation(summary = "Make a member the owner (the old owner becomes admin)")
+    @Operation(operationId = "adminTransferGroupOwner", summary = "Make a member the owner (the old owner becomes admin)")
+    @APIResponse(responseCode = "200", description = "The group")
+    @APIResponse(responseCode = "400", description = "invalid-id, self-transfer")
+    @APIResponse(responseCode = "404", description = "not-found: no such group, or the user is not a member")
+    @APIResponse(responseCode = "409", description = "group-dissolved")
     public GroupResource.GroupView transferOwner(@PathParam("id") String id, @PathParam("uid") String uid, @Context SecurityContext sc) {
         long g = Ids.parse(id);
         long target = Ids.parse(uid);
@@ -267,7 +318,11 @@ public class AdminResource {
 
     @POST
     @Path("/channels/{channelName}/members/{uid}/kick")
-    @Operation(summary = "Kick an RTC channel member through Agora's kicking rule (the 999 path; outcome on the channel's kicks)")
+    @Operation(operationId = "kickChannelMember",
+            summary = "Kick an RTC channel member through Agora's kicking rule (the 999 path; outcome on the channel's kicks)")
+    @APIResponse(responseCode = "200", description = "The kick is scheduled (count 1)")
+    @APIResponse(responseCode = "400", description = "invalid-id")
+    @APIResponse(responseCode = "409", description = "not-online: not online in the channel, or a kick is scheduled already")
     public Count kickChannelMember(@PathParam("channelName") String channelName, @PathParam("uid") String uid,
                                    @Context SecurityContext sc) {
         long u = Ids.parse(uid);
@@ -282,7 +337,10 @@ public class AdminResource {
 
     @DELETE
     @Path("/rooms/{roomId}/session")
-    @Operation(summary = "Close a room's live session")
+    @Operation(operationId = "adminCloseRoomSession", summary = "Close a room's live session")
+    @APIResponse(responseCode = "200", description = "The closed session")
+    @APIResponse(responseCode = "400", description = "invalid-room-id")
+    @APIResponse(responseCode = "404", description = "no-open-session")
     public RoomView closeRoom(@PathParam("roomId") String roomId, @Context SecurityContext sc) {
         String room = LiveRooms.roomId(roomId);
         var s = actions.run(Caller.id(sc), "close-room", "room", room, null, () -> rooms.close(room, null));

@@ -22,6 +22,8 @@ import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /**
@@ -38,6 +40,7 @@ public class AdminSessionResource {
     public record SignIn(@NotBlank @Size(max = 64) String username, @NotBlank @Size(max = 256) String password) {
     }
 
+    @Schema(name = "OperatorSession") // in the OpenAPI document: another API type has the same simple name
     public record SessionView(String uid, String csrfToken) {
     }
 
@@ -51,7 +54,11 @@ public class AdminSessionResource {
     HttpServletRequest request;
 
     @POST
-    @Operation(summary = "Sign in as an operator: sets the session cookie, returns the CSRF token")
+    @Operation(operationId = "signInOperator",
+            summary = "Sign in as an operator: sets the session cookie, returns the CSRF token")
+    @APIResponse(responseCode = "200", description = "Signed in: the session cookie is set")
+    @APIResponse(responseCode = "401", description = "invalid-credentials: wrong user name or password, or the account is locked")
+    @APIResponse(responseCode = "403", description = "forbidden: not an operator (the admin role)")
     public SessionView signIn(@NotNull @Valid SignIn body) {
         CallerAuthenticator.Authenticated caller = authenticator.authenticate(new Credential.Basic(body.username(), body.password()))
                 .orElseThrow(() -> new ProblemException(401, "invalid-credentials", "Unauthorized",
@@ -67,14 +74,17 @@ public class AdminSessionResource {
     }
 
     @GET
-    @Operation(summary = "The current operator session (401 no-session)")
+    @Operation(operationId = "getOperatorSession", summary = "The current operator session (401 no-session)")
+    @APIResponse(responseCode = "200", description = "The session")
+    @APIResponse(responseCode = "401", description = "no-session")
     public SessionView current() {
         return OperatorSession.of(request).map(o -> new SessionView(o.uid(), o.csrfToken()))
                 .orElseThrow(() -> new ProblemException(401, "no-session", "Unauthorized", "Not signed in."));
     }
 
     @DELETE
-    @Operation(summary = "Sign out")
+    @Operation(operationId = "signOutOperator", summary = "Sign out")
+    @APIResponse(responseCode = "204", description = "Signed out")
     public Response signOut() {
         OperatorSession.end(request);
         return Response.noContent().build();

@@ -10,6 +10,8 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /** This node's gateway: its open device connections and its login group commit. */
@@ -17,8 +19,10 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 @Produces(MediaType.APPLICATION_JSON)
 @RolesAllowed({Roles.ADMIN, Roles.SERVICE})
 @Tag(name = "gateway")
+@APIResponse(responseCode = "403", description = "forbidden: operators and back ends (admin, service) only")
 public class GatewayResource {
 
+    @Schema(name = "GatewayStats") // in the OpenAPI document: another API type has the same simple name
     public record Stats(int connections, LoginQueue.Stats logins) {
     }
 
@@ -30,7 +34,9 @@ public class GatewayResource {
 
     @GET
     @Path("/stats")
-    @Operation(summary = "This node's logged-in device connections and login counters (attempts, batches, largest batch, queued)")
+    @Operation(operationId = "getGatewayStats",
+            summary = "This node's logged-in device connections and login counters (attempts, batches, largest batch, queued)")
+    @APIResponse(responseCode = "200", description = "The counters")
     public Stats stats() {
         return new Stats(connections.count(), logins.stats());
     }

@@ -31,6 +31,9 @@ import jakarta.ws.rs.core.SecurityContext;
 import java.time.OffsetDateTime;
 import java.util.List;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /** Groups and channels over REST (seed 001 §2.3). Refusals are 403 problem+json and change nothing. */
@@ -63,6 +66,7 @@ public class GroupResource {
     public record InviteBody(@NotNull @Size(max = 20) String uid, @Size(max = 500) String message) {
     }
 
+    @Schema(name = "GroupRequestAnswer") // in the OpenAPI document: another API type has the same simple name
     public record AnswerBody(@NotNull @Pattern(regexp = "accept|reject", message = "must be accept or reject") String decision,
                              @Size(max = 500) String note) {
     }
@@ -101,7 +105,9 @@ public class GroupResource {
     GroupService groups;
 
     @POST
-    @Operation(summary = "Create a chat group or a channel; the creator is its owner (O)")
+    @Operation(operationId = "createGroup", summary = "Create a chat group or a channel; the creator is its owner (O)")
+    @APIResponse(responseCode = "201", description = "Created",
+            content = @Content(schema = @Schema(implementation = GroupView.class)))
     public Response create(@NotNull @Valid CreateBody b, @Context SecurityContext sc) {
         GroupService.Group g = groups.create(Caller.id(sc), b.name().trim(), b.type(), b.joinPolicy(), b.visibility(), b.notice(),
                 b.iconUrl(), b.tags());
@@ -109,7 +115,10 @@ public class GroupResource {
     }
 
     @GET
-    @Operation(summary = "Search public groups: q= (name prefix, paged by after=name:id) or tag= (paged by after=id); neither: a random sample")
+    @Operation(operationId = "searchGroups",
+            summary = "Search public groups: q= (name prefix, paged by after=name:id) or tag= (paged by after=id); neither: a random sample")
+    @APIResponse(responseCode = "200", description = "A page of groups")
+    @APIResponse(responseCode = "400", description = "one-criterion, invalid-query, invalid-id, invalid-limit")
     public Page<GroupView> search(@QueryParam("q") String q, @QueryParam("tag") String tag, @QueryParam("after") String after,
                                   @QueryParam("limit") @DefaultValue("20") int limit) {
         return search(groups, q, tag, after, limit);
@@ -140,13 +149,22 @@ public class GroupResource {
 
     @GET
     @Path("/{id}")
+    @Operation(operationId = "getGroup", summary = "A group you may see (public, or hidden and you are a member)")
+    @APIResponse(responseCode = "200", description = "The group")
+    @APIResponse(responseCode = "400", description = "invalid-id")
+    @APIResponse(responseCode = "404", description = "not-found: no such group (or it is hidden from you)")
     public GroupView get(@PathParam("id") String id, @Context SecurityContext sc) {
         return GroupView.of(groups.visible(Caller.id(sc), Ids.parse(id)));
     }
 
     @PATCH
     @Path("/{id}")
-    @Operation(summary = "Set name, notice, icon, tags, join policy (admins); visibility (owner)")
+    @Operation(operationId = "updateGroup", summary = "Set name, notice, icon, tags, join policy (admins); visibility (owner)")
+    @APIResponse(responseCode = "200", description = "The group")
+    @APIResponse(responseCode = "400", description = "invalid-id")
+    @APIResponse(responseCode = "403", description = "forbidden: group admins; the visibility: the owner")
+    @APIResponse(responseCode = "404", description = "not-found: no such group (or it is hidden from you)")
+    @APIResponse(responseCode = "409", description = "group-dissolved")
     public GroupView setInfo(@PathParam("id") String id, @NotNull @Valid InfoBody b, @Context SecurityContext sc) {
         return GroupView.of(groups.setInfo(Caller.id(sc), Ids.parse(id), new GroupService.InfoChange(b.name(), b.notice(), b.iconUrl(),
                 b.tags(), b.joinPolicy(), b.visibility())));
@@ -154,14 +172,23 @@ public class GroupResource {
 
     @DELETE
     @Path("/{id}")
-    @Operation(summary = "Dissolve (owner); members online are told; the history stays read-only")
+    @Operation(operationId = "dissolveGroup", summary = "Dissolve (owner); members online are told; the history stays read-only")
+    @APIResponse(responseCode = "200", description = "The dissolved group")
+    @APIResponse(responseCode = "400", description = "invalid-id")
+    @APIResponse(responseCode = "403", description = "forbidden: the owner only")
+    @APIResponse(responseCode = "404", description = "not-found: no such group (or it is hidden from you)")
+    @APIResponse(responseCode = "409", description = "group-dissolved")
     public GroupView dissolve(@PathParam("id") String id, @Context SecurityContext sc) {
         return GroupView.of(groups.dissolve(Caller.id(sc), Ids.parse(id)));
     }
 
     @GET
     @Path("/{id}/members")
-    @Operation(summary = "Members with roles, paged by after=uid (members, admin, service)")
+    @Operation(operationId = "listGroupMembers", summary = "Members with roles, paged by after=uid (members, admin, service)")
+    @APIResponse(responseCode = "200", description = "A page of members")
+    @APIResponse(responseCode = "400", description = "invalid-id, invalid-limit")
+    @APIResponse(responseCode = "403", description = "forbidden: members (and back ends) only")
+    @APIResponse(responseCode = "404", description = "not-found: no such group (or it is hidden from you)")
     public Page<MemberView> members(@PathParam("id") String id, @QueryParam("after") String after,
                                     @QueryParam("limit") @DefaultValue("100") int limit, @Context SecurityContext sc) {
         return members(groups, Caller.id(sc), Caller.actsForOthers(sc), Ids.parse(id), after == null ? null : Ids.parse(after), limit);
@@ -180,7 +207,16 @@ public class GroupResource {
 
     @POST
     @Path("/{id}/join")
-    @Operation(summary = "Join: open groups at once; approval groups file a request (sent to online admins)")
+    @Operation(operationId = "joinGroup",
+            summary = "Join: open groups at once; approval groups file a request (sent to online admins)")
+    @APIResponse(responseCode = "200", description = "A member now (open group)",
+            content = @Content(schema = @Schema(implementation = JoinResult.class)))
+    @APIResponse(responseCode = "202", description = "A join request was filed (approval group)",
+            content = @Content(schema = @Schema(implementation = JoinResult.class)))
+    @APIResponse(responseCode = "400", description = "invalid-id")
+    @APIResponse(responseCode = "403", description = "forbidden: by invitation only")
+    @APIResponse(responseCode = "404", description = "not-found: no such group (or it is hidden from you)")
+    @APIResponse(responseCode = "409", description = "already-member, group-dissolved")
     public Response join(@PathParam("id") String id, @Valid MessageBody b, @Context SecurityContext sc) {
         GroupService.JoinOutcome o = groups.requestJoin(Caller.id(sc), Ids.parse(id), b == null ? null : b.message());
         return Response.status(o.member() ? 200 : 202)
@@ -189,7 +225,11 @@ public class GroupResource {
 
     @GET
     @Path("/{id}/requests")
-    @Operation(summary = "Pending join requests (admins)")
+    @Operation(operationId = "listJoinRequests", summary = "Pending join requests (admins)")
+    @APIResponse(responseCode = "200", description = "A page of requests")
+    @APIResponse(responseCode = "400", description = "invalid-id, invalid-limit")
+    @APIResponse(responseCode = "403", description = "forbidden: group admins only")
+    @APIResponse(responseCode = "404", description = "not-found: no such group (or it is hidden from you)")
     public Page<RequestView> requests(@PathParam("id") String id, @QueryParam("before") String before,
                                       @QueryParam("limit") @DefaultValue("50") int limit, @Context SecurityContext sc) {
         int n = Page.checkLimit(limit, MAX_LIMIT);
@@ -199,7 +239,12 @@ public class GroupResource {
 
     @POST
     @Path("/requests/{requestId}/answer")
-    @Operation(summary = "Answer a join request (admins) or an invitation (the invitee)")
+    @Operation(operationId = "answerGroupRequest", summary = "Answer a join request (admins) or an invitation (the invitee)")
+    @APIResponse(responseCode = "200", description = "The answered request")
+    @APIResponse(responseCode = "400", description = "invalid-id")
+    @APIResponse(responseCode = "403", description = "forbidden: group admins (join requests) only")
+    @APIResponse(responseCode = "404", description = "not-found: no such request (or invitation for you), or no such group")
+    @APIResponse(responseCode = "409", description = "request-not-pending, group-dissolved")
     public RequestView answer(@PathParam("requestId") String requestId, @NotNull @Valid AnswerBody b, @Context SecurityContext sc) {
         long rid = Ids.parse(requestId);
         GroupService.Request r = groups.findRequest(rid).orElseThrow(() -> ProblemException.notFound("No request " + rid));
@@ -210,14 +255,26 @@ public class GroupResource {
 
     @POST
     @Path("/{id}/invitations")
-    @Operation(summary = "Invite a user (hidden groups: admins; public groups: any member)")
+    @Operation(operationId = "inviteToGroup", summary = "Invite a user (hidden groups: admins; public groups: any member)")
+    @APIResponse(responseCode = "201", description = "The invitation",
+            content = @Content(schema = @Schema(implementation = RequestView.class)))
+    @APIResponse(responseCode = "400", description = "invalid-id")
+    @APIResponse(responseCode = "403", description = "forbidden: members (hidden groups: admins) only")
+    @APIResponse(responseCode = "404", description = "not-found: no such group or user")
+    @APIResponse(responseCode = "409", description = "already-member, group-dissolved")
     public Response invite(@PathParam("id") String id, @NotNull @Valid InviteBody b, @Context SecurityContext sc) {
         return Response.status(201).entity(RequestView.of(groups.invite(Caller.id(sc), Ids.parse(id), Ids.parse(b.uid()), b.message()))).build();
     }
 
     @DELETE
     @Path("/{id}/members/{uid}")
-    @Operation(summary = "Kick a member (admins kick W/R, the owner anyone); with your own uid: quit")
+    @Operation(operationId = "removeGroupMember",
+            summary = "Kick a member (admins kick W/R, the owner anyone); with your own uid: quit")
+    @APIResponse(responseCode = "204", description = "Removed (or quit)")
+    @APIResponse(responseCode = "400", description = "invalid-id")
+    @APIResponse(responseCode = "403", description = "forbidden: only a stronger role removes a member")
+    @APIResponse(responseCode = "404", description = "not-found: no such group, or the user is not a member")
+    @APIResponse(responseCode = "409", description = "owner-cannot-quit, group-dissolved")
     public Response remove(@PathParam("id") String id, @PathParam("uid") String uid, @Context SecurityContext sc) {
         long target = Caller.user(uid, sc);
         if (target == Caller.id(sc)) {
@@ -230,7 +287,12 @@ public class GroupResource {
 
     @PUT
     @Path("/{id}/admins/{uid}")
-    @Operation(summary = "Make a member an admin (owner)")
+    @Operation(operationId = "addGroupAdmin", summary = "Make a member an admin (owner)")
+    @APIResponse(responseCode = "204", description = "An admin now")
+    @APIResponse(responseCode = "400", description = "invalid-id")
+    @APIResponse(responseCode = "403", description = "forbidden: the owner only")
+    @APIResponse(responseCode = "404", description = "not-found: no such group, or the user is not a member")
+    @APIResponse(responseCode = "409", description = "is-owner, group-dissolved")
     public Response addAdmin(@PathParam("id") String id, @PathParam("uid") String uid, @Context SecurityContext sc) {
         groups.setAdmin(Caller.id(sc), Ids.parse(id), Ids.parse(uid), true);
         return Response.noContent().build();
@@ -238,7 +300,12 @@ public class GroupResource {
 
     @DELETE
     @Path("/{id}/admins/{uid}")
-    @Operation(summary = "Take the admin role away (owner)")
+    @Operation(operationId = "removeGroupAdmin", summary = "Take the admin role away (owner)")
+    @APIResponse(responseCode = "204", description = "Not an admin (any more)")
+    @APIResponse(responseCode = "400", description = "invalid-id")
+    @APIResponse(responseCode = "403", description = "forbidden: the owner only")
+    @APIResponse(responseCode = "404", description = "not-found: no such group, or the user is not a member")
+    @APIResponse(responseCode = "409", description = "is-owner, group-dissolved")
     public Response removeAdmin(@PathParam("id") String id, @PathParam("uid") String uid, @Context SecurityContext sc) {
         groups.setAdmin(Caller.id(sc), Ids.parse(id), Ids.parse(uid), false);
         return Response.noContent().build();
@@ -246,21 +313,34 @@ public class GroupResource {
 
     @PUT
     @Path("/{id}/owner/{uid}")
-    @Operation(summary = "Transfer the ownership (owner); the old owner becomes an admin")
+    @Operation(operationId = "transferGroupOwner", summary = "Transfer the ownership (owner); the old owner becomes an admin")
+    @APIResponse(responseCode = "200", description = "The group")
+    @APIResponse(responseCode = "400", description = "invalid-id, self-transfer")
+    @APIResponse(responseCode = "403", description = "forbidden: the owner only")
+    @APIResponse(responseCode = "404", description = "not-found: no such group, or the user is not a member")
+    @APIResponse(responseCode = "409", description = "group-dissolved")
     public GroupView transfer(@PathParam("id") String id, @PathParam("uid") String uid, @Context SecurityContext sc) {
         return GroupView.of(groups.transferOwner(Caller.id(sc), Ids.parse(id), Ids.parse(uid)));
     }
 
     @PATCH
     @Path("/{id}/members/me")
-    @Operation(summary = "Your nick and avatar in this group")
+    @Operation(operationId = "updateMyGroupMembership", summary = "Your nick and avatar in this group")
+    @APIResponse(responseCode = "200", description = "Your membership")
+    @APIResponse(responseCode = "400", description = "invalid-id")
+    @APIResponse(responseCode = "404", description = "not-found: no such group, or you are not a member")
+    @APIResponse(responseCode = "409", description = "group-dissolved")
     public MemberView setMyInfo(@PathParam("id") String id, @NotNull @Valid MyInfoBody b, @Context SecurityContext sc) {
         return MemberView.of(groups.setMyInfo(Caller.id(sc), Ids.parse(id), b.nick(), b.avatarUrl()));
     }
 
     @GET
     @Path("/of/{uid}")
-    @Operation(summary = "The groups a user is in (yourself: me; others: admin, service), paged by after=id")
+    @Operation(operationId = "listGroupsOf",
+            summary = "The groups a user is in (yourself: me; others: admin, service), paged by after=id")
+    @APIResponse(responseCode = "200", description = "A page of groups")
+    @APIResponse(responseCode = "400", description = "invalid-id, invalid-limit")
+    @APIResponse(responseCode = "403", description = "forbidden: users list only their own groups")
     public Page<GroupView> groupsOf(@PathParam("uid") String uid, @QueryParam("after") String after,
                                     @QueryParam("limit") @DefaultValue("100") int limit, @Context SecurityContext sc) {
         long u = Caller.user(uid, sc);

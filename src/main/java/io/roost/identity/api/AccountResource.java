@@ -25,6 +25,9 @@ import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.SecurityContext;
 import jakarta.ws.rs.core.UriInfo;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /** Accounts: operators create, disable and recover them; owners read and change their own. */
@@ -42,7 +45,12 @@ public class AccountResource {
 
     @POST
     @RolesAllowed(Roles.ADMIN)
-    @Operation(summary = "Create an account with a password (operators, service accounts, users)")
+    @Operation(operationId = "createAccount", summary = "Create an account with a password (operators, service accounts, users)")
+    @APIResponse(responseCode = "201", description = "Created",
+            content = @Content(schema = @Schema(implementation = AccountView.class)))
+    @APIResponse(responseCode = "400", description = "unknown-role, invalid-username, weak-password")
+    @APIResponse(responseCode = "403", description = "forbidden: operators (the admin role) only")
+    @APIResponse(responseCode = "409", description = "username-taken")
     public Response create(@NotNull @Valid CreateAccountRequest request, @Context UriInfo uri) {
         Account account = accounts.create(request.username(), request.password(), request.roles());
         return Response.created(uri.getAbsolutePathBuilder().path(Long.toString(account.getId())).build())
@@ -52,7 +60,10 @@ public class AccountResource {
     @GET
     @Path("/{id}")
     @RolesAllowed({Roles.ADMIN, Roles.SERVICE, Roles.USER})
-    @Operation(summary = "One account; users may read only their own")
+    @Operation(operationId = "getAccount", summary = "One account; users may read only their own")
+    @APIResponse(responseCode = "200", description = "The account")
+    @APIResponse(responseCode = "403", description = "forbidden: users read only their own account")
+    @APIResponse(responseCode = "404", description = "not-found: no such account")
     public AccountView get(@PathParam("id") long id, @Context SecurityContext security) {
         Caller.requireSelfOrOperator(id, security, "Users may only read their own account.");
         return AccountView.of(accounts.require(id));
@@ -61,7 +72,8 @@ public class AccountResource {
     @GET
     @Path("/me")
     @RolesAllowed({Roles.ADMIN, Roles.SERVICE, Roles.USER})
-    @Operation(summary = "The calling account")
+    @Operation(operationId = "getMyAccount", summary = "The calling account")
+    @APIResponse(responseCode = "200", description = "The calling account")
     public AccountView me(@Context SecurityContext security) {
         return AccountView.of(accounts.require(Caller.id(security)));
     }
@@ -69,7 +81,11 @@ public class AccountResource {
     @PATCH
     @Path("/me")
     @RolesAllowed({Roles.ADMIN, Roles.SERVICE, Roles.USER})
-    @Operation(summary = "Change the profile (user name, nick, avatar, gender, age, region, params); absent fields stay")
+    @Operation(operationId = "updateMyProfile",
+            summary = "Change the profile (user name, nick, avatar, gender, age, region, params); absent fields stay")
+    @APIResponse(responseCode = "200", description = "The changed account")
+    @APIResponse(responseCode = "400", description = "invalid-username, invalid-avatar-url, too-many-params, invalid-param")
+    @APIResponse(responseCode = "409", description = "username-taken, account-not-active, concurrent-modification")
     public AccountView updateProfile(@NotNull @Valid ProfileRequest r, @Context SecurityContext security) {
         return AccountView.of(accounts.updateProfile(Caller.id(security), new AccountService.ProfileChange(
                 r.username(), r.nick(), r.avatarUrl(), r.gender(), r.age(), r.region(), r.params())));
@@ -78,7 +94,11 @@ public class AccountResource {
     @PUT
     @Path("/me/password")
     @RolesAllowed({Roles.ADMIN, Roles.SERVICE, Roles.USER})
-    @Operation(summary = "Change the password (the current one is required if there is one)")
+    @Operation(operationId = "changeMyPassword", summary = "Change the password (the current one is required if there is one)")
+    @APIResponse(responseCode = "204", description = "Changed")
+    @APIResponse(responseCode = "400", description = "weak-password")
+    @APIResponse(responseCode = "403", description = "forbidden: the current password is wrong")
+    @APIResponse(responseCode = "409", description = "account-not-active, concurrent-modification")
     public Response changePassword(@NotNull @Valid PasswordChangeRequest r, @Context SecurityContext security) {
         accounts.changePassword(Caller.id(security), r.currentPassword(), r.newPassword());
         return Response.noContent().build();
@@ -87,7 +107,17 @@ public class AccountResource {
     @POST
     @Path("/me/address-changes")
     @RolesAllowed({Roles.ADMIN, Roles.SERVICE, Roles.USER})
-    @Operation(summary = "Change e-mail or phone: stage=request sends codes to the old and new address; stage=validate with both")
+    @Operation(operationId = "changeMyAddress",
+            summary = "Change e-mail or phone: stage=request sends codes to the old and new address; stage=validate with both")
+    @APIResponse(responseCode = "202", description = "stage=request: codes were sent to the current and the new address",
+            content = @Content(schema = @Schema(implementation = CodeSent.class)))
+    @APIResponse(responseCode = "200", description = "stage=validate: the address is changed",
+            content = @Content(schema = @Schema(implementation = AccountView.class)))
+    @APIResponse(responseCode = "400", description = "one-address, invalid-email, invalid-phone, invalid-code")
+    @APIResponse(responseCode = "409", description = "account-not-active, address-taken")
+    @APIResponse(responseCode = "429", description = CodeSent.THROTTLED)
+    @APIResponse(responseCode = "502", description = CodeSent.DELIVERY_FAILED)
+    @APIResponse(responseCode = "503", description = CodeSent.DELIVERY_UNAVAILABLE)
     public Response changeAddress(@NotNull @Valid AddressChangeRequest r, @Context SecurityContext security) {
         ContactAddress address = ContactAddress.either(r.email(), r.phone());
         if (r.stage().equals("request")) {
@@ -100,7 +130,11 @@ public class AccountResource {
     @POST
     @Path("/me/disable")
     @RolesAllowed({Roles.USER})
-    @Operation(summary = "Lock your own account (e.g. a device was lost): every token revoked, every connection closed")
+    @Operation(operationId = "disableMyAccount",
+            summary = "Lock your own account (e.g. a device was lost): every token revoked, every connection closed")
+    @APIResponse(responseCode = "200", description = "The disabled account")
+    @APIResponse(responseCode = "403", description = "forbidden: end users (the user role) only")
+    @APIResponse(responseCode = "409", description = "account-unregistered")
     public AccountView disableSelf(@Context SecurityContext security) {
         return AccountView.of(accounts.disable(Caller.id(security), false));
     }
@@ -108,7 +142,10 @@ public class AccountResource {
     @DELETE
     @Path("/me")
     @RolesAllowed({Roles.USER})
-    @Operation(summary = "Unregister (irreversible): tokens revoked, connections closed, the id is never reused")
+    @Operation(operationId = "unregisterMyAccount",
+            summary = "Unregister (irreversible): tokens revoked, connections closed, the id is never reused")
+    @APIResponse(responseCode = "204", description = "Unregistered")
+    @APIResponse(responseCode = "403", description = "forbidden: end users (the user role) only")
     public Response unregister(@Context SecurityContext security) {
         accounts.unregister(Caller.id(security));
         return Response.noContent().build();
@@ -117,7 +154,12 @@ public class AccountResource {
     @POST
     @Path("/{id}/disable")
     @RolesAllowed(Roles.ADMIN)
-    @Operation(summary = "Disable an account (reversible): every token revoked, every connection closed at once")
+    @Operation(operationId = "disableAccount",
+            summary = "Disable an account (reversible): every token revoked, every connection closed at once")
+    @APIResponse(responseCode = "200", description = "The disabled account")
+    @APIResponse(responseCode = "403", description = "forbidden: operators (the admin role) only")
+    @APIResponse(responseCode = "404", description = "not-found: no such account")
+    @APIResponse(responseCode = "409", description = "account-unregistered")
     public AccountView disable(@PathParam("id") long id) {
         return AccountView.of(accounts.disable(id, true));
     }
@@ -125,7 +167,11 @@ public class AccountResource {
     @POST
     @Path("/{id}/recover")
     @RolesAllowed(Roles.ADMIN)
-    @Operation(summary = "Recover a disabled account")
+    @Operation(operationId = "recoverAccount", summary = "Recover a disabled account")
+    @APIResponse(responseCode = "200", description = "The recovered account")
+    @APIResponse(responseCode = "403", description = "forbidden: operators (the admin role) only")
+    @APIResponse(responseCode = "404", description = "not-found: no such account")
+    @APIResponse(responseCode = "409", description = "account-unregistered")
     public AccountView recover(@PathParam("id") long id) {
         return AccountView.of(accounts.recover(id));
     }

@@ -18,6 +18,9 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /** Self-registration (public): anonymous with a user name, or by e-mail / phone with a code. */
@@ -34,7 +37,18 @@ public class RegistrationResource {
     LoginService logins;
 
     @POST
-    @Operation(summary = "Register: anonymous (username), or e-mail/phone in two stages (request a code, validate it)")
+    @Operation(operationId = "register",
+            summary = "Register: anonymous (username), or e-mail/phone in two stages (request a code, validate it)")
+    @APIResponse(responseCode = "201", description = "Registered (with a device token when deviceType and deviceId were sent)",
+            content = @Content(schema = @Schema(implementation = RegistrationResult.class)))
+    @APIResponse(responseCode = "202", description = "stage=request: a code was sent to the address",
+            content = @Content(schema = @Schema(implementation = CodeSent.class)))
+    @APIResponse(responseCode = "400",
+            description = "one-address, invalid-email, invalid-phone, stage-required, username-required, invalid-username, weak-password, invalid-code, unknown-device-type, invalid-device-id")
+    @APIResponse(responseCode = "409", description = "username-taken, already-registered")
+    @APIResponse(responseCode = "429", description = CodeSent.THROTTLED)
+    @APIResponse(responseCode = "502", description = CodeSent.DELIVERY_FAILED)
+    @APIResponse(responseCode = "503", description = CodeSent.DELIVERY_UNAVAILABLE)
     public Response register(@NotNull @Valid RegistrationRequest r, @Context UriInfo uri) {
         boolean withDevice = r.deviceType() != null || r.deviceId() != null;
         if (withDevice) {

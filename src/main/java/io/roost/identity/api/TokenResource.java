@@ -19,6 +19,9 @@ import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.SecurityContext;
 import java.time.Duration;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /** Exchange credentials for a bearer token, and revoke the one in use. */
@@ -33,7 +36,9 @@ public class TokenResource {
 
     @POST
     @RolesAllowed({Roles.ADMIN, Roles.SERVICE, Roles.USER})
-    @Operation(summary = "Issue a bearer token for the calling account")
+    @Operation(operationId = "issueToken", summary = "Issue a bearer token for the calling account")
+    @APIResponse(responseCode = "201", description = "The token (shown only now)",
+            content = @Content(schema = @Schema(implementation = TokenService.IssuedToken.class)))
     public Response issue(@Valid TokenRequest request, @Context SecurityContext security) {
         long accountId = Long.parseLong(security.getUserPrincipal().getName());
         Duration ttl = request != null && request.ttlSeconds() != null
@@ -45,7 +50,9 @@ public class TokenResource {
     @DELETE
     @Path("/current")
     @RolesAllowed({Roles.ADMIN, Roles.SERVICE, Roles.USER})
-    @Operation(summary = "Revoke the bearer token this request carries")
+    @Operation(operationId = "revokeCurrentToken", summary = "Revoke the bearer token this request carries")
+    @APIResponse(responseCode = "204", description = "Revoked")
+    @APIResponse(responseCode = "400", description = "not-a-bearer-token")
     public Response revokeCurrent(@HeaderParam(HttpHeaders.AUTHORIZATION) String authorization) {
         if (authorization == null || !authorization.regionMatches(true, 0, "Bearer ", 0, 7)) {
             throw ProblemException.badRequest("not-a-bearer-token", "This request was not made with a bearer token.");

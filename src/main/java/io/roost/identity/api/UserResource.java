@@ -18,6 +18,7 @@ import jakarta.ws.rs.core.MediaType;
 import java.util.List;
 import java.util.Optional;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /** Finding users (seed 001 §2.2.1): exact by id, user name, e-mail or phone; by user-name prefix or fuzzily. */
@@ -34,14 +35,20 @@ public class UserResource {
 
     @GET
     @Path("/{id}")
-    @Operation(summary = "A user's public profile")
+    @Operation(operationId = "getUser", summary = "A user's public profile")
+    @APIResponse(responseCode = "200", description = "The profile")
+    @APIResponse(responseCode = "404", description = "not-found: no such active user")
     public UserView get(@PathParam("id") long id) {
         return accounts.find(id).filter(Account::isActive).map(UserView::of)
                 .orElseThrow(() -> ProblemException.notFound("No user " + id));
     }
 
     @GET
-    @Operation(summary = "Exact: ?username= | ?email= | ?phone=. Search: ?q=&match=prefix (paged by ?after=) | fuzzy (best matches)")
+    @Operation(operationId = "findUsers",
+            summary = "Exact: ?username= | ?email= | ?phone=. Search: ?q=&match=prefix (paged by ?after=) | fuzzy (best matches)")
+    @APIResponse(responseCode = "200", description = "The users found (next: the cursor of the following page)")
+    @APIResponse(responseCode = "400",
+            description = "one-criterion, invalid-query, invalid-match, invalid-limit, invalid-email, invalid-phone")
     public Page<UserView> find(@QueryParam("username") String username, @QueryParam("email") String email,
                          @QueryParam("phone") String phone, @QueryParam("q") String q,
                          @QueryParam("match") @DefaultValue("prefix") String match,

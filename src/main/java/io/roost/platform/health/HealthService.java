@@ -11,14 +11,17 @@ import java.sql.Statement;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import javax.sql.DataSource;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 /** Can this node reach what it depends on? Database and broker, each timed. */
 @ApplicationScoped
 public class HealthService {
 
+    @Schema(name = "HealthCheck") // the OpenAPI schema's name: Check alone says little in a client
     public record Check(boolean up, long latencyMs, String detail) {
     }
 
+    @Schema(name = "HealthReport")
     public record Report(boolean up, Map<String, Check> checks) {
     }
 

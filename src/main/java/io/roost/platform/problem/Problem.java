@@ -4,14 +4,22 @@ import jakarta.json.bind.annotation.JsonbPropertyOrder;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.util.List;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 /**
  * RFC 9457 problem details. {@code type} is {@code urn:roost:problem:<slug>}: stable, and not a
  * URL that pretends to resolve.
  */
 @JsonbPropertyOrder({"type", "title", "status", "detail", "instance", "errors"})
-public record Problem(String type, String title, int status, String detail, String instance,
-                      List<FieldError> errors) {
+@Schema(description = "RFC 9457 problem details (application/problem+json)")
+public record Problem(
+        @Schema(required = true, description = "urn:roost:problem:<slug>; clients switch on it", example = "urn:roost:problem:not-found")
+        String type,
+        @Schema(required = true) String title,
+        @Schema(required = true) int status,
+        String detail,
+        String instance,
+        @Schema(description = "The invalid inputs (validation-failed)") List<FieldError> errors) {
 
     public static final String TYPE_PREFIX = "urn:roost:problem:";
     public static final MediaType MEDIA_TYPE = new MediaType("application", "problem+json");

@@ -17,7 +17,7 @@ import java.util.Set;
 /**
  * Authenticates every request under {@code /api} (mapped in web.xml): HTTP Basic, a bearer token,
  * or, with no Authorization header, the admin UI's session cookie (with its CSRF token on changes,
- * see {@link OperatorSession}). Every path needs a caller except the {@link #isPublic public} ones.
+ * see {@link OperatorSession}). Every path needs a caller except the {@link PublicPaths public} ones.
  * The caller reaches JAX-RS as the request's principal and roles, so {@code @RolesAllowed} and
  * {@code SecurityContext} work as usual. Failures are answered here with problem+json.
  *
@@ -29,22 +29,8 @@ public class AuthenticationFilter extends HttpFilter {
 
     private static final String CHALLENGE = "Basic realm=\"roost\", Bearer realm=\"roost\"";
 
-    /**
-     * Health (probes), the ways in (registration, device login, password reset, self-recovery and the
-     * admin UI's sign-in: codes, passwords and throttles guard them) and the webhooks (they check
-     * their own signatures).
-     */
-    private static final Set<String> PUBLIC = Set.of("/api/health", "/api/v1/registrations", "/api/v1/auth/login",
-            "/api/v1/auth/password-resets", "/api/v1/auth/recoveries", "/api/v1/admin/session");
-    private static final String PUBLIC_TREE = "/api/v1/webhooks";
-
     @Inject
     CallerAuthenticator authenticator;
-
-    /** Whether {@code path} (the request's canonical, decoded path) may be called without credentials. */
-    static boolean isPublic(String path) {
-        return PUBLIC.contains(path) || path.equals(PUBLIC_TREE) || path.startsWith(PUBLIC_TREE + "/");
-    }
 
     @Override
     protected void doFilter(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
@@ -60,7 +46,7 @@ public class AuthenticationFilter extends HttpFilter {
                     return;
                 }
                 chain.doFilter(new AuthenticatedRequest(request, operator.get().uid(), operator.get().roles(), "FORM"), response);
-            } else if (isPublic(path(request))) {
+            } else if (PublicPaths.isPublic(path(request))) {
                 chain.doFilter(request, response);
             } else {
                 unauthorized(response, "missing-credentials", "This endpoint needs HTTP Basic credentials or a bearer token.");

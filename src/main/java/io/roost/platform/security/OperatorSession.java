@@ -62,7 +62,7 @@ public final class OperatorSession {
 
     /** The login request itself needs no token (a stale session cookie must not block a new login). */
     static boolean isLogin(HttpServletRequest request) {
-        return request.getMethod().equals("POST") && request.getRequestURI().endsWith("/api/v1/admin/session");
+        return request.getMethod().equals("POST") && request.getRequestURI().endsWith(PublicPaths.OPERATOR_SIGN_IN);
     }
 
     /** Safe methods need no token; the others must carry the session's token (compared in constant time). */

@@ -21,6 +21,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /** MQTT client presence: queries, and the HTTP bridge for MQTT services that cannot reach RocketMQ. */
@@ -28,6 +30,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 @Produces(MediaType.APPLICATION_JSON)
 @RolesAllowed({Roles.ADMIN, Roles.SERVICE})
 @Tag(name = "presence")
+@APIResponse(responseCode = "403", description = "forbidden: operators and back ends (admin, service) only")
 public class MqttPresenceResource {
 
     static final int MAX_EVENTS_PER_POST = 1_000;
@@ -47,14 +50,19 @@ public class MqttPresenceResource {
 
     @GET
     @Path("/clients/{clientId}")
-    @Operation(summary = "A client's state and its connections (open, closed, superseded)")
+    @Operation(operationId = "getMqttClient", summary = "A client's state and its connections (open, closed, superseded)")
+    @APIResponse(responseCode = "200", description = "The client")
+    @APIResponse(responseCode = "404", description = "not-found: no such client")
     public MqttPresence.Client client(@PathParam("clientId") String clientId) {
         return presence.client(clientId).orElseThrow(() -> ProblemException.notFound("No MQTT client '" + clientId + "'"));
     }
 
     @GET
     @Path("/clients")
-    @Operation(summary = "Clients by id (keyset paging by cursor), filtered by group id and online")
+    @Operation(operationId = "listMqttClients",
+            summary = "Clients by id (keyset paging by cursor), filtered by group id and online")
+    @APIResponse(responseCode = "200", description = "A page of clients")
+    @APIResponse(responseCode = "400", description = "invalid-parameter")
     public ClientPage clients(@QueryParam("groupId") String groupId, @QueryParam("online") String online,
                               @QueryParam("cursor") String cursor, @QueryParam("limit") Integer limit) {
         int n = RtcPresenceResource.limit(limit, 100, 10_000);
@@ -65,7 +73,10 @@ public class MqttPresenceResource {
 
     @GET
     @Path("/groups/{groupId}/stats")
-    @Operation(summary = "Online clients of a group now, and connects/closes with event time in [from, to] (default: the last hour)")
+    @Operation(operationId = "getMqttGroupStats",
+            summary = "Online clients of a group now, and connects/closes with event time in [from, to] (default: the last hour)")
+    @APIResponse(responseCode = "200", description = "The numbers")
+    @APIResponse(responseCode = "400", description = "invalid-parameter")
     public MqttPresence.GroupStats groupStats(@PathParam("groupId") String groupId, @QueryParam("from") Long from,
                                               @QueryParam("to") Long to) {
         long[] window = window(from, to);
@@ -74,19 +85,25 @@ public class MqttPresenceResource {
 
     @GET
     @Path("/clients/{clientId}/history")
-    @Operation(summary = "The client's connect/disconnect/tcpclean trajectory with event time in [from, to]")
+    @Operation(operationId = "getMqttClientHistory",
+            summary = "The client's connect/disconnect/tcpclean trajectory with event time in [from, to]")
+    @APIResponse(responseCode = "200", description = "The events")
+    @APIResponse(responseCode = "400", description = "invalid-parameter")
     public History history(@PathParam("clientId") String clientId, @QueryParam("from") Long from,
                            @QueryParam("to") Long to) {
         long[] window = from == null && to == null ? new long[] {0, Long.MAX_VALUE} : window(from, to);
         return new History(clientId, window[0], window[1], presence.history(clientId, window[0], window[1], 10_000));
     }
 
+    @Schema(name = "MqttIngestStats") // in the OpenAPI document: another API type has the same simple name
     public record Stats(long applied, long deadLetteredByThisNode, long deadLettersStored) {
     }
 
     @GET
     @Path("/stats")
-    @Operation(summary = "Notifications applied by this node, and dead letters (malformed notifications kept, not retried)")
+    @Operation(operationId = "getMqttIngestStats",
+            summary = "Notifications applied by this node, and dead letters (malformed notifications kept, not retried)")
+    @APIResponse(responseCode = "200", description = "The counters")
     public Stats stats() {
         MqttIngest.Stats s = ingest.stats();
         return new Stats(s.applied(), s.deadLettered(), presence.deadLetters());
@@ -95,7 +112,10 @@ public class MqttPresenceResource {
     @POST
     @Path("/events")
     @Consumes(MediaType.APPLICATION_JSON)
-    @Operation(summary = "Status notifications over HTTP (one object or an array of up to 1000): the same rules as the RocketMQ feed")
+    @Operation(operationId = "postMqttStatusEvents",
+            summary = "Status notifications over HTTP (one object or an array of up to 1000): the same rules as the RocketMQ feed")
+    @APIResponse(responseCode = "200", description = "Applied: how many")
+    @APIResponse(responseCode = "400", description = "malformed-json, invalid-status-event")
     public Map<String, Integer> post(String body) {
         List<String> items = splitJson(body);
         List<MqttStatusEvent> events = new ArrayList<>(items.size());

@@ -32,6 +32,9 @@ import java.time.OffsetDateTime;
 import java.time.format.DateTimeParseException;
 import java.util.List;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /**
@@ -56,6 +59,7 @@ public class RoomResource {
     public record UidsBody(@NotNull @Size(min = 1, max = LiveRooms.MAX_BATCH) List<String> uids) {
     }
 
+    @Schema(name = "RoomSession") // in the OpenAPI document: another API type has the same simple name
     public record SessionView(String id, String roomId, String anchorId, String title, boolean open, OffsetDateTime openedAt,
                               OffsetDateTime anchorHeartbeatAt, OffsetDateTime closedAt, String closeReason, int online,
                               int onlineFans, int peakOnline, boolean cleared) {
@@ -87,6 +91,7 @@ public class RoomResource {
     public record Entered(List<ViewerView> viewers) {
     }
 
+    @Schema(name = "ViewerCount") // in the OpenAPI document: another API type has the same simple name
     public record Count(int count) {
     }
 
@@ -106,7 +111,15 @@ public class RoomResource {
 
     @POST
     @Path("/sessions")
-    @Operation(summary = "Open a live session (201; 200 with the open one if this anchor already has it; 409 room-busy)")
+    @Operation(operationId = "openRoomSession",
+            summary = "Open a live session (201; 200 with the open one if this anchor already has it; 409 room-busy)")
+    @APIResponse(responseCode = "201", description = "Opened",
+            content = @Content(schema = @Schema(implementation = SessionView.class)))
+    @APIResponse(responseCode = "200", description = "This anchor's session was open already",
+            content = @Content(schema = @Schema(implementation = SessionView.class)))
+    @APIResponse(responseCode = "400", description = "invalid-room-id, anchor-required, invalid-id, unknown-anchor")
+    @APIResponse(responseCode = "403", description = "forbidden: users open sessions only as their own anchor")
+    @APIResponse(responseCode = "409", description = "room-busy")
     public Response open(@PathParam("roomId") String roomId, @Valid OpenBody body, @Context SecurityContext sc) {
         String anchor = body == null ? null : body.anchorId();
         long anchorId;
@@ -125,21 +138,32 @@ public class RoomResource {
 
     @GET
     @Path("/sessions/current")
-    @Operation(summary = "The open session with its live counts (404 no-open-session)")
+    @Operation(operationId = "getCurrentRoomSession", summary = "The open session with its live counts (404 no-open-session)")
+    @APIResponse(responseCode = "200", description = "The open session")
+    @APIResponse(responseCode = "400", description = "invalid-room-id")
+    @APIResponse(responseCode = "404", description = "no-open-session")
     public SessionView current(@PathParam("roomId") String roomId) {
         return SessionView.of(rooms.openSession(LiveRooms.roomId(roomId)));
     }
 
     @DELETE
     @Path("/sessions/current")
-    @Operation(summary = "Close the open session; its viewers go offline in the background")
+    @Operation(operationId = "closeRoomSession", summary = "Close the open session; its viewers go offline in the background")
+    @APIResponse(responseCode = "200", description = "The closed session")
+    @APIResponse(responseCode = "400", description = "invalid-room-id")
+    @APIResponse(responseCode = "403", description = "forbidden: only the session's anchor (or a back end)")
+    @APIResponse(responseCode = "404", description = "no-open-session")
     public SessionView close(@PathParam("roomId") String roomId, @Context SecurityContext sc) {
         return SessionView.of(rooms.close(LiveRooms.roomId(roomId), Caller.actsForOthers(sc) ? null : Caller.id(sc)));
     }
 
     @PUT
     @Path("/sessions/current/heartbeat")
-    @Operation(summary = "The anchor's heartbeat; answers with the live counts")
+    @Operation(operationId = "anchorHeartbeat", summary = "The anchor's heartbeat; answers with the live counts")
+    @APIResponse(responseCode = "200", description = "The live counts")
+    @APIResponse(responseCode = "400", description = "invalid-room-id")
+    @APIResponse(responseCode = "403", description = "forbidden: only the session's anchor (or a back end)")
+    @APIResponse(responseCode = "404", description = "no-open-session")
     public StatsView anchorHeartbeat(@PathParam("roomId") String roomId, @Context SecurityContext sc) {
         String room = LiveRooms.roomId(roomId);
         return StatsView.of(room, rooms.anchorHeartbeat(room, Caller.actsForOthers(sc) ? null : Caller.id(sc)));
@@ -147,7 +171,9 @@ public class RoomResource {
 
     @GET
     @Path("/sessions")
-    @Operation(summary = "The room's sessions, newest first (keyset: next)")
+    @Operation(operationId = "listRoomSessions", summary = "The room's sessions, newest first (keyset: next)")
+    @APIResponse(responseCode = "200", description = "A page of sessions")
+    @APIResponse(responseCode = "400", description = "invalid-room-id, invalid-id, invalid-limit")
     public Page<SessionView> sessions(@PathParam("roomId") String roomId, @QueryParam("before") String before,
                                       @QueryParam("limit") @DefaultValue("20") int limit) {
         int n = Page.checkLimit(limit, MAX_SESSIONS);
@@ -157,14 +183,23 @@ public class RoomResource {
 
     @GET
     @Path("/sessions/{sessionId}")
-    @Operation(summary = "One session, open or closed (final counts, peak, whether its viewers are cleared)")
+    @Operation(operationId = "getRoomSession",
+            summary = "One session, open or closed (final counts, peak, whether its viewers are cleared)")
+    @APIResponse(responseCode = "200", description = "The session")
+    @APIResponse(responseCode = "400", description = "invalid-room-id, invalid-id")
+    @APIResponse(responseCode = "404", description = "not-found: no such session in this room")
     public SessionView session(@PathParam("roomId") String roomId, @PathParam("sessionId") String sessionId) {
         return SessionView.of(rooms.session(LiveRooms.roomId(roomId), Ids.parse(sessionId)));
     }
 
     @GET
     @Path("/sessions/{sessionId}/viewers/{uid}")
-    @Operation(summary = "A viewer's entry history in one session: first enter, last leave, total time")
+    @Operation(operationId = "getSessionAttendance",
+            summary = "A viewer's entry history in one session: first enter, last leave, total time")
+    @APIResponse(responseCode = "200", description = "The viewer's record (online false, entries 0 if never entered)")
+    @APIResponse(responseCode = "400", description = "invalid-room-id, invalid-id")
+    @APIResponse(responseCode = "403", description = "forbidden: another user's record: only the anchor (or a back end)")
+    @APIResponse(responseCode = "404", description = "not-found: no such session in this room")
     public ViewerView attendance(@PathParam("roomId") String roomId, @PathParam("sessionId") String sessionId,
                                  @PathParam("uid") String uid, @Context SecurityContext sc) {
         SessionRow s = rooms.session(LiveRooms.roomId(roomId), Ids.parse(sessionId));
@@ -179,14 +214,23 @@ public class RoomResource {
 
     @POST
     @Path("/viewers/{uid}")
-    @Operation(summary = "A viewer enters; fan = follows the anchor now (404 no-open-session)")
+    @Operation(operationId = "enterRoom", summary = "A viewer enters; fan = follows the anchor now (404 no-open-session)")
+    @APIResponse(responseCode = "200", description = "The viewer")
+    @APIResponse(responseCode = "400", description = "invalid-room-id, invalid-id, anchor-not-viewer")
+    @APIResponse(responseCode = "403", description = "forbidden: users enter, heartbeat and leave only as themselves")
+    @APIResponse(responseCode = "404", description = "no-open-session")
     public ViewerView enter(@PathParam("roomId") String roomId, @PathParam("uid") String uid, @Context SecurityContext sc) {
         return ViewerView.of(rooms.enter(LiveRooms.roomId(roomId), List.of(self(uid, sc))).get(0));
     }
 
     @PUT
     @Path("/viewers/{uid}/heartbeat")
-    @Operation(summary = "A viewer's heartbeat (buffered, fan re-checked); answers with the room's counts")
+    @Operation(operationId = "viewerHeartbeat",
+            summary = "A viewer's heartbeat (buffered, fan re-checked); answers with the room's counts")
+    @APIResponse(responseCode = "200", description = "The room's counts")
+    @APIResponse(responseCode = "400", description = "invalid-room-id, invalid-id")
+    @APIResponse(responseCode = "403", description = "forbidden: users enter, heartbeat and leave only as themselves")
+    @APIResponse(responseCode = "404", description = "no-open-session")
     public StatsView heartbeat(@PathParam("roomId") String roomId, @PathParam("uid") String uid, @Context SecurityContext sc) {
         String room = LiveRooms.roomId(roomId);
         return StatsView.of(room, rooms.heartbeat(room, List.of(self(uid, sc))));
@@ -194,7 +238,10 @@ public class RoomResource {
 
     @DELETE
     @Path("/viewers/{uid}")
-    @Operation(summary = "A viewer leaves (204, also if it was not in the room)")
+    @Operation(operationId = "leaveRoom", summary = "A viewer leaves (204, also if it was not in the room)")
+    @APIResponse(responseCode = "204", description = "Left (or was not in the room)")
+    @APIResponse(responseCode = "400", description = "invalid-room-id, invalid-id")
+    @APIResponse(responseCode = "403", description = "forbidden: users enter, heartbeat and leave only as themselves")
     public Response leave(@PathParam("roomId") String roomId, @PathParam("uid") String uid, @Context SecurityContext sc) {
         rooms.leave(LiveRooms.roomId(roomId), List.of(self(uid, sc)));
         return Response.noContent().build();
@@ -203,7 +250,12 @@ public class RoomResource {
     @POST
     @Path("/viewers:enter")
     @RolesAllowed({Roles.ADMIN, Roles.SERVICE})
-    @Operation(summary = "Up to 1,000 viewers enter in one statement (back ends that relay their users' events)")
+    @Operation(operationId = "enterRoomBatch",
+            summary = "Up to 1,000 viewers enter in one statement (back ends that relay their users' events)")
+    @APIResponse(responseCode = "200", description = "The viewers")
+    @APIResponse(responseCode = "400", description = "invalid-room-id, invalid-id, invalid-batch, anchor-not-viewer")
+    @APIResponse(responseCode = "403", description = "forbidden: back ends (admin, service) only")
+    @APIResponse(responseCode = "404", description = "no-open-session")
     public Entered enterMany(@PathParam("roomId") String roomId, @NotNull @Valid UidsBody body) {
         return new Entered(rooms.enter(LiveRooms.roomId(roomId), uids(body)).stream().map(ViewerView::of).toList());
     }
@@ -211,7 +263,11 @@ public class RoomResource {
     @POST
     @Path("/viewers:heartbeat")
     @RolesAllowed({Roles.ADMIN, Roles.SERVICE})
-    @Operation(summary = "Heartbeats of up to 1,000 viewers")
+    @Operation(operationId = "heartbeatRoomBatch", summary = "Heartbeats of up to 1,000 viewers")
+    @APIResponse(responseCode = "200", description = "The room's counts")
+    @APIResponse(responseCode = "400", description = "invalid-room-id, invalid-id, invalid-batch")
+    @APIResponse(responseCode = "403", description = "forbidden: back ends (admin, service) only")
+    @APIResponse(responseCode = "404", description = "no-open-session")
     public StatsView heartbeatMany(@PathParam("roomId") String roomId, @NotNull @Valid UidsBody body) {
         String room = LiveRooms.roomId(roomId);
         return StatsView.of(room, rooms.heartbeat(room, uids(body)));
@@ -220,14 +276,21 @@ public class RoomResource {
     @POST
     @Path("/viewers:leave")
     @RolesAllowed({Roles.ADMIN, Roles.SERVICE})
-    @Operation(summary = "Up to 1,000 viewers leave; count = how many were online")
+    @Operation(operationId = "leaveRoomBatch", summary = "Up to 1,000 viewers leave; count = how many were online")
+    @APIResponse(responseCode = "200", description = "How many were online")
+    @APIResponse(responseCode = "400", description = "invalid-room-id, invalid-id, invalid-batch")
+    @APIResponse(responseCode = "403", description = "forbidden: back ends (admin, service) only")
     public Count leaveMany(@PathParam("roomId") String roomId, @NotNull @Valid UidsBody body) {
         return new Count(rooms.leave(LiveRooms.roomId(roomId), uids(body)));
     }
 
     @GET
     @Path("/viewers/{uid}")
-    @Operation(summary = "Is this user watching the open session now")
+    @Operation(operationId = "getRoomViewer", summary = "Is this user watching the open session now")
+    @APIResponse(responseCode = "200", description = "The viewer (online false if not watching)")
+    @APIResponse(responseCode = "400", description = "invalid-room-id, invalid-id")
+    @APIResponse(responseCode = "403", description = "forbidden: another user: only the anchor (or a back end)")
+    @APIResponse(responseCode = "404", description = "no-open-session")
     public ViewerView viewer(@PathParam("roomId") String roomId, @PathParam("uid") String uid, @Context SecurityContext sc) {
         String room = LiveRooms.roomId(roomId);
         long u = Caller.user(uid, sc);
@@ -240,7 +303,12 @@ public class RoomResource {
 
     @GET
     @Path("/viewers")
-    @Operation(summary = "Online viewers of the open session by uid, or only the fans (fans=true); keyset paged")
+    @Operation(operationId = "listRoomViewers",
+            summary = "Online viewers of the open session by uid, or only the fans (fans=true); keyset paged")
+    @APIResponse(responseCode = "200", description = "A page of viewers")
+    @APIResponse(responseCode = "400", description = "invalid-room-id, invalid-id, invalid-limit")
+    @APIResponse(responseCode = "403", description = "forbidden: only the session's anchor (or a back end)")
+    @APIResponse(responseCode = "404", description = "no-open-session")
     public Page<ViewerView> viewers(@PathParam("roomId") String roomId, @QueryParam("fans") @DefaultValue("false") boolean fans,
                                     @QueryParam("after") String after, @QueryParam("limit") @DefaultValue("100") int limit,
                                     @Context SecurityContext sc) {
@@ -255,7 +323,11 @@ public class RoomResource {
 
     @GET
     @Path("/stats")
-    @Operation(summary = "Online viewers and online fans of the open session (exact, 8 counter rows summed)")
+    @Operation(operationId = "getRoomStats",
+            summary = "Online viewers and online fans of the open session (exact, 8 counter rows summed)")
+    @APIResponse(responseCode = "200", description = "The counts")
+    @APIResponse(responseCode = "400", description = "invalid-room-id")
+    @APIResponse(responseCode = "404", description = "no-open-session")
     public StatsView stats(@PathParam("roomId") String roomId) {
         String room = LiveRooms.roomId(roomId);
         return StatsView.of(room, rooms.stats(room));
@@ -263,7 +335,11 @@ public class RoomResource {
 
     @GET
     @Path("/fans/entered")
-    @Operation(summary = "How many online fans entered in [from, to) (ISO-8601 times)")
+    @Operation(operationId = "countFansEntered", summary = "How many online fans entered in [from, to) (ISO-8601 times)")
+    @APIResponse(responseCode = "200", description = "The count")
+    @APIResponse(responseCode = "400", description = "invalid-room-id, invalid-time, invalid-time-range")
+    @APIResponse(responseCode = "403", description = "forbidden: only the session's anchor (or a back end)")
+    @APIResponse(responseCode = "404", description = "no-open-session")
     public FansEntered fansEntered(@PathParam("roomId") String roomId, @QueryParam("from") String from,
                                    @QueryParam("to") String to, @Context SecurityContext sc) {
         String room = LiveRooms.roomId(roomId);
@@ -279,7 +355,12 @@ public class RoomResource {
 
     @GET
     @Path("/fans/loyal")
-    @Operation(summary = "Fans present in all (mode=all) or any (mode=any) of the room's last N sessions")
+    @Operation(operationId = "listLoyalFans",
+            summary = "Fans present in all (mode=all) or any (mode=any) of the room's last N sessions")
+    @APIResponse(responseCode = "200", description = "A page of fans")
+    @APIResponse(responseCode = "400", description = "invalid-room-id, invalid-sessions, invalid-mode, invalid-id, invalid-limit")
+    @APIResponse(responseCode = "403", description = "forbidden: only the session's anchor (or a back end)")
+    @APIResponse(responseCode = "404", description = "not-found: the room has no sessions")
     public LoyalFans loyalFans(@PathParam("roomId") String roomId, @QueryParam("sessions") @DefaultValue("7") int sessions,
                                @QueryParam("mode") @DefaultValue("all") String mode, @QueryParam("after") String after,
                                @QueryParam("limit") @DefaultValue("100") int limit, @Context SecurityContext sc) {

@@ -18,6 +18,7 @@ import jakarta.ws.rs.core.MediaType;
 import java.util.List;
 import java.util.Locale;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /** Read API of RTC channel presence, for operators and enterprise back ends. */
@@ -25,6 +26,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 @Produces(MediaType.APPLICATION_JSON)
 @RolesAllowed({Roles.ADMIN, Roles.SERVICE})
 @Tag(name = "presence")
+@APIResponse(responseCode = "403", description = "forbidden: operators and back ends (admin, service) only")
 public class RtcPresenceResource {
 
     static final int MAX_CHANNEL_PAGE = 1_000;
@@ -48,7 +50,10 @@ public class RtcPresenceResource {
     RtcKickStore kicks;
 
     @GET
-    @Operation(summary = "Channels with online counts per role, in name order (keyset paging by cursor)")
+    @Operation(operationId = "listChannels",
+            summary = "Channels with online counts per role, in name order (keyset paging by cursor)")
+    @APIResponse(responseCode = "200", description = "A page of channels")
+    @APIResponse(responseCode = "400", description = "invalid-parameter")
     public ChannelPage channels(@QueryParam("cursor") String cursor, @QueryParam("limit") Integer limit) {
         int n = limit(limit, 100, MAX_CHANNEL_PAGE);
         List<RtcPresence.Channel> page = presence.channels(cursor, n);
@@ -57,7 +62,9 @@ public class RtcPresenceResource {
 
     @GET
     @Path("/{channelName}")
-    @Operation(summary = "One channel: online counts per role and lifecycle")
+    @Operation(operationId = "getChannel", summary = "One channel: online counts per role and lifecycle")
+    @APIResponse(responseCode = "200", description = "The channel")
+    @APIResponse(responseCode = "404", description = "not-found: no such channel")
     public RtcPresence.Channel channel(@PathParam("channelName") String channelName) {
         return presence.channel(channelName)
                 .orElseThrow(() -> ProblemException.notFound("No channel '" + channelName + "' is known"));
@@ -65,7 +72,10 @@ public class RtcPresenceResource {
 
     @GET
     @Path("/{channelName}/members")
-    @Operation(summary = "Members of a channel by uid (keyset paging by cursor = last uid), filtered by online and role")
+    @Operation(operationId = "listChannelMembers",
+            summary = "Members of a channel by uid (keyset paging by cursor = last uid), filtered by online and role")
+    @APIResponse(responseCode = "200", description = "A page of members")
+    @APIResponse(responseCode = "400", description = "invalid-parameter")
     public MemberPage members(@PathParam("channelName") String channelName, @QueryParam("online") String online,
                               @QueryParam("role") String role, @QueryParam("cursor") String cursor,
                               @QueryParam("limit") Integer limit) {
@@ -84,7 +94,10 @@ public class RtcPresenceResource {
 
     @GET
     @Path("/{channelName}/kicks")
-    @Operation(summary = "Kicks of abnormal (reason 999) users in a channel, newest first, with their outcome")
+    @Operation(operationId = "listChannelKicks",
+            summary = "Kicks of abnormal (reason 999) users in a channel, newest first, with their outcome")
+    @APIResponse(responseCode = "200", description = "The kicks")
+    @APIResponse(responseCode = "400", description = "invalid-parameter")
     public KickList kicks(@PathParam("channelName") String channelName, @QueryParam("limit") Integer limit) {
         return new KickList(channelName, kicks.forChannel(channelName, limit(limit, 100, 1000)));
     }

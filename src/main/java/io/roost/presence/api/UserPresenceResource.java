@@ -27,6 +27,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /** Where a user is: device sessions (the route table) and RTC channels; and this node's webhook counters. */
@@ -34,6 +35,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 @Produces(MediaType.APPLICATION_JSON)
 @RolesAllowed({Roles.ADMIN, Roles.SERVICE})
 @Tag(name = "presence")
+@APIResponse(responseCode = "403", description = "forbidden: operators and back ends (admin, service) only")
 public class UserPresenceResource {
 
     public record Device(String deviceType, String deviceId, int node, OffsetDateTime since, OffsetDateTime lastHeartbeat) {
@@ -59,7 +61,10 @@ public class UserPresenceResource {
 
     @GET
     @Path("/users/{uid}")
-    @Operation(summary = "Online if at least one device session is live; the devices with node and last heartbeat")
+    @Operation(operationId = "getUserPresence",
+            summary = "Online if at least one device session is live; the devices with node and last heartbeat")
+    @APIResponse(responseCode = "200", description = "The presence")
+    @APIResponse(responseCode = "400", description = "invalid-parameter")
     public UserPresence user(@PathParam("uid") String uid) {
         long id = parse(uid);
         return view(uid, sessions.routesOf(id));
@@ -68,7 +73,9 @@ public class UserPresenceResource {
     @POST
     @Path("/users:query")
     @Consumes(MediaType.APPLICATION_JSON)
-    @Operation(summary = "Presence of up to 1000 users in one round trip")
+    @Operation(operationId = "queryUserPresence", summary = "Presence of up to 1000 users in one round trip")
+    @APIResponse(responseCode = "200", description = "The presence of each, in the order asked")
+    @APIResponse(responseCode = "400", description = "invalid-parameter")
     public QueryResult query(@NotNull @jakarta.validation.Valid Query query) {
         Map<Long, String> ids = new LinkedHashMap<>();
         query.uids().forEach(u -> ids.put(parse(u), u));
@@ -83,7 +90,9 @@ public class UserPresenceResource {
 
     @GET
     @Path("/users/{uid}/channels")
-    @Operation(summary = "The RTC channels a uid is online in now")
+    @Operation(operationId = "getUserChannels", summary = "The RTC channels a uid is online in now")
+    @APIResponse(responseCode = "200", description = "The channels")
+    @APIResponse(responseCode = "400", description = "invalid-parameter")
     public UserChannels channelsOf(@PathParam("uid") String uid) {
         long id = parse(uid);
         return new UserChannels(id, rtc.channelsOf(id));
@@ -98,7 +107,10 @@ public class UserPresenceResource {
 
     @GET
     @Path("/users/{uid}/logins")
-    @Operation(summary = "The user's recent logins, logouts, kicks and timeouts (login log), newest first")
+    @Operation(operationId = "listUserLogins",
+            summary = "The user's recent logins, logouts, kicks and timeouts (login log), newest first")
+    @APIResponse(responseCode = "200", description = "The entries, newest first")
+    @APIResponse(responseCode = "400", description = "invalid-parameter")
     public List<LoginLogEntry> logins(@PathParam("uid") String uid, @QueryParam("limit") Integer limit) {
         @SuppressWarnings("unchecked")
         List<Object[]> rows = em.createNativeQuery("""
@@ -113,7 +125,9 @@ public class UserPresenceResource {
 
     @GET
     @Path("/rtc/stats")
-    @Operation(summary = "Webhook ingestion counters of this node (received, duplicates skipped, unknown types, batches)")
+    @Operation(operationId = "getRtcIngestStats",
+            summary = "Webhook ingestion counters of this node (received, duplicates skipped, unknown types, batches)")
+    @APIResponse(responseCode = "200", description = "The counters")
     public RtcIngestor.Stats rtcStats() {
         return ingestor.stats();
     }

@@ -21,6 +21,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 /**
  * Group commit for NCS notices ({@link GroupCommit}). Webhook requests hand their notice to a queue
@@ -64,6 +65,7 @@ public class RtcIngestor {
     final AtomicLong batches = new AtomicLong();
     final AtomicLong membersChanged = new AtomicLong();
 
+    @Schema(name = "RtcIngestStats") // in the OpenAPI document: another API type has the same simple name
     public record Stats(long received, long duplicatesSkipped, long unknownTypes, long batches, long membersChanged,
                         int queued) {
     }

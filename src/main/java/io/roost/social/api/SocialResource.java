@@ -31,6 +31,9 @@ import java.time.OffsetDateTime;
 import java.util.List;
 import java.util.function.IntFunction;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /**
@@ -50,6 +53,7 @@ public class SocialResource {
     public record FriendRequestBody(@NotNull @Size(max = 20) String to, @Size(max = 500) String message) {
     }
 
+    @Schema(name = "FriendRequestAnswer") // in the OpenAPI document: another API type has the same simple name
     public record AnswerBody(@NotNull @Pattern(regexp = "accept|reject|ignore", message = "must be accept, reject or ignore")
                              String decision, @Size(max = 500) String note) {
     }
@@ -76,7 +80,15 @@ public class SocialResource {
 
     @PUT
     @Path("/following/{uid}")
-    @Operation(summary = "Follow a user (follow mode); mutual follows are friends")
+    @Operation(operationId = "follow", summary = "Follow a user (follow mode); mutual follows are friends")
+    @APIResponse(responseCode = "201", description = "Now following",
+            content = @Content(schema = @Schema(implementation = SocialGraph.Relation.class)))
+    @APIResponse(responseCode = "200", description = "Following already",
+            content = @Content(schema = @Schema(implementation = SocialGraph.Relation.class)))
+    @APIResponse(responseCode = "400", description = "invalid-id, self-relation")
+    @APIResponse(responseCode = "403", description = "forbidden: the user blocks you")
+    @APIResponse(responseCode = "404", description = "not-found: no such active user")
+    @APIResponse(responseCode = "409", description = "wrong-social-mode")
     public Response follow(@PathParam("uid") String uid, @Context SecurityContext sc) {
         settings.require(SocialSettings.Mode.FOLLOW);
         boolean created = graph.follow(Caller.id(sc), Ids.parse(uid));
@@ -85,7 +97,10 @@ public class SocialResource {
 
     @DELETE
     @Path("/following/{uid}")
-    @Operation(summary = "Unfollow (follow mode)")
+    @Operation(operationId = "unfollow", summary = "Unfollow (follow mode)")
+    @APIResponse(responseCode = "204", description = "Not following (any more)")
+    @APIResponse(responseCode = "400", description = "invalid-id")
+    @APIResponse(responseCode = "409", description = "wrong-social-mode")
     public Response unfollow(@PathParam("uid") String uid, @Context SecurityContext sc) {
         settings.require(SocialSettings.Mode.FOLLOW);
         graph.unfollow(Caller.id(sc), Ids.parse(uid));
@@ -94,7 +109,16 @@ public class SocialResource {
 
     @POST
     @Path("/friend-requests")
-    @Operation(summary = "Ask for a friendship with a message (approval mode); asking someone who asked you makes you friends")
+    @Operation(operationId = "requestFriendship",
+            summary = "Ask for a friendship with a message (approval mode); asking someone who asked you makes you friends")
+    @APIResponse(responseCode = "201", description = "Asked",
+            content = @Content(schema = @Schema(implementation = RequestResult.class)))
+    @APIResponse(responseCode = "200", description = "Asked already, or they had asked you: now friends",
+            content = @Content(schema = @Schema(implementation = RequestResult.class)))
+    @APIResponse(responseCode = "400", description = "invalid-id, self-relation")
+    @APIResponse(responseCode = "403", description = "forbidden: the user blocks you")
+    @APIResponse(responseCode = "404", description = "not-found: no such active user")
+    @APIResponse(responseCode = "409", description = "wrong-social-mode, already-friends")
     public Response requestFriend(@NotNull @Valid FriendRequestBody body, @Context SecurityContext sc) {
         settings.require(SocialSettings.Mode.APPROVAL);
         SocialGraph.RequestOutcome outcome = graph.requestFriend(Caller.id(sc), Ids.parse(body.to()), body.message());
@@ -104,7 +128,10 @@ public class SocialResource {
 
     @GET
     @Path("/friend-requests")
-    @Operation(summary = "Your requests: direction=incoming|outgoing, status (default PENDING), newest first, paged by before=")
+    @Operation(operationId = "listFriendRequests",
+            summary = "Your requests: direction=incoming|outgoing, status (default PENDING), newest first, paged by before=")
+    @APIResponse(responseCode = "200", description = "A page of requests")
+    @APIResponse(responseCode = "400", description = "invalid-direction, invalid-status, invalid-id, invalid-limit")
     public Page<FriendRequestView> requests(@QueryParam("direction") @DefaultValue("incoming") String direction,
                                 @QueryParam("status") @DefaultValue("PENDING") String status,
                                 @QueryParam("before") String before, @QueryParam("limit") @DefaultValue("50") int limit,
@@ -128,7 +155,13 @@ public class SocialResource {
 
     @POST
     @Path("/friend-requests/{id}/answer")
-    @Operation(summary = "Answer a request addressed to you: accept, reject or ignore, with an optional note")
+    @Operation(operationId = "answerFriendRequest",
+            summary = "Answer a request addressed to you: accept, reject or ignore, with an optional note")
+    @APIResponse(responseCode = "200", description = "The answered request")
+    @APIResponse(responseCode = "400", description = "invalid-id, invalid-decision")
+    @APIResponse(responseCode = "403", description = "forbidden: only the addressee answers")
+    @APIResponse(responseCode = "404", description = "not-found: no such request")
+    @APIResponse(responseCode = "409", description = "wrong-social-mode, request-not-pending")
     public FriendRequestView answer(@PathParam("id") String id, @NotNull @Valid AnswerBody body, @Context SecurityContext sc) {
         settings.require(SocialSettings.Mode.APPROVAL);
         return FriendRequestView.of(graph.answer(Caller.id(sc), Ids.parse(id), body.decision(), body.note()));
@@ -136,7 +169,11 @@ public class SocialResource {
 
     @DELETE
     @Path("/friend-requests/{id}")
-    @Operation(summary = "Withdraw a pending request you sent")
+    @Operation(operationId = "cancelFriendRequest", summary = "Withdraw a pending request you sent")
+    @APIResponse(responseCode = "204", description = "Withdrawn")
+    @APIResponse(responseCode = "400", description = "invalid-id")
+    @APIResponse(responseCode = "404", description = "not-found: no such request of yours")
+    @APIResponse(responseCode = "409", description = "request-not-pending")
     public Response cancel(@PathParam("id") String id, @Context SecurityContext sc) {
         graph.cancelRequest(Caller.id(sc), Ids.parse(id));
         return Response.noContent().build();
@@ -144,7 +181,9 @@ public class SocialResource {
 
     @DELETE
     @Path("/friends/{uid}")
-    @Operation(summary = "Remove a friend (both directions; nobody is told)")
+    @Operation(operationId = "removeFriend", summary = "Remove a friend (both directions; nobody is told)")
+    @APIResponse(responseCode = "204", description = "Not friends (any more)")
+    @APIResponse(responseCode = "400", description = "invalid-id")
     public Response removeFriend(@PathParam("uid") String uid, @Context SecurityContext sc) {
         graph.removeFriend(Caller.id(sc), Ids.parse(uid));
         return Response.noContent().build();
@@ -152,14 +191,20 @@ public class SocialResource {
 
     @PUT
     @Path("/blocks/{uid}")
-    @Operation(summary = "Block a user: they can no longer message you or ask for your friendship")
+    @Operation(operationId = "block", summary = "Block a user: they can no longer message you or ask for your friendship")
+    @APIResponse(responseCode = "201", description = "Blocked")
+    @APIResponse(responseCode = "200", description = "Blocked already")
+    @APIResponse(responseCode = "400", description = "invalid-id, self-relation")
+    @APIResponse(responseCode = "404", description = "not-found: no such active user")
     public Response block(@PathParam("uid") String uid, @Context SecurityContext sc) {
         return Response.status(graph.block(Caller.id(sc), Ids.parse(uid)) ? 201 : 200).build();
     }
 
     @DELETE
     @Path("/blocks/{uid}")
-    @Operation(summary = "Unblock")
+    @Operation(operationId = "unblock", summary = "Unblock")
+    @APIResponse(responseCode = "204", description = "Not blocked (any more)")
+    @APIResponse(responseCode = "400", description = "invalid-id")
     public Response unblock(@PathParam("uid") String uid, @Context SecurityContext sc) {
         graph.unblock(Caller.id(sc), Ids.parse(uid));
         return Response.noContent().build();
@@ -167,7 +212,9 @@ public class SocialResource {
 
     @GET
     @Path("/blocks")
-    @Operation(summary = "Users you block, paged by after=")
+    @Operation(operationId = "listBlocks", summary = "Users you block, paged by after=")
+    @APIResponse(responseCode = "200", description = "A page of user ids")
+    @APIResponse(responseCode = "400", description = "invalid-id, invalid-limit")
     public Page<String> blocks(@QueryParam("after") String after, @QueryParam("limit") @DefaultValue("100") int limit,
                           @Context SecurityContext sc) {
         return page(n -> graph.blocked(Caller.id(sc), after == null ? null : Ids.parse(after), n), limit);
@@ -175,7 +222,11 @@ public class SocialResource {
 
     @PUT
     @Path("/permissions/{uid}")
-    @Operation(summary = "What you allow a contact: hidePresence (they get no presence of yours), muted")
+    @Operation(operationId = "setPermission",
+            summary = "What you allow a contact: hidePresence (they get no presence of yours), muted")
+    @APIResponse(responseCode = "200", description = "The permission")
+    @APIResponse(responseCode = "400", description = "invalid-id, self-relation")
+    @APIResponse(responseCode = "404", description = "not-found: no such active user")
     public SocialGraph.Permission setPermission(@PathParam("uid") String uid, @NotNull PermissionBody body,
                                                 @Context SecurityContext sc) {
         return graph.setPermission(Caller.id(sc), Ids.parse(uid), new SocialGraph.Permission(body.hidePresence(), body.muted()));
@@ -183,26 +234,37 @@ public class SocialResource {
 
     @GET
     @Path("/permissions/{uid}")
+    @Operation(operationId = "getPermission", summary = "What you allow a contact")
+    @APIResponse(responseCode = "200", description = "The permission (both false if never set)")
+    @APIResponse(responseCode = "400", description = "invalid-id")
     public SocialGraph.Permission permission(@PathParam("uid") String uid, @Context SecurityContext sc) {
         return graph.permission(Caller.id(sc), Ids.parse(uid));
     }
 
     @GET
     @Path("/relations/{uid}")
-    @Operation(summary = "How you stand to a user: following, followedBy, friends, blocking, blockedBy")
+    @Operation(operationId = "getRelation",
+            summary = "How you stand to a user: following, followedBy, friends, blocking, blockedBy")
+    @APIResponse(responseCode = "200", description = "The relation")
+    @APIResponse(responseCode = "400", description = "invalid-id")
     public SocialGraph.Relation relation(@PathParam("uid") String uid, @Context SecurityContext sc) {
         return graph.relation(Caller.id(sc), Ids.parse(uid));
     }
 
     @GET
     @Path("/users/{uid}/counts")
+    @Operation(operationId = "getFollowCounts", summary = "A user's follower and following counts")
+    @APIResponse(responseCode = "200", description = "The counts")
+    @APIResponse(responseCode = "400", description = "invalid-id")
     public SocialGraph.Counts counts(@PathParam("uid") String uid, @Context SecurityContext sc) {
         return graph.counts(Caller.user(uid, sc));
     }
 
     @GET
     @Path("/users/{uid}/followers")
-    @Operation(summary = "Followers, by id, paged by after=")
+    @Operation(operationId = "listFollowers", summary = "Followers, by id, paged by after=")
+    @APIResponse(responseCode = "200", description = "A page of user ids")
+    @APIResponse(responseCode = "400", description = "invalid-id, invalid-limit")
     public Page<String> followers(@PathParam("uid") String uid, @QueryParam("after") String after,
                              @QueryParam("limit") @DefaultValue("100") int limit, @Context SecurityContext sc) {
         long u = Caller.user(uid, sc);
@@ -211,6 +273,9 @@ public class SocialResource {
 
     @GET
     @Path("/users/{uid}/following")
+    @Operation(operationId = "listFollowing", summary = "Whom a user follows, by id, paged by after=")
+    @APIResponse(responseCode = "200", description = "A page of user ids")
+    @APIResponse(responseCode = "400", description = "invalid-id, invalid-limit")
     public Page<String> following(@PathParam("uid") String uid, @QueryParam("after") String after,
                              @QueryParam("limit") @DefaultValue("100") int limit, @Context SecurityContext sc) {
         long u = Caller.user(uid, sc);
@@ -219,7 +284,11 @@ public class SocialResource {
 
     @GET
     @Path("/users/{uid}/friends")
-    @Operation(summary = "Friends (yours, or any user's for admin/service); with=uid keeps only friends in common")
+    @Operation(operationId = "listFriends",
+            summary = "Friends (yours, or any user's for admin/service); with=uid keeps only friends in common")
+    @APIResponse(responseCode = "200", description = "A page of user ids")
+    @APIResponse(responseCode = "400", description = "invalid-id, invalid-limit")
+    @APIResponse(responseCode = "403", description = "forbidden: users list only their own friends")
     public Page<String> friends(@PathParam("uid") String uid, @QueryParam("with") String with, @QueryParam("after") String after,
                            @QueryParam("limit") @DefaultValue("100") int limit, @Context SecurityContext sc) {
         long u = Caller.user(uid, sc);
