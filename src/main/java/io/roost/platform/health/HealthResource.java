@@ -1,15 +1,24 @@
 package io.roost.platform.health;
 
+import io.roost.platform.problem.Problem;
+import io.roost.platform.problem.Unreachable;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.stream.Collectors;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
-/** Public (no credentials): load balancers and probes call it. 200 when all is up, else 503. */
+/**
+ * Public (no credentials): load balancers and probes call it. 200 with the report when all is up;
+ * else 503 service-unavailable (problem+json, with Retry-After, like every other answer while a
+ * dependency is out of reach) carrying the same {@code checks}.
+ */
 @Path("/health")
 @Tag(name = "platform")
 public class HealthResource {
@@ -18,10 +27,24 @@ public class HealthResource {
     HealthService health;
 
     @GET
-    @Produces(MediaType.APPLICATION_JSON)
+    @Produces({MediaType.APPLICATION_JSON, "application/problem+json"})
     @Operation(summary = "Database and broker reachability of this node")
     public Response health() {
         HealthService.Report report = health.check();
-        return Response.status(report.up() ? 200 : 503).entity(report).build();
+        if (report.up()) {
+            return Response.ok(report, MediaType.APPLICATION_JSON_TYPE).build();
+        }
+        String down = report.checks().entrySet().stream().filter(c -> !c.getValue().up()).map(Map.Entry::getKey)
+                .collect(Collectors.joining(" and "));
+        // A problem with one extension member, the checks: the probe sees what is down and why.
+        Map<String, Object> problem = new LinkedHashMap<>();
+        problem.put("type", Problem.TYPE_PREFIX + Unreachable.TYPE);
+        problem.put("title", "Service unavailable");
+        problem.put("status", 503);
+        problem.put("detail", "Out of reach: " + down + ".");
+        problem.put("up", false);
+        problem.put("checks", report.checks());
+        return Response.status(503).type(Problem.MEDIA_TYPE).header("Retry-After", Unreachable.RETRY_AFTER_SECONDS)
+                .entity(problem).build();
     }
 }
