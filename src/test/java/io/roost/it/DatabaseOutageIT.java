@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import io.roost.devservices.DevServices;
+import io.roost.it.admin.AdminBrowser;
 import io.roost.it.presence.Ncs;
 import jakarta.json.JsonObject;
 import java.net.URL;
@@ -35,9 +36,10 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * The database goes away under load and comes back. While client threads keep calling health, an
- * authenticated account read (bearer and Basic), the signed Agora webhook and a device's WebSocket
- * session (login, a friendOp, heartbeat, logout), the dev services' real PostgreSQL is stopped (a
- * fast shutdown: its sessions are cut off) and started again a few seconds later. Every failure must
+ * authenticated account read (bearer, Basic, the admin console's session), the signed Agora
+ * webhook and a device's WebSocket session (login, a friendOp, heartbeat, logout), the dev
+ * services' real PostgreSQL is stopped (a fast shutdown: its sessions are cut off) and started
+ * again a few seconds later. Every failure must
  * be a 503 problem of type service-unavailable with Retry-After (on the WebSocket: error
  * {@code server-busy}, close 1013), never a 500 or another close; and every path must answer
  * normally again within a few seconds of the restart, and from then on.
@@ -86,6 +88,9 @@ class DatabaseOutageIT {
         Ncs ncs = new Ncs(baseUrl.toURI());
         TestUsers.Registered user = TestUsers.register(baseUrl, "outage-");
         String basic = Http.basic(user.name(), TestUsers.PASSWORD);
+        // The admin console's session is in memory: its requests reach JAX-RS, whose mappers meet the failure.
+        AdminBrowser console = new AdminBrowser(baseUrl.toURI());
+        assertEquals(200, console.signIn(Http.ADMIN_USER, Http.ADMIN_PASSWORD).statusCode());
         String channel = "outage-" + UUID.randomUUID().toString().substring(0, 8);
         AtomicLong seq = new AtomicLong();
 
@@ -93,6 +98,13 @@ class DatabaseOutageIT {
         paths.put("health", () -> http("health", () -> http.get("api/health", null)));
         paths.put("me-bearer", () -> http("me-bearer", () -> http.get("api/v1/accounts/me", user.auth())));
         paths.put("me-basic", () -> http("me-basic", () -> http.get("api/v1/accounts/me", basic)));
+        paths.put("me-console", () -> http("me-console", () -> {
+            try {
+                return console.send("GET", "api/v1/accounts/me", null, false);
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        }));
         // One member joining and leaving (a new noticeId each time: a known one is answered from memory).
         paths.put("webhook", () -> http("webhook", () -> {
             long n = seq.incrementAndGet();
