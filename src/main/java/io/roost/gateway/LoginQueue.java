@@ -135,19 +135,19 @@ public class LoginQueue {
             }
             try {
                 logIn(admitted);
-            } catch (RuntimeException e) {
+            } catch (Exception e) { // also the checked HeuristicMixedException of a commit on a dying connection
                 // Nothing of the batch was committed. One login's failure (or a deadlock with another
                 // transaction) must not fail the others: each one again, in a transaction of its own.
                 LOG.log(Level.FINE, "login batch of " + admitted.size() + " failed, retrying one by one", e);
                 for (Admitted one : admitted) {
                     try {
                         logIn(List.of(one));
-                    } catch (RuntimeException single) {
+                    } catch (Exception single) {
                         one.attempt.done.completeExceptionally(single);
                     }
                 }
             }
-        } catch (RuntimeException e) {
+        } catch (Exception e) {
             batch.forEach(a -> a.done.completeExceptionally(e));
         }
     }

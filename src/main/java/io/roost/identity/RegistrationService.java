@@ -3,6 +3,7 @@ package io.roost.identity;
 import io.roost.identity.security.PasswordHasher;
 import io.roost.identity.store.Account;
 import io.roost.platform.problem.ProblemException;
+import io.roost.platform.problem.Unreachable;
 import io.roost.platform.security.Roles;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -154,6 +155,9 @@ public class RegistrationService {
         try {
             em.flush();
         } catch (PersistenceException e) {
+            if (Unreachable.isCause(e)) {
+                throw e; // not a taken address: the database went away (503)
+            }
             throw ProblemException.conflict("address-taken", "Another account has this address.");
         }
         return a;

@@ -26,6 +26,7 @@ import java.util.concurrent.TimeUnit;
  * DevServices start [--fresh] --dir=D --db-port=P --namesrv-port=P --broker-port=P --classpath-file=F
  *                   [--max-lifetime-minutes=N] [--broker-pull-max=N] [--no-db] [--no-rocketmq] [--no-fsync]
  * DevServices stop --dir=D
+ * DevServices db-stop --dir=D | db-start --dir=D
  * DevServices run ...       (the background process itself, in the foreground; start launches it)
  * </pre>
  *
@@ -37,6 +38,12 @@ import java.util.concurrent.TimeUnit;
  * and PostgreSQL, in that order. PostgreSQL is not a child of that JVM ({@code pg_ctl} daemonizes
  * it), so after a forced kill {@code stop} finds the postmaster of {@code D/pgdata} by its command
  * line and stops it by pid.
+ *
+ * <p>{@code db-stop} and {@code db-start} ask the running process to stop its PostgreSQL (a fast
+ * shutdown: sessions are cut off, as when a database server goes away) and to start it again on the
+ * same data directory, port and settings; each returns once that is done. The outage test uses them
+ * ({@link #database}); the request and the answer are files in D ({@code db-control.request},
+ * {@code db-control.reply}), which the process looks for every {@value #CONTROL_POLL_MILLIS} ms.
  *
  * <p>Files in D: {@code devservices.pid}, {@code devservices.log} (the child's stdout/stderr:
  * our lines, embedded PostgreSQL's and the server log), {@code ready.properties} (db.url, db.user,
@@ -58,6 +65,9 @@ public final class DevServices {
     static final String LOG = "devservices.log";
     static final String PGDATA = "pgdata";
     static final String ROCKETMQ = "rocketmq";
+    static final String CONTROL_REQUEST = "db-control.request";
+    static final String CONTROL_REPLY = "db-control.reply";
+    static final long CONTROL_POLL_MILLIS = 50;
 
     static final long START_TIMEOUT_SECONDS = 120;
     static final long STOP_TIMEOUT_SECONDS = 60;
@@ -84,6 +94,10 @@ public final class DevServices {
         switch (options.command()) {
             case "start" -> System.exit(start(options));
             case "stop" -> System.exit(stop(options.dir(), true));
+            case "db-stop", "db-start" -> {
+                database(options.dir(), options.command().equals("db-start"));
+                System.exit(0);
+            }
             case "run" -> DevServicesProcess.run(options);
             default -> usage("unknown command " + options.command());
         }
@@ -93,7 +107,7 @@ public final class DevServices {
         System.err.println("[devservices] " + problem);
         System.err.println("usage: DevServices start|run [--fresh] --dir=DIR --db-port=P --namesrv-port=P --broker-port=P"
                 + " --classpath-file=F [--max-lifetime-minutes=N] [--broker-pull-max=N] [--no-db] [--no-rocketmq] [--no-fsync]");
-        System.err.println("       DevServices stop --dir=DIR");
+        System.err.println("       DevServices stop|db-stop|db-start --dir=DIR");
         System.exit(2);
     }
 
@@ -122,7 +136,7 @@ public final class DevServices {
                 throw new IllegalArgumentException("--dir is required");
             }
             Path dir = Path.of(dirValue).toAbsolutePath().normalize();
-            if (command.equals("stop")) {
+            if (command.equals("stop") || command.equals("db-stop") || command.equals("db-start")) {
                 return new Options(command, dir, false, false, false, 0, 0, 0, null, 0, 0, true);
             }
             boolean db = !raw.containsKey("no-db");
@@ -433,6 +447,56 @@ public final class DevServices {
             // no kill(1): fall back to SIGTERM
         }
         process.destroy();
+    }
+
+    // ---------------------------------------------------------------------------------- db-stop / db-start
+
+    /**
+     * Has the dev services process running in {@code dir} stop its PostgreSQL ({@code up} false) or
+     * start it again ({@code up} true), and returns once it has (started: accepting connections).
+     *
+     * @throws IllegalStateException if no dev services process runs there, or it failed or took too long
+     */
+    public static void database(Path dir, boolean up) throws IOException, InterruptedException {
+        dir = dir.toAbsolutePath().normalize();
+        String action = up ? "start" : "stop";
+        Path pidFile = dir.resolve(PID);
+        ProcessHandle process = Files.exists(pidFile)
+                ? ProcessHandle.of(Long.parseLong(Files.readString(pidFile).trim())).filter(ProcessHandle::isAlive).orElse(null)
+                : null;
+        if (process == null) {
+            throw new IllegalStateException("no dev services process runs in " + dir);
+        }
+        String id = Long.toString(System.nanoTime());
+        Path reply = dir.resolve(CONTROL_REPLY);
+        Files.deleteIfExists(reply);
+        Path tmp = dir.resolve(CONTROL_REQUEST + ".tmp");
+        Files.writeString(tmp, id + " " + action + "\n");
+        Files.move(tmp, dir.resolve(CONTROL_REQUEST), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        long begin = System.nanoTime();
+        long deadline = begin + TimeUnit.SECONDS.toNanos(START_TIMEOUT_SECONDS);
+        while (true) {
+            if (Files.exists(reply)) {
+                String answer = Files.readString(reply).trim();
+                if (answer.startsWith(id + " ")) {
+                    Files.deleteIfExists(reply);
+                    String outcome = answer.substring(id.length() + 1);
+                    if (!outcome.equals("ok")) {
+                        throw new IllegalStateException("db-" + action + " failed: " + outcome + " (see " + dir.resolve(LOG) + ")");
+                    }
+                    log(String.format("db-%s done in %.1f s", action, secondsSince(begin)));
+                    return;
+                }
+            }
+            if (!process.isAlive()) {
+                throw new IllegalStateException("the dev services process exited during db-" + action + "; see " + dir.resolve(LOG));
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("db-" + action + " not done after " + START_TIMEOUT_SECONDS + " s; see "
+                        + dir.resolve(LOG));
+            }
+            Thread.sleep(CONTROL_POLL_MILLIS);
+        }
     }
 
     // ---------------------------------------------------------------------------------- shared

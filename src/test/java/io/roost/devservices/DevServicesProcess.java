@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -53,15 +54,21 @@ final class DevServicesProcess {
 
     private final Path dir;
     private final boolean db;
+    private final int dbPort;
+    private final boolean durableCommits;
     private volatile EmbeddedPostgres postgres;
     private volatile NamesrvController nameServer;
     private volatile BrokerController broker;
     private volatile Thread nameServerStopper;
     private final AtomicBoolean nameServerStopping = new AtomicBoolean();
+    /** Set by the shutdown hook: a db-start arriving later must not bring PostgreSQL back. */
+    private volatile boolean shuttingDown;
 
-    private DevServicesProcess(Path dir, boolean db) {
+    private DevServicesProcess(Path dir, boolean db, int dbPort, boolean durableCommits) {
         this.dir = dir;
         this.db = db;
+        this.dbPort = dbPort;
+        this.durableCommits = durableCommits;
     }
 
     static void run(Options options) throws Exception {
@@ -96,7 +103,7 @@ final class DevServicesProcess {
             System.setProperty("tls.server.mode", "disabled");
         }
 
-        DevServicesProcess services = new DevServicesProcess(dir, options.db());
+        DevServicesProcess services = new DevServicesProcess(dir, options.db(), options.dbPort(), options.durableCommits());
         Runtime.getRuntime().addShutdownHook(new Thread(services::shutdown, "devservices-shutdown"));
         if (options.maxLifetimeMinutes() > 0) {
             // Safety net: a build that died without calling stop does not leave us running for ever.
@@ -119,7 +126,7 @@ final class DevServicesProcess {
             CompletableFuture<Void> db = options.db()
                     ? CompletableFuture.runAsync(() -> {
                         try {
-                            services.startPostgres(pgdata, options.dbPort(), options.durableCommits());
+                            services.startPostgres(pgdata);
                         } catch (Exception e) {
                             throw new CompletionException(e);
                         }
@@ -148,6 +155,9 @@ final class DevServicesProcess {
             System.out.flush();
             System.exit(1); // the shutdown hook stops whatever did start
         }
+        if (options.db()) {
+            services.watchDatabaseRequests();
+        }
         DevServices.writeReady(dir, ready);
         log(String.format("ready in %.1f s", secondsSince(begin)));
         Thread.currentThread().join(); // until SIGTERM/SIGINT or the lifetime guard runs the shutdown hook
@@ -155,7 +165,8 @@ final class DevServicesProcess {
 
     // ------------------------------------------------------------------------------ PostgreSQL
 
-    private void startPostgres(Path dataDir, int port, boolean durableCommits) throws Exception {
+    private void startPostgres(Path dataDir) throws Exception {
+        int port = dbPort;
         long start = System.nanoTime();
         // A postmaster left behind by a killed run would hold the port and the data directory.
         DevServices.stopOrphanedPostgres(dataDir);
@@ -243,6 +254,83 @@ final class DevServicesProcess {
             }
         } catch (NumberFormatException e) {
             Files.delete(lock);
+        }
+    }
+
+    /** Stops PostgreSQL (pg_ctl stop -m fast), and makes sure no postmaster serves our data directory any more. */
+    private synchronized void stopPostgres() {
+        long t = System.nanoTime();
+        if (postgres != null) {
+            try {
+                postgres.close();
+            } catch (IOException | RuntimeException e) {
+                log("postgres close failed: " + e);
+            }
+            postgres = null;
+        }
+        try {
+            // pg_ctl gives up after 5 s, and a signal during start-up can leave a postmaster
+            // that zonky had not handed back yet: make sure none serves our data directory.
+            DevServices.stopOrphanedPostgres(dir.resolve(DevServices.PGDATA));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        log(String.format("postgres stopped in %.1f s", secondsSince(t)));
+    }
+
+    /**
+     * Performs {@code db-stop} / {@code db-start} requests ({@link DevServices#database}): a daemon
+     * thread looks for the request file, removes it, does what it asks and writes the reply.
+     */
+    private void watchDatabaseRequests() {
+        Path request = dir.resolve(DevServices.CONTROL_REQUEST);
+        Thread watcher = new Thread(() -> {
+            while (true) {
+                try {
+                    if (Files.exists(request)) {
+                        String[] asked = Files.readString(request).trim().split(" ", 2);
+                        Files.delete(request);
+                        String outcome = asked.length == 2 ? databaseRequest(asked[1]) : "malformed request";
+                        Path tmp = dir.resolve(DevServices.CONTROL_REPLY + ".tmp");
+                        Files.writeString(tmp, asked[0] + " " + outcome + "\n");
+                        Files.move(tmp, dir.resolve(DevServices.CONTROL_REPLY), StandardCopyOption.ATOMIC_MOVE,
+                                StandardCopyOption.REPLACE_EXISTING);
+                    }
+                    Thread.sleep(DevServices.CONTROL_POLL_MILLIS);
+                } catch (InterruptedException e) {
+                    return;
+                } catch (IOException | RuntimeException e) {
+                    log("database request failed: " + e);
+                }
+            }
+        }, "devservices-db-control");
+        watcher.setDaemon(true);
+        watcher.start();
+    }
+
+    /** "ok" once done, else what went wrong. */
+    private synchronized String databaseRequest(String action) {
+        log("db-" + action + " requested");
+        if (shuttingDown) {
+            return "the dev services are shutting down";
+        }
+        try {
+            switch (action) {
+                case "stop" -> stopPostgres();
+                case "start" -> {
+                    if (postgres == null) {
+                        startPostgres(dir.resolve(DevServices.PGDATA));
+                    }
+                }
+                default -> {
+                    return "unknown action " + action;
+                }
+            }
+            return "ok";
+        } catch (Exception e) {
+            log("db-" + action + " failed: " + e);
+            e.printStackTrace(System.out);
+            return e.toString().replace('\n', ' ');
         }
     }
 
@@ -403,6 +491,7 @@ final class DevServicesProcess {
     // ------------------------------------------------------------------------------ shutdown
 
     private synchronized void shutdown() {
+        shuttingDown = true;
         long start = System.nanoTime();
         log("shutting down");
         deleteQuietly(dir.resolve(DevServices.READY));
@@ -426,23 +515,7 @@ final class DevServicesProcess {
             }
         }
         if (db) {
-            long t = System.nanoTime();
-            if (postgres != null) {
-                try {
-                    postgres.close(); // pg_ctl stop -m fast
-                } catch (IOException | RuntimeException e) {
-                    log("postgres close failed: " + e);
-                }
-                postgres = null;
-            }
-            try {
-                // pg_ctl gives up after 5 s, and a signal during start-up can leave a postmaster
-                // that zonky had not handed back yet: make sure none serves our data directory.
-                DevServices.stopOrphanedPostgres(dir.resolve(DevServices.PGDATA));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-            log(String.format("postgres stopped in %.1f s", secondsSince(t)));
+            stopPostgres();
         }
         // The pid file is ours unless a newer start has already replaced it.
         Path pidFile = dir.resolve(DevServices.PID);

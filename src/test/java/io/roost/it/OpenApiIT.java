@@ -241,7 +241,7 @@ class OpenApiIT {
 
     /**
      * Every failure an operation declares is a problem+json body of the shared Problem schema (the
-     * health probe's 503 alone carries its report), and the responses that follow from the platform
+     * health probe's 503 too, with its report as extra members), and the responses that follow from the platform
      * are there: 401 where credentials are needed, 400 and 413 where a body is read, Retry-After on 429.
      */
     @Test
@@ -264,10 +264,6 @@ class OpenApiIT {
                             assertFalse(media.asJsonObject().getJsonObject("schema").isEmpty(), op + " " + code + ": empty schema"));
                 }
                 if (!code.startsWith("4") && !code.startsWith("5")) {
-                    continue;
-                }
-                if (op.id().equals("getHealth") && code.equals("503")) {
-                    assertEquals(responses.getJsonObject("200").getJsonObject("content"), response.getJsonObject("content"));
                     continue;
                 }
                 assertNotNull(response.getJsonObject("content"), op + " " + code + " has no body");

@@ -9,6 +9,7 @@ import io.roost.gateway.LoginQueue;
 import io.roost.gateway.RoomOps;
 import io.roost.identity.TokenService;
 import io.roost.platform.ids.IdGenerator;
+import io.roost.platform.problem.Unreachable;
 import io.roost.presence.session.DeviceSessions;
 import io.roost.presence.session.HeartbeatBuffer;
 import io.roost.presence.session.SessionSettings;
@@ -39,7 +40,9 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 /**
  * A device's long connection: {@code hello} (device id and type), {@code login} (bearer token),
  * {@code heartbeat}, {@code logout}. One instance per connection. Protocol violations (not JSON,
- * frames out of order, a bad token) get an error frame and a close, never a server exception.
+ * frames out of order, a bad token) get an error frame and a close, never a server exception. A
+ * frame whose work fails because the database or the broker is out of reach ({@link Unreachable})
+ * gets error {@code server-busy} and a close with 1013 (try again later).
  */
 @ServerEndpoint(value = "/ws", configurator = DeviceEndpoint.Factory.class)
 public class DeviceEndpoint {
@@ -147,6 +150,18 @@ public class DeviceEndpoint {
             return;
         }
         String type = frame.getString("type", "");
+        try {
+            handle(type, frame, session);
+        } catch (Exception e) { // also a commit's checked HeuristicMixedException, which a @Transactional proxy lets through
+            if (!Unreachable.isCause(e)) {
+                throw e;
+            }
+            LOG.log(Level.FINE, "connection " + connectionId + ": " + type + " failed, a dependency is out of reach", e);
+            busy(session, "This cannot be done now (the server cannot reach its database or broker); connect again later.");
+        }
+    }
+
+    private void handle(String type, JsonObject frame, Session session) {
         switch (type) {
             case "hello" -> hello(frame, session);
             case "login" -> login(frame, session);
@@ -227,10 +242,7 @@ public class DeviceEndpoint {
                 case DEVICE_MISMATCH -> violation(session, "token-device-mismatch", "This token was issued to another device.");
                 case REFUSED -> violation(session, "login-refused",
                         "Another " + deviceType + " device is logged in and this type refuses a second.");
-                default -> {
-                    send(session, Frames.error("server-busy", "The login could not be completed now; connect again later."));
-                    close(session, CloseReason.CloseCodes.TRY_AGAIN_LATER, "server-busy");
-                }
+                default -> busy(session, "The login could not be completed now; connect again later.");
             }
             return;
         }
@@ -278,8 +290,20 @@ public class DeviceEndpoint {
         if (loggedIn) {
             gw.roomOps.connectionClosed(uid, roomsEntered);
             gw.connections.remove(connectionId);
-            gw.sessions.logout(connectionId); // removes the route only if this connection still holds it
+            try {
+                gw.sessions.logout(connectionId); // removes the route only if this connection still holds it
+            } catch (Exception e) {
+                // Nobody to answer; the heartbeat timeout ends the session instead.
+                LOG.log(Unreachable.isCause(e) ? Level.FINE : Level.WARNING,
+                        "connection " + connectionId + " closed; its session stays until the heartbeat timeout", e);
+            }
         }
+    }
+
+    /** Try again later: error server-busy and a close with 1013. */
+    private static void busy(Session session, String message) {
+        send(session, Frames.error("server-busy", message));
+        close(session, CloseReason.CloseCodes.TRY_AGAIN_LATER, "server-busy");
     }
 
     @OnError

@@ -75,7 +75,10 @@ public final class GroupCommit<T> {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 break;
-            } catch (RuntimeException e) {
+            } catch (Exception e) {
+                // Not only RuntimeException: a @Transactional method's commit can throw a checked
+                // HeuristicMixedException (the connection died at commit) straight through its proxy,
+                // and a writer that dies leaves every later item waiting for ever.
                 LOG.log(Level.SEVERE, name + " writer loop error", e);
             } finally {
                 batch.clear();

@@ -33,6 +33,11 @@ public class ProblemException extends RuntimeException {
         return new ProblemException(503, type, "Service unavailable", detail);
     }
 
+    /** 503 with a {@code Retry-After} header: worth trying again after that many seconds. */
+    public static ProblemException unavailable(String type, String detail, long retryAfterSeconds) {
+        return new ProblemException(503, type, "Service unavailable", detail, Math.max(1, retryAfterSeconds));
+    }
+
     public static ProblemException badRequest(String type, String detail) {
         return new ProblemException(400, type, "Bad request", detail);
     }
@@ -64,5 +69,10 @@ public class ProblemException extends RuntimeException {
     /** Seconds for a {@code Retry-After} header; 0 for none. */
     public long retryAfterSeconds() {
         return retryAfterSeconds;
+    }
+
+    /** The body of the answer (its {@code Retry-After}, if any, is {@link #retryAfterSeconds()}). */
+    public Problem toProblem() {
+        return Problem.of(status, type, title, getMessage());
     }
 }

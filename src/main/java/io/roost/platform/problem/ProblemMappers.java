@@ -11,13 +11,15 @@ import jakarta.ws.rs.ext.ExceptionMapper;
 import jakarta.ws.rs.ext.Provider;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
  * Every failure leaves the REST layer as problem+json: never a stack trace, never an HTML page.
- * 4xx for what the caller got wrong, 5xx (with an id to find the log line) for what we did.
+ * 4xx for what the caller got wrong; 503 service-unavailable with Retry-After when the database or
+ * the broker is out of reach ({@link Unreachable}); 500 (with an id to find the log line) for the rest.
  */
 public final class ProblemMappers {
 
@@ -67,7 +69,14 @@ public final class ProblemMappers {
         return line.length() > 300 ? line.substring(0, 300) + "…" : line;
     }
 
-    static Response internalError(Throwable t) {
+    /** A failure on our side: 503 with Retry-After when the database or the broker is out of reach, else 500. */
+    static Response serverFailure(Throwable t) {
+        Optional<ProblemException> unavailable = Unreachable.problemFor(t);
+        if (unavailable.isPresent()) {
+            // Not SEVERE: during an outage every request would log its stack; the pool and health report it.
+            LOG.log(Level.FINE, "answered 503: a dependency is out of reach", t);
+            return new ProblemExceptionMapper().toResponse(unavailable.get());
+        }
         String errorId = UUID.randomUUID().toString();
         LOG.log(Level.SEVERE, "Unhandled error " + errorId, t);
         return Problem.of(500, "internal-error", "Internal server error",
@@ -78,7 +87,7 @@ public final class ProblemMappers {
     public static class ProblemExceptionMapper implements ExceptionMapper<ProblemException> {
         @Override
         public Response toResponse(ProblemException e) {
-            Response response = Problem.of(e.status(), e.type(), e.title(), e.getMessage()).toResponse();
+            Response response = e.toProblem().toResponse();
             if (e.retryAfterSeconds() > 0) {
                 response.getHeaders().putSingle("Retry-After", Long.toString(e.retryAfterSeconds()));
             }
@@ -116,7 +125,7 @@ public final class ProblemMappers {
             }
             int status = e.getResponse().getStatus();
             if (status >= 500) {
-                return internalError(e);
+                return serverFailure(e);
             }
             String slug = switch (status) {
                 case 400 -> "bad-request";
@@ -192,7 +201,7 @@ public final class ProblemMappers {
             if (tooLarge(t)) {
                 return malformedBody(t);
             }
-            return internalError(t);
+            return serverFailure(t);
         }
     }
 }

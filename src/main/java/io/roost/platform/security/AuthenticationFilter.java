@@ -2,6 +2,8 @@ package io.roost.platform.security;
 
 import io.roost.platform.api.JsonbResolver;
 import io.roost.platform.problem.Problem;
+import io.roost.platform.problem.ProblemException;
+import io.roost.platform.problem.Unreachable;
 import jakarta.inject.Inject;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
@@ -19,7 +21,8 @@ import java.util.Set;
  * or, with no Authorization header, the admin UI's session cookie (with its CSRF token on changes,
  * see {@link OperatorSession}). Every path needs a caller except the {@link PublicPaths public} ones.
  * The caller reaches JAX-RS as the request's principal and roles, so {@code @RolesAllowed} and
- * {@code SecurityContext} work as usual. Failures are answered here with problem+json.
+ * {@code SecurityContext} work as usual. Failures are answered here with problem+json; a database
+ * out of reach (the accounts cannot be checked) is a 503 with Retry-After ({@link Unreachable}).
  *
  * <p>A servlet filter rather than a Jakarta Security mechanism: the JASPI bridge that WildFly puts
  * around such a mechanism costs more CPU than a typical request itself (two JNDI lookups, each
@@ -34,6 +37,22 @@ public class AuthenticationFilter extends HttpFilter {
 
     @Override
     protected void doFilter(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+            throws IOException, ServletException {
+        try {
+            authenticate(request, response, chain);
+        } catch (Exception e) { // also a commit's checked HeuristicMixedException, which a @Transactional proxy lets through
+            // The accounts live in the database: out of reach, that is a 503 to retry, not the container's 500.
+            // Also for what escapes the chain after us, if nothing of the answer has gone out yet.
+            Optional<ProblemException> unavailable = Unreachable.problemFor(e);
+            if (unavailable.isEmpty() || response.isCommitted()) {
+                throw e;
+            }
+            response.reset();
+            refuse(response, unavailable.get());
+        }
+    }
+
+    private void authenticate(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws IOException, ServletException {
         String header = request.getHeader("Authorization");
         if (header == null || header.isBlank()) {
@@ -78,10 +97,21 @@ public class AuthenticationFilter extends HttpFilter {
     }
 
     private static void refuse(HttpServletResponse response, int status, String slug, String title, String detail) throws IOException {
-        response.setStatus(status);
+        refuse(response, Problem.of(status, slug, title, detail));
+    }
+
+    private static void refuse(HttpServletResponse response, ProblemException problem) throws IOException {
+        if (problem.retryAfterSeconds() > 0) {
+            response.setHeader("Retry-After", Long.toString(problem.retryAfterSeconds()));
+        }
+        refuse(response, problem.toProblem());
+    }
+
+    private static void refuse(HttpServletResponse response, Problem problem) throws IOException {
+        response.setStatus(problem.status());
         response.setContentType(Problem.MEDIA_TYPE.toString());
         response.setCharacterEncoding("UTF-8");
-        response.getWriter().write(JsonbResolver.jsonb().toJson(Problem.of(status, slug, title, detail)));
+        response.getWriter().write(JsonbResolver.jsonb().toJson(problem));
     }
 
     /** The request as the application sees it once authenticated: its principal is the account id. */

@@ -3,6 +3,7 @@ package io.roost.presence.api;
 import io.roost.platform.api.JsonbResolver;
 import io.roost.platform.problem.Problem;
 import io.roost.platform.problem.ProblemException;
+import io.roost.platform.problem.Unreachable;
 import io.roost.presence.rtc.NcsNotice;
 import io.undertow.server.HttpHandler;
 import io.undertow.server.HttpServerExchange;
@@ -16,6 +17,7 @@ import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.logging.Level;
@@ -58,7 +60,8 @@ final class AgoraWebhookHandler implements HttpHandler {
         // Published by the CDI bean once the application has started; until then NCS retries.
         AgoraWebhook webhook = (AgoraWebhook) context.getAttribute(AgoraWebhook.ATTRIBUTE);
         if (webhook == null) {
-            problem(exchange, Problem.of(503, "starting", "Service unavailable", "The server is starting; send it again."));
+            problem(exchange, ProblemException.unavailable("starting", "The server is starting; send it again.",
+                    Unreachable.RETRY_AFTER_SECONDS));
             return;
         }
         long declared = exchange.getRequestContentLength();
@@ -93,9 +96,14 @@ final class AgoraWebhookHandler implements HttpHandler {
             applied = webhook.receive(body, exchange.getRequestHeaders().getFirst(SHA1_HEADER),
                     exchange.getRequestHeaders().getFirst(SHA256_HEADER));
         } catch (ProblemException e) {
-            problem(exchange, Problem.of(e.status(), e.type(), e.title(), e.getMessage()));
+            problem(exchange, e);
             return;
         } catch (RuntimeException e) {
+            Optional<ProblemException> unavailable = Unreachable.problemFor(e);
+            if (unavailable.isPresent()) {
+                problem(exchange, unavailable.get());
+                return;
+            }
             String errorId = UUID.randomUUID().toString();
             LOG.log(Level.SEVERE, "Webhook failed, error id " + errorId, e);
             problem(exchange, Problem.of(500, "internal-error", "Internal server error",
@@ -124,9 +132,11 @@ final class AgoraWebhookHandler implements HttpHandler {
         try {
             notice = applied.join();
         } catch (RuntimeException failure) {
+            // Either way NCS sends it again: service-unavailable when the database or the broker is out of
+            // reach, not-applied for anything else (the deadline passed, the queue was full).
             LOG.log(Level.FINE, "notice not applied", failure);
-            problem(exchange, Problem.of(503, "not-applied", "Service unavailable",
-                    "The notice was not committed; send it again."));
+            problem(exchange, Unreachable.problemFor(failure).orElseGet(() -> ProblemException.unavailable("not-applied",
+                    "The notice was not committed; send it again.", Unreachable.RETRY_AFTER_SECONDS)));
             return;
         }
         send(exchange, 200, "application/json",
@@ -136,6 +146,13 @@ final class AgoraWebhookHandler implements HttpHandler {
     private static Problem tooLarge(String size, long maxBytes) {
         return Problem.of(413, "payload-too-large", "Payload too large",
                 "The request body has " + size + "; this server accepts at most " + maxBytes + ".");
+    }
+
+    private static void problem(HttpServerExchange exchange, ProblemException problem) {
+        if (problem.retryAfterSeconds() > 0) {
+            exchange.getResponseHeaders().put(Headers.RETRY_AFTER, Long.toString(problem.retryAfterSeconds()));
+        }
+        problem(exchange, problem.toProblem());
     }
 
     private static void problem(HttpServerExchange exchange, Problem problem) {

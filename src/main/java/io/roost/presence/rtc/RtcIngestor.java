@@ -118,7 +118,7 @@ public class RtcIngestor {
                 recent.add(p.notice.noticeId());
                 p.done.complete(null);
             }
-        } catch (RuntimeException e) {
+        } catch (Exception e) {
             // Nothing was committed: every request of the batch fails, and NCS will retry it.
             LOG.log(Level.WARNING, "RTC batch of " + batch.size() + " notices failed", e);
             batch.forEach(p -> p.done.completeExceptionally(e));

@@ -17,13 +17,9 @@ import io.roost.it.TestUsers.Registered;
 import io.roost.it.WsDevice;
 import io.roost.it.presence.Ncs;
 import jakarta.json.JsonObject;
-import java.net.CookieManager;
 import java.net.URI;
 import java.net.URL;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
@@ -64,33 +60,9 @@ class AdminApiIT {
         assertEquals("urn:roost:problem:" + type, json(r).getString("type"), r.body());
     }
 
-    /** A browser-like client: keeps the session cookie, sends the CSRF token when it has one. */
-    final class Browser {
-        final HttpClient client = HttpClient.newBuilder().cookieHandler(new CookieManager()).connectTimeout(Duration.ofSeconds(5)).build();
-        String csrf;
-
-        HttpResponse<String> send(String method, String path, String body, boolean withCsrf) throws Exception {
-            HttpRequest.Builder b = HttpRequest.newBuilder(baseUrl.toURI().resolve(path)).timeout(Duration.ofSeconds(30))
-                    .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body))
-                    .header("Content-Type", "application/json");
-            if (withCsrf && csrf != null) {
-                b.header("X-CSRF-Token", csrf);
-            }
-            return client.send(b.build(), HttpResponse.BodyHandlers.ofString());
-        }
-
-        HttpResponse<String> signIn(String user, String password) throws Exception {
-            var r = send("POST", "api/v1/admin/session", "{\"username\":\"" + user + "\",\"password\":\"" + password + "\"}", false);
-            if (r.statusCode() == 200) {
-                csrf = json(r).getString("csrfToken");
-            }
-            return r;
-        }
-    }
-
     @Test
     void operatorsSignInWithACookieAndEveryChangeNeedsTheCsrfToken() throws Exception {
-        Browser b = new Browser();
+        AdminBrowser b = new AdminBrowser(baseUrl.toURI());
         assertProblem(b.send("GET", "api/v1/admin/session", null, false), 401, "no-session");
         assertProblem(b.send("GET", "api/v1/admin/overview", null, false), 401, "missing-credentials");
         assertProblem(b.signIn(ADMIN_USER, "wrong password"), 401, "invalid-credentials");

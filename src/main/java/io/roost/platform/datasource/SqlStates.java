@@ -1,0 +1,23 @@
+package io.roost.platform.datasource;
+
+/**
+ * The one rule for "this SQLState means PostgreSQL is out of reach": used by the application
+ * ({@link io.roost.platform.problem.Unreachable}, 503 to the caller) and by the datasource's
+ * {@link PostgresExceptionSorter} (the pool drops the connection). Plain Java: it also runs in the
+ * server module {@code io.roost.datasource}.
+ */
+public final class SqlStates {
+
+    private SqlStates() {
+    }
+
+    /**
+     * Class 08 (connection exception: cannot connect, connection lost or already closed), 57P01-03
+     * (the server is shutting down, crashed, or cannot take connections yet) and 53300 (it has no
+     * connection slot left).
+     */
+    public static boolean unreachable(String sqlState) {
+        return sqlState != null && (sqlState.startsWith("08") || sqlState.equals("57P01") || sqlState.equals("57P02")
+                || sqlState.equals("57P03") || sqlState.equals("53300"));
+    }
+}
