@@ -75,7 +75,8 @@ class LauncherIT {
             long firstDevServices = pidIn(DATA.resolve("devservices/devservices.pid"));
             long firstPostmaster = postmasterPid();
             // standalone.sh first, so that nothing reaps the killed JVM at once: its pid stays a
-            // zombie (for good under an init that reaps no orphans), as in the reported refusal.
+            // zombie until init gets to it (about 2 s on the development machine), and the old
+            // launcher took a zombie for a running Roost.
             kill(wrapper);
             kill(jvm);
 
