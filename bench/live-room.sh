@@ -57,7 +57,7 @@ done
 # The longest stop-the-world pauses of WildFly's collector, and of the load generator's (a pause
 # there delays whatever it was timing), over the whole run
 longest_pauses() { cat "$@" 2>/dev/null | sed -n 's/.*Pause.* \([0-9.]*\)ms$/\1/p' | sort -rn | head -5 | tr '\n' ' '; }
-echo "longest WildFly GC pauses (ms): $(longest_pauses target/server/standalone/log/gc.log*)"
+echo "longest WildFly GC pauses (ms): $(longest_pauses "$ROOST_DATA_DIR"/wildfly/log/gc.log*)"
 echo "longest load generator GC pauses (ms): $(longest_pauses "$ROOST_DATA_DIR/loadgen-gc.log")"
 echo
 echo "machine: $(nproc) cores, $(free -g | awk '/Mem/ {print $2}') GiB; redis $(redis-server --version | awk '{print $3}')"
