@@ -14,7 +14,11 @@ import org.apache.rocketmq.common.topic.TopicValidator;
 import org.apache.rocketmq.remoting.protocol.ResponseCode;
 import org.apache.rocketmq.remoting.protocol.route.BrokerData;
 
-/** A test's own view of the broker: does a topic exist, give it more queues, send to one queue. */
+/**
+ * A test's own view of the broker: does a topic exist, give it more queues, send to one queue. It
+ * asks the broker itself rather than through TopicProvisioner's lookups, so a wrong lookup there
+ * cannot make the topic tests pass.
+ */
 public final class BrokerAdmin implements AutoCloseable {
 
     private final DefaultMQProducer producer;
