@@ -4,7 +4,7 @@ import io.roost.platform.json.Jsonp;
 import jakarta.json.JsonObjectBuilder;
 
 /**
- * The JSON envelope of seed 001: {@code {"v":1,"type":...,...,"tm":millis}}. Later issues add
+ * The frame envelope (docs/protocol.md): {@code {"v":1,"type":...,...,"tm":millis}}. Later issues add
  * chat frame types to the same envelope; unknown types are answered with an error frame.
  */
 public final class Frames {

@@ -12,7 +12,7 @@ import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
 
 /**
- * {@code friendOp} frames (seed 001 §2.2) for connected devices: the same social service as the
+ * {@code friendOp} frames for connected devices: the same social service as the
  * REST API — changes, and reads ({@code friends}, {@code followers}, {@code following}, {@code blocked},
  * {@code requests}, {@code counts}) paged as REST pages them — answered with a {@code friendOpRet} frame carrying the client's {@code seq},
  * {@code result} ok/fail and, on failure, the problem type as {@code code}.

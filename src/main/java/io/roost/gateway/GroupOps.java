@@ -13,7 +13,7 @@ import jakarta.json.JsonString;
 import java.util.List;
 
 /**
- * {@code groupOp} frames (seed 001 §2.3) for connected devices: the same group service as the REST
+ * {@code groupOp} frames for connected devices: the same group service as the REST
  * API, answered with {@code groupOpRet} ({@code seq}, {@code result} ok/fail, the problem type as
  * {@code code} on failure).
  */

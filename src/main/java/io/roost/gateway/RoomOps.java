@@ -13,7 +13,7 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * {@code roomOp} frames (seed 002) for connected devices, acting as the logged-in user: viewers
+ * {@code roomOp} frames for connected devices, acting as the logged-in user: viewers
  * {@code enter}, {@code heartbeat}, {@code leave}; anchors {@code open}, {@code anchorHeartbeat},
  * {@code close}; anyone {@code stats}. Answered with {@code roomOpRet} carrying the counts. The
  * rooms a connection entered are remembered, so a closed connection leaves them at once instead

@@ -24,7 +24,7 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Groups and channels (seed 001 §2.3): the module's public face. Every change locks the group row
+ * Groups and channels: the module's public face. Every change locks the group row
  * first, checks the caller's role under that lock, changes what it changes, bumps the group's
  * version, writes a {@code group_event} and publishes it to {@code roost-group-events} through the
  * outbox — one transaction, so a refused operation changes nothing and concurrent admin actions
@@ -139,7 +139,7 @@ public class GroupService {
         return find(groupId).orElseThrow();
     }
 
-    /** Admins kick W/R members; the owner kicks anyone but itself (seed 001 §2.3.4). */
+    /** Admins kick W/R members; the owner kicks anyone but itself. */
     @Transactional
     public void kick(long actor, long groupId, long target) {
         Group g = lockActive(groupId);
@@ -153,7 +153,7 @@ public class GroupService {
         tell(List.of(target), "kicked", groupId, actor, null);
     }
 
-    /** Hidden groups: admins invite; public groups: any member (seed 001 §2.3.5). */
+    /** Hidden groups: admins invite; public groups: any member. */
     @Transactional
     public Request invite(long actor, long groupId, long target, String message) {
         Group g = lockActive(groupId);
@@ -182,7 +182,7 @@ public class GroupService {
         return answered;
     }
 
-    /** Open: a member at once. Approval: a request, sent to one or two online admins (seed 001 §2.3.7). */
+    /** Open: a member at once. Approval: a request, sent to one or two online admins. */
     @Transactional
     public JoinOutcome requestJoin(long uid, long groupId, String message) {
         Group g = lockActive(groupId);
@@ -332,7 +332,7 @@ public class GroupService {
         }).toList();
     }
 
-    /** Seed 001's ugroup: the groups a user is in, one index range on (uid, group_id). */
+    /** The groups a user is in, one index range on (uid, group_id). */
     public List<Group> groupsOf(long uid, Long after, int limit) {
         return em.createNativeQuery("SELECT " + columns("g") + " FROM group_member m JOIN grp g ON g.id = m.group_id"
                         + " WHERE m.uid = :u AND m.group_id > :after ORDER BY m.group_id LIMIT :n")
@@ -493,7 +493,7 @@ public class GroupService {
                 .map(o -> ((Number) o).longValue()).toList();
     }
 
-    /** A chat group hears who joined or quit; a channel does not (seed 001 §2.3.9). */
+    /** A chat group hears who joined or quit; a channel does not. */
     private void announceToChat(Group g, long uid, String what) {
         if (g.type().equals("chat")) {
             tell(memberIds(g.id()), what, g.id(), uid, null);

@@ -12,7 +12,7 @@ import java.util.Optional;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
- * Device logins (seed 001 §2.1.7): with a user name / e-mail / phone and password, or with the
+ * Device logins: with a user name / e-mail / phone and password, or with the
  * token the device saved from an earlier login. Either way the answer is a bearer token bound to
  * (account, deviceType, deviceId), which the device then presents on its WebSocket. Failed
  * password logins are throttled per account and per client address.

@@ -15,7 +15,7 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Everything that proves control of an address with a code (seed 001 §2.1.1, 2.1.4, 2.1.5):
+ * Everything that proves control of an address with a code:
  * registration by e-mail or phone, password reset, self-recovery, and changing the address.
  * Anonymous registration (a user name, no code) lives here too.
  */
@@ -56,7 +56,7 @@ public class RegistrationService {
 
     /**
      * Stage 2: the code creates the account, or revives an unregistered one with the same address
-     * under its old id (seed: an unregistered number is not reassigned).
+     * under its old id (an unregistered number is never given to anyone else).
      */
     @Transactional
     public Account completeRegistration(ContactAddress address, String code, String username, String password) {
@@ -124,7 +124,7 @@ public class RegistrationService {
 
     /**
      * Changing the e-mail or phone: codes to the current address of that kind (if any) and to the
-     * new one, so a found phone alone cannot move the account (seed 001 §2.1.5).
+     * new one, so a found phone alone cannot move the account.
      */
     @Transactional
     public VerificationCodes.Issued requestAddressChange(long accountId, ContactAddress newAddress) {

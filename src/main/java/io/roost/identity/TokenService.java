@@ -122,7 +122,7 @@ public class TokenService {
         return hashes.stream().map(h -> h == null ? Optional.<Grant>empty() : Optional.ofNullable(live.get(h))).toList();
     }
 
-    /** Pushes a live token's expiry out (a device logging in again with its saved token, seed 001 §2.1.7). */
+    /** Pushes a live token's expiry out (a device logging in again with its saved token). */
     @Transactional
     public Optional<OffsetDateTime> renew(String token, Duration ttl) {
         if (!wellFormed(token)) {

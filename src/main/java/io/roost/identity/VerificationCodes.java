@@ -14,7 +14,7 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Five-digit codes proving control of an address (seed 001 §2.1.1). Stored PBKDF2-hashed (a
+ * Five-digit codes proving control of an address. Stored PBKDF2-hashed (a
  * leaked table does not give live codes away cheaply), one per (address, purpose), expiring, and
  * consumed once. Every check counts against the address in {@link AuthThrottle}: five wrong codes
  * lock it, and a locked address can neither try nor ask for a new code.

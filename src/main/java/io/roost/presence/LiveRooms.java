@@ -25,7 +25,7 @@ import java.util.function.Supplier;
 import java.util.regex.Pattern;
 
 /**
- * Live rooms (seed 002): who is watching an anchor's open session now, how many of them follow
+ * Live rooms: who is watching an anchor's open session now, how many of them follow
  * the anchor, and who came to which session. The presence module's public face for rooms.
  *
  * <p>Viewer changes are one statement each over a sorted batch (REST single calls are batches of
@@ -86,7 +86,7 @@ public class LiveRooms {
 
     // ---- the anchor's side ----
 
-    /** Opens a live session (seed 002 scenario 6); the same anchor opening again gets its open session back. */
+    /** Opens a live session; the same anchor opening again gets its open session back. */
     @Transactional
     public Opened open(String roomId, long anchorId, String title) {
         if (!accounts.find(anchorId).map(a -> a.isActive()).orElse(false)) {
@@ -108,9 +108,9 @@ public class LiveRooms {
     }
 
     /**
-     * Closes the room's open session (scenario 5): final counts are kept and the counters deleted
+     * Closes the room's open session: final counts are kept and the counters deleted
      * in this short transaction; the viewer records go offline in batches right after
-     * (the seed's big-key lesson). {@code anchorId}, when given, must be the session's anchor.
+     * (one huge room must not stall the others). {@code anchorId}, when given, must be the session's anchor.
      */
     @Transactional
     public SessionRow close(String roomId, Long anchorId) {
@@ -148,7 +148,7 @@ public class LiveRooms {
     // ---- the viewers' side ----
 
     /**
-     * Viewers enter (scenario 1): each is a fan if it follows the anchor now. Entering twice keeps
+     * Viewers enter: each is a fan if it follows the anchor now. Entering twice keeps
      * the first stay. 404 {@code no-open-session}; 400 {@code anchor-not-viewer}.
      */
     public List<ViewerRow> enter(String roomId, Collection<Long> uids) {
@@ -175,8 +175,8 @@ public class LiveRooms {
     }
 
     /**
-     * Heartbeats (scenario 2): buffered, flushed within a second with the fan flags re-checked
-     * (scenarios 7, 8). Answers with the room's counts as of at most a second ago.
+     * Heartbeats: buffered, flushed within a second with the fan flags re-checked
+     * (a follow or unfollow mid-stay counts). Answers with the room's counts as of at most a second ago.
      */
     public Stats heartbeat(String roomId, Collection<Long> uids) {
         Current s = current(roomId);
@@ -190,7 +190,7 @@ public class LiveRooms {
         return cached.stats();
     }
 
-    /** Viewers leave (scenario 3); leaving a room that is not live, or twice, changes nothing. Returns how many left. */
+    /** Viewers leave; leaving a room that is not live, or twice, changes nothing. Returns how many left. */
     public int leave(String roomId, Collection<Long> uids) {
         return leave(roomId, uids, false);
     }

@@ -30,7 +30,7 @@ import javax.sql.DataSource;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 /**
- * The social graph (seed 001 §2.2): the module's public face. Edges are follows; friends are
+ * The social graph: the module's public face. Edges are follows; friends are
  * mutual follows in both modes (approval mode writes both edges when a request is accepted). Every
  * change is one transaction around a conditional statement, and counters move only when a row
  * really changed, so concurrent toggles leave no duplicate edges and counts equal to rows.
@@ -92,7 +92,7 @@ public class SocialGraph {
         return removeEdge(a, b);
     }
 
-    /** Removes the friendship both ways, telling nobody (seed 001 §2.2.3). */
+    /** Removes the friendship both ways, telling nobody. */
     @Transactional
     public boolean removeFriend(long a, long b) {
         boolean one = removeEdge(a, b);
@@ -254,7 +254,7 @@ public class SocialGraph {
                 .executeUpdate();
     }
 
-    /** A friendOp frame to the other side's live devices, after commit (seed 001 §2.2.2: the server forwards). */
+    /** A friendOp frame to the other side's live devices, after commit (the server forwards). */
     private void notify(long uid, String op, FriendRequest r) {
         notices.fire(new Notice(List.of(uid), "friendOp", Jsonp.PROVIDER.createObjectBuilder().add("op", op)
                 .add("requestId", Long.toString(r.id())).add("from", Long.toString(r.fromId()))

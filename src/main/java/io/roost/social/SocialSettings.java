@@ -12,7 +12,7 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 @ApplicationScoped
 public class SocialSettings {
 
-    /** follow: Weibo-like, no consent; approval: WeChat-like friend requests (seed 001 §2.2.2). */
+    /** follow: Weibo-like, no consent; approval: WeChat-like friend requests. */
     public enum Mode { FOLLOW, APPROVAL }
 
     @Inject

@@ -219,7 +219,7 @@ public class DeviceEndpoint {
         stage = Stage.HELLO;
         var answer = Frames.frame("hello").add("serverVersion", Frames.SERVER_VERSION).add("protocolVersion", Frames.VERSION)
                 .add("heartbeatIntervalSeconds", gw.settings.heartbeatInterval().toSeconds());
-        // Seed 001 §1.2: the server may send the device to another node (load balancing); it reconnects there.
+        // The server may send the device to another node (load balancing); it reconnects there.
         gw.redirectUrl.filter(u -> !u.isBlank()).ifPresent(u -> answer.add("redirect", u));
         send(session, answer.build().toString());
     }

@@ -36,7 +36,7 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
-/** Groups and channels over REST (seed 001 §2.3). Refusals are 403 problem+json and change nothing. */
+/** Groups and channels over REST. Refusals are 403 problem+json and change nothing. */
 @Path("/v1/groups")
 @Produces(MediaType.APPLICATION_JSON)
 @Consumes(MediaType.APPLICATION_JSON)

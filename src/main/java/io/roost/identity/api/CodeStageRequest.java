@@ -5,7 +5,7 @@ import jakarta.validation.constraints.Pattern;
 import jakarta.validation.constraints.Size;
 
 /**
- * The two-stage body of seed 001: {@code stage=request} sends a code to the e-mail or phone,
+ * The two-stage body of every code flow: {@code stage=request} sends a code to the e-mail or phone,
  * {@code stage=validate} carries it back with whatever the operation needs.
  */
 public record CodeStageRequest(

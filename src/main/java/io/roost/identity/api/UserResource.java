@@ -21,7 +21,7 @@ import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
-/** Finding users (seed 001 §2.2.1): exact by id, user name, e-mail or phone; by user-name prefix or fuzzily. */
+/** Finding users: exact by id, user name, e-mail or phone; by user-name prefix or fuzzily. */
 @Path("/v1/users")
 @Produces(MediaType.APPLICATION_JSON)
 @RolesAllowed({Roles.ADMIN, Roles.SERVICE, Roles.USER})

@@ -38,7 +38,7 @@ import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /**
- * Live rooms over REST (seed 002). Back ends (service, admin) act for anyone; a user acts as
+ * Live rooms over REST. Back ends (service, admin) act for anyone; a user acts as
  * itself: opens, heartbeats and closes its own sessions, enters and leaves as itself, and reads a
  * session's viewer and fan lists only as its anchor. Everyone signed in may read a room's counts.
  */

@@ -17,7 +17,7 @@ import java.util.Optional;
  *       one. So a connection is <b>superseded</b> when another connection of the same client has a
  *       <b>connect</b> with a later time; on equal times the larger channelId counts as newer. Only
  *       connects supersede: under takeover the old connection's tcpclean is stamped just after the
- *       new connect, and a close only ever closes its own channelId (the seed's rule).</li>
+ *       new connect, and a close only ever closes its own channelId.</li>
  *   <li>A client is <b>online</b> iff it has an open connection that is not superseded, i.e. iff
  *       its newest connect (by time, then channelId) belongs to an open connection. A lost tcpclean
  *       therefore cannot keep a client online for ever: its next connect supersedes it.</li>

@@ -11,7 +11,7 @@ import java.util.NoSuchElementException;
 /**
  * One MQTT client status notification: {@code {"clientId":"GID_XXX@@@device-1","time":1212121212,
  * "eventType":"connect","channelId":"2b9b...","clientIp":"192.168.0.1:13300"}}. The group id is
- * the part of clientId before {@code @@@} (the seed's convention).
+ * the part of clientId before {@code @@@} (the device-id convention of MQTT client ids).
  */
 public record MqttStatusEvent(String clientId, String groupId, String channelId, Type type, long time,
                               String clientIp) {

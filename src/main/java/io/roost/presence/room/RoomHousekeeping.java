@@ -23,12 +23,12 @@ import java.util.logging.Logger;
  * batches skip each other's locked rows and a session's counts are claimed by one row update.
  *
  * <ul>
- * <li>viewers silent past the timeout leave (seed 002 scenario 4); anchors silent past theirs
+ * <li>viewers silent past the timeout leave; anchors silent past theirs
  * have the session closed;</li>
  * <li>a closed session's viewers go offline in batches of {@value #BATCH}, each its own short
  * transaction — closing a room of 100,000 never holds one lock set over all of them — with a
  * pause as long as the batch after each one, so the clearing never takes more than about half a
- * core from the rooms still live (the seed's big-key lesson is about stalls, not only locks);</li>
+ * core from the rooms still live (one huge room must not stall the others, not only avoid their locks);</li>
  * <li>open sessions' counts go to {@code roost-room-events} every interval;</li>
  * <li>history older than the retention is deleted.</li>
  * </ul>

@@ -26,7 +26,7 @@ public class RoomSettings {
     @ConfigProperty(name = "roost.room.history-retention", defaultValue = "30d")
     String historyRetention;
 
-    /** A viewer silent for longer than this has left (seed 002 scenario 4). */
+    /** A viewer silent for longer than this has left. */
     public Duration viewerTimeout() {
         return Durations.parse(viewerTimeout);
     }

@@ -14,7 +14,7 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * Removes offline tombstones once the quit retention has passed (seed 000: keep a left user for
+ * Removes offline tombstones once the quit retention has passed (keep a left user for
  * a minute so late duplicates are still recognised).
  *
  * <p>A sweep over an index of offline rows rather than one persistent EJB timer per leave: a

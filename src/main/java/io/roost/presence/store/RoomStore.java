@@ -18,7 +18,7 @@ import java.util.Optional;
 import javax.sql.DataSource;
 
 /**
- * Live-room sessions and their viewers (seed 002). Every change of a viewer is one statement over a
+ * Live-room sessions and their viewers. Every change of a viewer is one statement over a
  * sorted batch of uids; the shard counters follow inside that statement (trigger in V10), so the
  * counts equal the rows at every commit and no caller ever adjusts a counter itself.
  */
@@ -158,7 +158,7 @@ public class RoomStore {
 
     /**
      * Buffered heartbeats of one session in one statement: refreshes the heartbeat and re-checks the
-     * fan flag (seed 002 scenarios 2, 7, 8). A viewer taken offline by the timeout sweep or a dropped
+     * fan flag. A viewer taken offline by the timeout sweep or a dropped
      * connection comes back (it is alive after all); one who left or whose session closed does not.
      */
     @TransactionAttribute(TransactionAttributeType.REQUIRES_NEW)
@@ -174,7 +174,7 @@ public class RoomStore {
     }
 
     /**
-     * Takes viewers offline (seed 002 scenario 3); leaving twice changes nothing the second time.
+     * Takes viewers offline; leaving twice changes nothing the second time.
      * {@code drop} (a device's connection closed) rather than {@code leave}: a heartbeat from the
      * user's other device brings it back.
      */
@@ -264,7 +264,7 @@ public class RoomStore {
                 sessionId, after == null ? Long.MIN_VALUE : after, limit);
     }
 
-    /** Online fans whose current stay began in [from, to) — the seed's ZCOUNT over entry times. */
+    /** Online fans whose current stay began in [from, to) — a range count over entry times. */
     public long fansEntered(long sessionId, OffsetDateTime from, OffsetDateTime to) {
         return query("SELECT count(*) FROM room_viewer WHERE session_id = ? AND online AND fan AND entered_at >= ? AND entered_at < ?",
                 rs -> rs.getLong(1), sessionId, from, to).get(0);

@@ -37,7 +37,7 @@ import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /**
- * The social graph over REST (seed 001 §2.2). {@code me} stands for the caller's id in paths.
+ * The social graph over REST. {@code me} stands for the caller's id in paths.
  * Follow endpoints work in follow mode, friend requests in approval mode (ROOST_SOCIAL_MODE);
  * the other mode's endpoints answer 409 {@code wrong-social-mode}.
  */

@@ -414,7 +414,7 @@ class IdentityIT {
                 + "\",\"deviceType\":\"web\",\"deviceId\":\"w\"}"), 401, "invalid-credentials");
         assertProblem(http().post("api/v1/accounts/" + id + "/recover", ADMIN, ""), 409, "account-unregistered");
 
-        // Registering the address again revives the same id (seed: an unregistered number is not reassigned).
+        // Registering the address again revives the same id (an unregistered number is never given to anyone else).
         assertEquals(202, http().post("api/v1/registrations", null, "{\"stage\":\"request\",\"email\":\"" + email + "\"}")
                 .statusCode());
         var revived = http().post("api/v1/registrations", null, "{\"stage\":\"validate\",\"email\":\"" + email

@@ -36,7 +36,7 @@ class MemberTransitionsTest {
 
     @Test
     void aFirstEventThatIsALeaveCreatesATombstoneThatRejectsTheOlderJoin() {
-        // The seed's sample gets this wrong: a leave seen first must still be remembered.
+        // A naive last-event-wins rule gets this wrong: a leave seen first must still be remembered.
         MemberTransitions.State s = MemberTransitions.apply(null, n(BROADCASTER_LEAVE, 20), null);
         assertFalse(s.online());
         MemberTransitions.State after = MemberTransitions.apply(s, n(BROADCASTER_JOIN, 19), null);
