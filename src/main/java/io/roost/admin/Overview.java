@@ -3,11 +3,11 @@ package io.roost.admin;
 import io.roost.platform.health.HealthService;
 import io.roost.platform.messaging.PushConsumers;
 import io.roost.platform.outbox.OutboxStore;
-import io.roost.presence.LiveRooms;
+import io.roost.room.LiveRooms;
 import io.roost.presence.MqttPresence;
 import io.roost.presence.RtcPresence;
 import io.roost.presence.session.DeviceSessions;
-import io.roost.presence.store.RoomStore;
+import io.roost.room.RoomTotals;
 import jakarta.ejb.EJB;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -55,7 +55,7 @@ public class Overview {
         Map<String, Long> byType = new LinkedHashMap<>(sessions.onlineByDeviceType());
         long online = byType.remove("*");
         RtcPresence.Summary channels = rtc.summary();
-        RoomStore.RoomTotals roomTotals = rooms.totals();
+        RoomTotals roomTotals = rooms.totals();
         HealthService.Report report = health.check();
         return new Numbers(OffsetDateTime.now(), online, byType, channels.activeChannels(), channels.online(), mqtt.onlineTotal(),
                 mqtt.onlineByGroup(20), roomTotals.openSessions(), roomTotals.viewers(), roomTotals.fans(), rooms.openRooms(10).stream()
@@ -78,7 +78,7 @@ public class Overview {
         m.put("rtc_channels", channels.activeChannels());
         m.put("rtc_members", channels.online().total());
         m.put("mqtt_online", mqtt.onlineTotal());
-        RoomStore.RoomTotals roomTotals = rooms.totals();
+        RoomTotals roomTotals = rooms.totals();
         m.put("rooms_open", roomTotals.openSessions());
         m.put("room_viewers", roomTotals.viewers());
         m.put("room_fans", roomTotals.fans());

@@ -1,8 +1,9 @@
 package io.roost.gateway;
 
 import io.roost.platform.problem.ProblemException;
-import io.roost.presence.LiveRooms;
-import io.roost.presence.store.RoomStore;
+import io.roost.room.LiveRooms;
+import io.roost.room.RoomStats;
+import io.roost.room.Viewer;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.json.JsonObject;
@@ -36,7 +37,7 @@ public class RoomOps {
             ret.add("roomId", roomId);
             switch (op) {
                 case "enter" -> {
-                    RoomStore.ViewerRow v = rooms.enter(roomId, List.of(me)).get(0);
+                    Viewer v = rooms.enter(roomId, List.of(me)).get(0);
                     entered.add(roomId);
                     ret.add("fan", v.fan());
                     stats(ret, rooms.stats(roomId));
@@ -76,7 +77,7 @@ public class RoomOps {
         entered.clear();
     }
 
-    private static void stats(JsonObjectBuilder ret, RoomStore.Stats s) {
+    private static void stats(JsonObjectBuilder ret, RoomStats s) {
         ret.add("sessionId", Long.toString(s.sessionId())).add("online", s.online()).add("onlineFans", s.onlineFans());
     }
 }

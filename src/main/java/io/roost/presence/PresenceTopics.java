@@ -11,7 +11,7 @@ import java.util.Set;
 
 /**
  * The presence module's RocketMQ topics: kicks across nodes, the login log, RTC kick results,
- * live-room events, and the MQTT service's status notifications it consumes.
+ * and the MQTT service's status notifications it consumes.
  */
 @ApplicationScoped
 public class PresenceTopics implements TopicDeclaration {
@@ -22,7 +22,7 @@ public class PresenceTopics implements TopicDeclaration {
     @Override
     public Set<String> topics() {
         Set<String> topics = new HashSet<>(Set.of(DeviceSessions.KICK_TOPIC, DeviceSessions.LOGIN_EVENTS_TOPIC,
-                RtcKickStore.TOPIC, LiveRooms.EVENTS_TOPIC));
+                RtcKickStore.TOPIC));
         if (mqtt.consumerEnabled()) {
             topics.add(mqtt.topic());
         }

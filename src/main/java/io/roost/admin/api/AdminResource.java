@@ -15,7 +15,7 @@ import io.roost.platform.ids.Ids;
 import io.roost.platform.problem.ProblemException;
 import io.roost.platform.security.Caller;
 import io.roost.platform.security.Roles;
-import io.roost.presence.LiveRooms;
+import io.roost.room.LiveRooms;
 import io.roost.presence.RtcPresence;
 import io.roost.presence.api.UserPresenceResource;
 import io.roost.presence.session.DeviceSessions;

@@ -1,14 +1,15 @@
-package io.roost.presence.api;
+package io.roost.room.api;
 
 import io.roost.platform.api.Page;
 import io.roost.platform.ids.Ids;
 import io.roost.platform.problem.ProblemException;
 import io.roost.platform.security.Caller;
 import io.roost.platform.security.Roles;
-import io.roost.presence.LiveRooms;
-import io.roost.presence.store.RoomStore;
-import io.roost.presence.store.RoomStore.SessionRow;
-import io.roost.presence.store.RoomStore.ViewerRow;
+import io.roost.room.LiveRooms;
+import io.roost.room.LoyalFan;
+import io.roost.room.RoomSession;
+import io.roost.room.RoomStats;
+import io.roost.room.Viewer;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.inject.Inject;
 import jakarta.validation.Valid;
@@ -63,14 +64,14 @@ public class RoomResource {
     public record SessionView(String id, String roomId, String anchorId, String title, boolean open, OffsetDateTime openedAt,
                               OffsetDateTime anchorHeartbeatAt, OffsetDateTime closedAt, String closeReason, int online,
                               int onlineFans, int peakOnline, boolean cleared) {
-        static SessionView of(SessionRow s) {
+        static SessionView of(RoomSession s) {
             return new SessionView(Long.toString(s.id()), s.roomId(), Long.toString(s.anchorId()), s.title(), s.open(), s.openedAt(),
                     s.anchorHeartbeatAt(), s.closedAt(), s.closeReason(), s.online(), s.onlineFans(), s.peakOnline(), s.cleared());
         }
     }
 
     public record StatsView(String roomId, String sessionId, int online, int onlineFans) {
-        static StatsView of(String roomId, RoomStore.Stats s) {
+        static StatsView of(String roomId, RoomStats s) {
             return new StatsView(roomId, Long.toString(s.sessionId()), s.online(), s.onlineFans());
         }
     }
@@ -78,7 +79,7 @@ public class RoomResource {
     public record ViewerView(String uid, String sessionId, boolean online, boolean fan, OffsetDateTime enteredAt,
                              OffsetDateTime lastHeartbeatAt, OffsetDateTime firstEnteredAt, OffsetDateTime lastLeftAt,
                              String leftBy, long onlineMs, int entries) {
-        static ViewerView of(ViewerRow v) {
+        static ViewerView of(Viewer v) {
             return new ViewerView(Long.toString(v.uid()), Long.toString(v.sessionId()), v.online(), v.fan(), v.enteredAt(),
                     v.lastHeartbeatAt(), v.firstEnteredAt(), v.lastLeftAt(), v.leftBy(), v.onlineMs(), v.entries());
         }
@@ -202,7 +203,7 @@ public class RoomResource {
     @APIResponse(responseCode = "404", description = "not-found: no such session in this room")
     public ViewerView attendance(@PathParam("roomId") String roomId, @PathParam("sessionId") String sessionId,
                                  @PathParam("uid") String uid, @Context SecurityContext sc) {
-        SessionRow s = rooms.session(LiveRooms.roomId(roomId), Ids.parse(sessionId));
+        RoomSession s = rooms.session(LiveRooms.roomId(roomId), Ids.parse(sessionId));
         long u = Caller.user(uid, sc);
         if (u != Caller.id(sc)) {
             requireAnchorOrOperator(s, sc);
@@ -294,7 +295,7 @@ public class RoomResource {
     public ViewerView viewer(@PathParam("roomId") String roomId, @PathParam("uid") String uid, @Context SecurityContext sc) {
         String room = LiveRooms.roomId(roomId);
         long u = Caller.user(uid, sc);
-        SessionRow s = rooms.openSession(room);
+        RoomSession s = rooms.openSession(room);
         if (u != Caller.id(sc)) {
             requireAnchorOrOperator(s, sc);
         }
@@ -348,7 +349,7 @@ public class RoomResource {
         if (!f.isBefore(t)) {
             throw ProblemException.badRequest("invalid-time-range", "from must be before to.");
         }
-        SessionRow s = rooms.openSession(room);
+        RoomSession s = rooms.openSession(room);
         requireAnchorOrOperator(s, sc);
         return new FansEntered(room, Long.toString(s.id()), f, t, rooms.fansEntered(room, f, t));
     }
@@ -393,7 +394,7 @@ public class RoomResource {
         return body.uids().stream().map(Ids::parse).toList();
     }
 
-    private static void requireAnchorOrOperator(SessionRow s, SecurityContext sc) {
+    private static void requireAnchorOrOperator(RoomSession s, SecurityContext sc) {
         if (!Caller.actsForOthers(sc) && s.anchorId() != Caller.id(sc)) {
             throw ProblemException.forbidden("Only the session's anchor (or a back end) may read its viewers and fans.");
         }

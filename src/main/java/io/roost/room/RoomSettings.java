@@ -1,4 +1,4 @@
-package io.roost.presence.room;
+package io.roost.room;
 
 import io.roost.platform.config.Durations;
 import jakarta.enterprise.context.ApplicationScoped;

@@ -1,4 +1,4 @@
-package io.roost.it.presence;
+package io.roost.it.room;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -10,13 +10,14 @@ import io.roost.identity.AccountService;
 import io.roost.it.Deployments;
 import io.roost.platform.problem.ProblemException;
 import io.roost.platform.security.Roles;
-import io.roost.presence.LiveRooms;
-import io.roost.presence.room.RoomHeartbeats;
-import io.roost.presence.room.RoomHousekeeping;
-import io.roost.presence.store.RoomStore;
-import io.roost.presence.store.RoomStore.SessionRow;
-import io.roost.presence.store.RoomStore.Stats;
-import io.roost.presence.store.RoomStore.ViewerRow;
+import io.roost.room.LiveRooms;
+import io.roost.room.LoyalFan;
+import io.roost.room.RoomHeartbeats;
+import io.roost.room.RoomHousekeeping;
+import io.roost.room.RoomSession;
+import io.roost.room.RoomStats;
+import io.roost.room.Viewer;
+import io.roost.room.store.RoomStore;
 import io.roost.social.SocialGraph;
 import jakarta.annotation.Resource;
 import jakarta.ejb.EJB;
@@ -98,7 +99,7 @@ class LiveRoomInContainerIT {
         return "it-room-" + UUID.randomUUID().toString().substring(0, 8);
     }
 
-    Stats stats(String room) {
+    RoomStats stats(String room) {
         return rooms.stats(room);
     }
 
@@ -107,7 +108,7 @@ class LiveRoomInContainerIT {
         heartbeats.flush();
     }
 
-    static void assertCounts(int online, int fans, Stats s) {
+    static void assertCounts(int online, int fans, RoomStats s) {
         assertEquals(online, s.online(), "online");
         assertEquals(fans, s.onlineFans(), "onlineFans");
     }
@@ -146,11 +147,11 @@ class LiveRoomInContainerIT {
         assertCounts(0, 0, stats(room));
 
         // 1: entering decides fan or not; entering twice keeps the first stay and the counts
-        ViewerRow a = rooms.enter(room, List.of(fanA)).get(0);
+        Viewer a = rooms.enter(room, List.of(fanA)).get(0);
         assertTrue(a.fan());
         assertFalse(rooms.enter(room, List.of(plain)).get(0).fan());
         assertCounts(2, 1, stats(room));
-        ViewerRow again = rooms.enter(room, List.of(fanA)).get(0);
+        Viewer again = rooms.enter(room, List.of(fanA)).get(0);
         assertEquals(a.enteredAt(), again.enteredAt());
         assertEquals(1, again.entries());
         assertCounts(2, 1, stats(room));
@@ -177,16 +178,16 @@ class LiveRoomInContainerIT {
 
         // the seed's ZCOUNT: online fans by entry time
         OffsetDateTime before = OffsetDateTime.now().minusSeconds(1);
-        ViewerRow b = rooms.enter(room, List.of(fanB)).get(0);
+        Viewer b = rooms.enter(room, List.of(fanB)).get(0);
         assertEquals(1, rooms.fansEntered(room, before, b.enteredAt().plusSeconds(1)));
         assertEquals(0, rooms.fansEntered(room, before.minusHours(1), before));
-        assertEquals(List.of(fanB), rooms.viewers(room, true, null, 10).stream().map(ViewerRow::uid).toList());
-        assertEquals(List.of(fanA, fanB), rooms.viewers(room, false, null, 10).stream().map(ViewerRow::uid).toList());
-        assertEquals(List.of(fanB), rooms.viewers(room, false, fanA, 10).stream().map(ViewerRow::uid).toList());
+        assertEquals(List.of(fanB), rooms.viewers(room, true, null, 10).stream().map(Viewer::uid).toList());
+        assertEquals(List.of(fanA, fanB), rooms.viewers(room, false, null, 10).stream().map(Viewer::uid).toList());
+        assertEquals(List.of(fanB), rooms.viewers(room, false, fanA, 10).stream().map(Viewer::uid).toList());
 
         // 5: closing keeps the final counts; the records go offline right after, stamped with the close
         assertEquals(403, status(() -> rooms.close(room, other)));
-        SessionRow closed = rooms.close(room, anchor);
+        RoomSession closed = rooms.close(room, anchor);
         assertEquals(2, closed.online());
         assertEquals(1, closed.onlineFans());
         assertEquals("closed", closed.closeReason());
@@ -194,7 +195,7 @@ class LiveRoomInContainerIT {
         assertEquals(404, status(() -> rooms.enter(room, List.of(fanA))));
         assertEquals(0, rooms.leave(room, List.of(fanA)), "leaving a room that is not live changes nothing");
         eventually("the closed session is cleared", Duration.ofSeconds(30), () -> rooms.session(room, closed.id()).cleared());
-        ViewerRow history = rooms.attendance(closed.id(), fanB).orElseThrow();
+        Viewer history = rooms.attendance(closed.id(), fanB).orElseThrow();
         assertFalse(history.online());
         assertEquals("close", history.leftBy());
         assertEquals(closed.closedAt().toInstant(), history.lastLeftAt().toInstant());
@@ -238,7 +239,7 @@ class LiveRoomInContainerIT {
             Thread.sleep(500);
         }
         assertCounts(1, 0, stats(room));
-        ViewerRow swept = rooms.viewer(room, silent).orElseThrow();
+        Viewer swept = rooms.viewer(room, silent).orElseThrow();
         assertEquals("timeout", swept.leftBy());
         assertTrue(rooms.viewer(room, talker).orElseThrow().online());
         assertEquals(0, rooms.leave(room, List.of(silent)), "a leave after the sweep changes nothing");
@@ -252,7 +253,7 @@ class LiveRoomInContainerIT {
         long sessionId = rooms.openSession(room).id();
         eventually("the anchor's session times out", Duration.ofSeconds(25),
                 () -> !rooms.session(room, sessionId).open());
-        SessionRow closed = rooms.session(room, sessionId);
+        RoomSession closed = rooms.session(room, sessionId);
         assertEquals("anchor_timeout", closed.closeReason());
     }
 
@@ -311,7 +312,7 @@ class LiveRoomInContainerIT {
         }
         // every viewer still online heartbeats once more: the fan flags must then match the graph
         for (int i = 0; i < 2; i++) {
-            List<Long> online = rooms.viewers(roomIds[i], false, null, 1000).stream().map(ViewerRow::uid).toList();
+            List<Long> online = rooms.viewers(roomIds[i], false, null, 1000).stream().map(Viewer::uid).toList();
             if (!online.isEmpty()) {
                 rooms.heartbeat(roomIds[i], online);
             }
@@ -342,7 +343,7 @@ class LiveRoomInContainerIT {
                     assertTrue(rs.getLong(7) > 50, "the run touched most viewers");
                 }
             }
-            Stats s = rooms.stats(roomIds[i]);
+            RoomStats s = rooms.stats(roomIds[i]);
             assertEquals(s.online(), rooms.viewers(roomIds[i], false, null, 1000).size());
             assertEquals(s.onlineFans(), rooms.viewers(roomIds[i], true, null, 1000).size());
             rooms.close(roomIds[i], anchors[i]);
@@ -391,7 +392,7 @@ class LiveRoomInContainerIT {
         }
         assertEquals(List.copyOf(every), pagedLoyal(lastThree, true), "intersection (seed " + seed + ")");
         assertEquals(List.copyOf(any), pagedLoyal(lastThree, false), "union (seed " + seed + ")");
-        for (RoomStore.LoyalFan f : rooms.loyalFans(lastThree, true, null, 100)) {
+        for (LoyalFan f : rooms.loyalFans(lastThree, true, null, 100)) {
             assertEquals(3, f.sessions());
         }
     }
@@ -401,7 +402,7 @@ class LiveRoomInContainerIT {
         List<Long> uids = new ArrayList<>();
         Long after = null;
         while (true) {
-            List<RoomStore.LoyalFan> page = rooms.loyalFans(sessions, all, after, 7);
+            List<LoyalFan> page = rooms.loyalFans(sessions, all, after, 7);
             page.forEach(f -> uids.add(f.uid()));
             if (page.size() < 7) {
                 return uids;
@@ -433,7 +434,7 @@ class LiveRoomInContainerIT {
         assertEquals(viewers, stats(big).online());
 
         long sessionId = rooms.openSession(big).id();
-        SessionRow closed = rooms.close(big, bigAnchor);
+        RoomSession closed = rooms.close(big, bigAnchor);
         assertEquals(viewers, closed.online());
         long started = System.nanoTime();
         long worst = 0;

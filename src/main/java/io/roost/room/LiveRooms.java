@@ -1,15 +1,11 @@
-package io.roost.presence;
+package io.roost.room;
 
 import io.roost.identity.AccountService;
 import io.roost.platform.ids.IdGenerator;
 import io.roost.platform.json.Jsonp;
 import io.roost.platform.outbox.OutboxPublisher;
 import io.roost.platform.problem.ProblemException;
-import io.roost.presence.room.RoomHeartbeats;
-import io.roost.presence.store.RoomStore;
-import io.roost.presence.store.RoomStore.SessionRow;
-import io.roost.presence.store.RoomStore.Stats;
-import io.roost.presence.store.RoomStore.ViewerRow;
+import io.roost.room.store.RoomStore;
 import io.roost.social.SocialGraph;
 import jakarta.ejb.EJB;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -26,7 +22,7 @@ import java.util.regex.Pattern;
 
 /**
  * Live rooms: who is watching an anchor's open session now, how many of them follow
- * the anchor, and who came to which session. The presence module's public face for rooms.
+ * the anchor, and who came to which session. The room module's public face.
  *
  * <p>Viewer changes are one statement each over a sorted batch (REST single calls are batches of
  * one), in a transaction of their own: a deadlock between two overlapping batches is retried.
@@ -41,14 +37,14 @@ public class LiveRooms {
     private static final long SESSION_CACHE_NANOS = 1_000_000_000L;
 
     /** How an open call ended: a new session, or the one this anchor already had open. */
-    public record Opened(SessionRow session, boolean created) {
+    public record Opened(RoomSession session, boolean created) {
     }
 
     /** The open session of a room as this node last saw it (a closed one is noticed by the statements). */
     private record Current(long sessionId, long anchorId, long expiresAt) {
     }
 
-    private record CachedStats(Stats stats, long expiresAt) {
+    private record CachedStats(RoomStats stats, long expiresAt) {
     }
 
     @EJB
@@ -94,12 +90,12 @@ public class LiveRooms {
         }
         long id = ids.nextId();
         if (store.insertSession(id, roomId, anchorId, title)) {
-            SessionRow s = store.sessionById(id).orElseThrow();
+            RoomSession s = store.sessionById(id).orElseThrow();
             publish("opened", s, s.online(), s.onlineFans());
             current.remove(roomId);
             return new Opened(s, true);
         }
-        SessionRow open = store.openSession(roomId).orElseThrow(() -> ProblemException.conflict("room-busy",
+        RoomSession open = store.openSession(roomId).orElseThrow(() -> ProblemException.conflict("room-busy",
                 "Room " + roomId + " is being opened or closed right now; try again."));
         if (open.anchorId() != anchorId) {
             throw ProblemException.conflict("room-busy", "Room " + roomId + " is live with another anchor.");
@@ -113,8 +109,8 @@ public class LiveRooms {
      * (one huge room must not stall the others). {@code anchorId}, when given, must be the session's anchor.
      */
     @Transactional
-    public SessionRow close(String roomId, Long anchorId) {
-        SessionRow open = store.openSession(roomId).orElseThrow(() -> noOpenSession(roomId));
+    public RoomSession close(String roomId, Long anchorId) {
+        RoomSession open = store.openSession(roomId).orElseThrow(() -> noOpenSession(roomId));
         if (anchorId != null && open.anchorId() != anchorId) {
             throw ProblemException.forbidden("Only the anchor of the live session may close it.");
         }
@@ -123,8 +119,8 @@ public class LiveRooms {
 
     /** Closes a session by id (anchor timeout); empty if it was closed already. */
     @Transactional
-    public Optional<SessionRow> closeSession(long sessionId, String reason) {
-        Optional<SessionRow> closed = store.closeSession(sessionId, reason);
+    public Optional<RoomSession> closeSession(long sessionId, String reason) {
+        Optional<RoomSession> closed = store.closeSession(sessionId, reason);
         closed.ifPresent(s -> {
             publish("closed", s, s.online(), s.onlineFans());
             current.remove(s.roomId());
@@ -134,15 +130,15 @@ public class LiveRooms {
     }
 
     /** The anchor's heartbeat keeps the session open; it answers with the live counts. */
-    public Stats anchorHeartbeat(String roomId, Long anchorId) {
-        SessionRow open = store.openSession(roomId).orElseThrow(() -> noOpenSession(roomId));
+    public RoomStats anchorHeartbeat(String roomId, Long anchorId) {
+        RoomSession open = store.openSession(roomId).orElseThrow(() -> noOpenSession(roomId));
         if (anchorId != null && open.anchorId() != anchorId) {
             throw ProblemException.forbidden("Only the anchor of the live session sends its heartbeat.");
         }
         if (!store.anchorHeartbeat(open.id())) {
             throw noOpenSession(roomId);
         }
-        return new Stats(open.id(), open.anchorId(), open.online(), open.onlineFans());
+        return new RoomStats(open.id(), open.anchorId(), open.online(), open.onlineFans());
     }
 
     // ---- the viewers' side ----
@@ -151,7 +147,7 @@ public class LiveRooms {
      * Viewers enter: each is a fan if it follows the anchor now. Entering twice keeps
      * the first stay. 404 {@code no-open-session}; 400 {@code anchor-not-viewer}.
      */
-    public List<ViewerRow> enter(String roomId, Collection<Long> uids) {
+    public List<Viewer> enter(String roomId, Collection<Long> uids) {
         Long[] sorted = sortedDistinct(uids);
         for (int attempt = 0; ; attempt++) {
             Current s = current(roomId);
@@ -163,7 +159,7 @@ public class LiveRooms {
             for (int i = 0; i < sorted.length; i++) {
                 fan[i] = fans.contains(sorted[i]);
             }
-            List<ViewerRow> rows = retryingDeadlocks(() -> store.enter(s.sessionId(), sorted, fan));
+            List<Viewer> rows = retryingDeadlocks(() -> store.enter(s.sessionId(), sorted, fan));
             if (!rows.isEmpty() || attempt == 1) {
                 if (rows.isEmpty()) {
                     throw noOpenSession(roomId);
@@ -178,7 +174,7 @@ public class LiveRooms {
      * Heartbeats: buffered, flushed within a second with the fan flags re-checked
      * (a follow or unfollow mid-stay counts). Answers with the room's counts as of at most a second ago.
      */
-    public Stats heartbeat(String roomId, Collection<Long> uids) {
+    public RoomStats heartbeat(String roomId, Collection<Long> uids) {
         Current s = current(roomId);
         heartbeats.mark(s.sessionId(), s.anchorId(), uids);
         long now = System.nanoTime();
@@ -209,33 +205,33 @@ public class LiveRooms {
     // ---- queries ----
 
     /** The open session's counts, exact as of the last commit. */
-    public Stats stats(String roomId) {
+    public RoomStats stats(String roomId) {
         return store.stats(roomId).orElseThrow(() -> noOpenSession(roomId));
     }
 
-    public SessionRow openSession(String roomId) {
+    public RoomSession openSession(String roomId) {
         return store.openSession(roomId).orElseThrow(() -> noOpenSession(roomId));
     }
 
-    public SessionRow session(String roomId, long sessionId) {
+    public RoomSession session(String roomId, long sessionId) {
         return store.sessionById(sessionId).filter(s -> s.roomId().equals(roomId))
                 .orElseThrow(() -> ProblemException.notFound("Room " + roomId + " has no session " + sessionId + "."));
     }
 
-    public List<SessionRow> sessions(String roomId, Long before, int limit) {
+    public List<RoomSession> sessions(String roomId, Long before, int limit) {
         return store.sessions(roomId, before, limit);
     }
 
     /** A viewer's record in the open session; empty if it never entered it. */
-    public Optional<ViewerRow> viewer(String roomId, long uid) {
+    public Optional<Viewer> viewer(String roomId, long uid) {
         return store.viewer(openSession(roomId).id(), uid);
     }
 
-    public Optional<ViewerRow> attendance(long sessionId, long uid) {
+    public Optional<Viewer> attendance(long sessionId, long uid) {
         return store.viewer(sessionId, uid);
     }
 
-    public List<ViewerRow> viewers(String roomId, boolean fansOnly, Long after, int limit) {
+    public List<Viewer> viewers(String roomId, boolean fansOnly, Long after, int limit) {
         return store.viewers(openSession(roomId).id(), fansOnly, after, limit);
     }
 
@@ -249,18 +245,18 @@ public class LiveRooms {
     }
 
     /** Fans present in every one ({@code all}) or any one of {@code sessionIds}. */
-    public List<RoomStore.LoyalFan> loyalFans(List<Long> sessionIds, boolean all, Long after, int limit) {
+    public List<LoyalFan> loyalFans(List<Long> sessionIds, boolean all, Long after, int limit) {
         if (sessionIds.isEmpty()) {
             return List.of();
         }
         return store.loyalFans(sessionIds.toArray(Long[]::new), all ? sessionIds.size() : 1, after, limit);
     }
 
-    public List<RoomStore.OpenRoom> openRooms(int limit) {
+    public List<OpenRoom> openRooms(int limit) {
         return store.openRooms(limit);
     }
 
-    public RoomStore.RoomTotals totals() {
+    public RoomTotals totals() {
         return store.totals();
     }
 
@@ -320,7 +316,7 @@ public class LiveRooms {
         }
     }
 
-    private void publish(String type, SessionRow s, int online, int onlineFans) {
+    private void publish(String type, RoomSession s, int online, int onlineFans) {
         outbox.publish(EVENTS_TOPIC, type, s.roomId(), event(type, s.roomId(), s.id(), s.anchorId(), online, onlineFans));
     }
 

@@ -1,7 +1,6 @@
-package io.roost.presence.room;
+package io.roost.room;
 
-import io.roost.presence.LiveRooms;
-import io.roost.presence.store.RoomStore;
+import io.roost.room.store.RoomStore;
 import jakarta.ejb.ConcurrencyManagement;
 import jakarta.ejb.ConcurrencyManagementType;
 import jakarta.ejb.DependsOn;

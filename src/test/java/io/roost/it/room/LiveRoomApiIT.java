@@ -1,4 +1,4 @@
-package io.roost.it.presence;
+package io.roost.it.room;
 
 import static io.roost.it.Http.ADMIN_PASSWORD;
 import static io.roost.it.Http.ADMIN_USER;

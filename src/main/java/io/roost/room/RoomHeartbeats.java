@@ -1,6 +1,6 @@
-package io.roost.presence.room;
+package io.roost.room;
 
-import io.roost.presence.store.RoomStore;
+import io.roost.room.store.RoomStore;
 import io.roost.social.SocialGraph;
 import jakarta.ejb.ConcurrencyManagement;
 import jakarta.ejb.ConcurrencyManagementType;

@@ -1,4 +1,11 @@
-package io.roost.presence.store;
+package io.roost.room.store;
+
+import io.roost.room.LoyalFan;
+import io.roost.room.OpenRoom;
+import io.roost.room.RoomSession;
+import io.roost.room.RoomStats;
+import io.roost.room.RoomTotals;
+import io.roost.room.Viewer;
 
 import io.roost.platform.store.SqlArrays;
 import jakarta.annotation.Resource;
@@ -26,27 +33,6 @@ import javax.sql.DataSource;
 @TransactionAttribute(TransactionAttributeType.SUPPORTS) // reads join a caller's transaction, never begin one; writers say theirs
 public class RoomStore {
 
-    /** A session; {@code online}/{@code onlineFans} are live sums while open and the final values once closed. */
-    public record SessionRow(long id, String roomId, long anchorId, String title, OffsetDateTime openedAt,
-                             OffsetDateTime anchorHeartbeatAt, OffsetDateTime closedAt, String closeReason, int online,
-                             int onlineFans, int peakOnline, boolean cleared) {
-        public boolean open() {
-            return closedAt == null;
-        }
-    }
-
-    /** One viewer's record in one session; {@code onlineMs} includes the current stay. */
-    public record ViewerRow(long sessionId, long uid, boolean online, boolean fan, OffsetDateTime enteredAt,
-                            OffsetDateTime lastHeartbeatAt, OffsetDateTime firstEnteredAt, OffsetDateTime lastLeftAt,
-                            String leftBy, long onlineMs, int entries) {
-    }
-
-    public record Stats(long sessionId, long anchorId, int online, int onlineFans) {
-    }
-
-    public record LoyalFan(long uid, int sessions, long onlineMs) {
-    }
-
     public record CountsDue(long sessionId, String roomId, long anchorId, int online, int onlineFans) {
     }
 
@@ -73,7 +59,7 @@ public class RoomStore {
      * Viewer records stay online here; {@link #clearBatch} takes them offline afterwards.
      */
     @TransactionAttribute(TransactionAttributeType.MANDATORY)
-    public Optional<SessionRow> closeSession(long id, String reason) {
+    public Optional<RoomSession> closeSession(long id, String reason) {
         query("SELECT shard FROM room_count WHERE session_id = ? ORDER BY shard FOR UPDATE", rs -> rs.getShort(1), id);
         List<Long> closed = query("""
                 WITH gone AS (DELETE FROM room_count WHERE session_id = ? RETURNING online, online_fans)
@@ -90,30 +76,27 @@ public class RoomStore {
         return update("UPDATE room_session SET anchor_heartbeat_at = now() WHERE id = ? AND closed_at IS NULL", sessionId) == 1;
     }
 
-    public Optional<SessionRow> openSession(String roomId) {
+    public Optional<RoomSession> openSession(String roomId) {
         return first(query(SESSION_SELECT + " WHERE s.room_id = ? AND s.closed_at IS NULL", RoomStore::session, roomId));
     }
 
-    public Optional<SessionRow> sessionById(long id) {
+    public Optional<RoomSession> sessionById(long id) {
         return first(query(SESSION_SELECT + " WHERE s.id = ?", RoomStore::session, id));
     }
 
     /** A room's sessions, newest first (snowflake ids follow opening time), before {@code beforeId}. */
-    public List<SessionRow> sessions(String roomId, Long beforeId, int limit) {
+    public List<RoomSession> sessions(String roomId, Long beforeId, int limit) {
         return query(SESSION_SELECT + " WHERE s.room_id = ? AND s.id < ? ORDER BY s.id DESC LIMIT ?", RoomStore::session,
                 roomId, beforeId == null ? Long.MAX_VALUE : beforeId, limit);
     }
 
     /** The open session's counts in one round trip: 8 counter rows summed (the dashboard's poll). */
-    public Optional<Stats> stats(String roomId) {
+    public Optional<RoomStats> stats(String roomId) {
         return first(query("""
                 SELECT s.id, s.anchor_id, coalesce(sum(c.online), 0)::int, coalesce(sum(c.online_fans), 0)::int
                 FROM room_session s LEFT JOIN room_count c ON c.session_id = s.id
                 WHERE s.room_id = ? AND s.closed_at IS NULL GROUP BY s.id""",
-                rs -> new Stats(rs.getLong(1), rs.getLong(2), rs.getInt(3), rs.getInt(4)), roomId));
-    }
-
-    public record OpenRoom(String roomId, long sessionId, long anchorId, int online, int onlineFans) {
+                rs -> new RoomStats(rs.getLong(1), rs.getLong(2), rs.getInt(3), rs.getInt(4)), roomId));
     }
 
     /** Open sessions, most watched first (the admin overview), and how many are open in all. */
@@ -123,10 +106,6 @@ public class RoomStore {
                 FROM room_session s LEFT JOIN room_count c ON c.session_id = s.id
                 WHERE s.closed_at IS NULL GROUP BY s.id ORDER BY 4 DESC, s.room_id LIMIT ?""",
                 rs -> new OpenRoom(rs.getString(1), rs.getLong(2), rs.getLong(3), rs.getInt(4), rs.getInt(5)), limit);
-    }
-
-    /** Open sessions, and viewers and fans online in them all. */
-    public record RoomTotals(long openSessions, long viewers, long fans) {
     }
 
     public RoomTotals totals() {
@@ -143,7 +122,7 @@ public class RoomStore {
      * closed meanwhile (an empty list).
      */
     @TransactionAttribute(TransactionAttributeType.REQUIRED)
-    public List<ViewerRow> enter(long sessionId, Long[] uids, Boolean[] fans) {
+    public List<Viewer> enter(long sessionId, Long[] uids, Boolean[] fans) {
         return query("""
                 INSERT INTO room_viewer AS v (session_id, uid, online, fan, entered_at, last_heartbeat_at, first_entered_at)
                 SELECT s.id, u.uid, true, u.fan, now(), now(), now()
@@ -252,13 +231,13 @@ public class RoomStore {
         return viewers + sessions;
     }
 
-    public Optional<ViewerRow> viewer(long sessionId, long uid) {
+    public Optional<Viewer> viewer(long sessionId, long uid) {
         return first(query("SELECT " + VIEWER_COLUMNS + " FROM room_viewer WHERE session_id = ? AND uid = ?", RoomStore::viewer,
                 sessionId, uid));
     }
 
     /** Online viewers (or only fans) by uid, after {@code after}. */
-    public List<ViewerRow> viewers(long sessionId, boolean fansOnly, Long after, int limit) {
+    public List<Viewer> viewers(long sessionId, boolean fansOnly, Long after, int limit) {
         return query("SELECT " + VIEWER_COLUMNS + " FROM room_viewer WHERE session_id = ? AND online"
                 + (fansOnly ? " AND fan" : "") + " AND uid > ? ORDER BY uid LIMIT ?", RoomStore::viewer,
                 sessionId, after == null ? Long.MIN_VALUE : after, limit);
@@ -303,14 +282,14 @@ public class RoomStore {
     private static final String STAY_ENDS_AT_NOW =
             "online_ms = online_ms + greatest(0, (extract(epoch FROM now() - entered_at) * 1000)::bigint)";
 
-    private static SessionRow session(ResultSet rs) throws SQLException {
-        return new SessionRow(rs.getLong(1), rs.getString(2), rs.getLong(3), rs.getString(4), rs.getObject(5, OffsetDateTime.class),
+    private static RoomSession session(ResultSet rs) throws SQLException {
+        return new RoomSession(rs.getLong(1), rs.getString(2), rs.getLong(3), rs.getString(4), rs.getObject(5, OffsetDateTime.class),
                 rs.getObject(6, OffsetDateTime.class), rs.getObject(7, OffsetDateTime.class), rs.getString(8), rs.getInt(9),
                 rs.getInt(10), rs.getInt(11), rs.getBoolean(12));
     }
 
-    private static ViewerRow viewer(ResultSet rs) throws SQLException {
-        return new ViewerRow(rs.getLong(1), rs.getLong(2), rs.getBoolean(3), rs.getBoolean(4), rs.getObject(5, OffsetDateTime.class),
+    private static Viewer viewer(ResultSet rs) throws SQLException {
+        return new Viewer(rs.getLong(1), rs.getLong(2), rs.getBoolean(3), rs.getBoolean(4), rs.getObject(5, OffsetDateTime.class),
                 rs.getObject(6, OffsetDateTime.class), rs.getObject(7, OffsetDateTime.class), rs.getObject(8, OffsetDateTime.class),
                 rs.getString(9), rs.getLong(10), rs.getInt(11));
     }

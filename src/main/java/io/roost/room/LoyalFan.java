@@ -1,0 +1,4 @@
+package io.roost.room;
+
+public record LoyalFan(long uid, int sessions, long onlineMs) {
+}
