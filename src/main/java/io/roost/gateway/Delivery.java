@@ -1,5 +1,6 @@
 package io.roost.gateway;
 
+import io.roost.presence.session.DeviceRoute;
 import io.roost.platform.config.NodeIdentity;
 import io.roost.platform.delivery.Notice;
 import io.roost.platform.ids.IdGenerator;
@@ -7,7 +8,6 @@ import io.roost.platform.json.Jsonp;
 import io.roost.platform.messaging.MessagingException;
 import io.roost.platform.messaging.RocketMqProducer;
 import io.roost.presence.session.DeviceSessions;
-import io.roost.presence.store.RouteStore;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.concurrent.ManagedExecutorService;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -69,7 +69,7 @@ public class Delivery {
         List<Long> uids = new ArrayList<>(notice.uids());
         for (int from = 0; from < uids.size(); from += ROUTE_BATCH) {
             Map<Integer, List<String>> byNode = new TreeMap<>();
-            for (RouteStore.Route r : sessions.routesOf(uids.subList(from, Math.min(uids.size(), from + ROUTE_BATCH)))) {
+            for (DeviceRoute r : sessions.routesOf(uids.subList(from, Math.min(uids.size(), from + ROUTE_BATCH)))) {
                 byNode.computeIfAbsent(r.nodeId(), n -> new ArrayList<>()).add(r.connectionId());
             }
             byNode.forEach((nodeId, connectionIds) -> {

@@ -17,8 +17,8 @@ import io.roost.platform.security.Caller;
 import io.roost.platform.security.Roles;
 import io.roost.room.LiveRooms;
 import io.roost.presence.RtcPresence;
-import io.roost.presence.api.UserPresenceResource;
 import io.roost.presence.session.DeviceSessions;
+import io.roost.presence.session.OnlineDevice;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.DELETE;
@@ -73,7 +73,7 @@ public class AdminResource {
         }
     }
 
-    public record AccountDetail(AccountView account, List<UserPresenceResource.Device> devices) {
+    public record AccountDetail(AccountView account, List<OnlineDevice> devices) {
     }
 
     @Schema(name = "ActionCount") // in the OpenAPI document: another API type has the same simple name
@@ -183,7 +183,7 @@ public class AdminResource {
     public AccountDetail account(@PathParam("id") String id) {
         long uid = Ids.parse(id);
         return new AccountDetail(AccountView.of(accounts.require(uid)), sessions.routesOf(uid).stream()
-                .map(r -> new UserPresenceResource.Device(r.deviceType(), r.deviceId(), r.nodeId(), r.loginAt(), r.lastHeartbeatAt())).toList());
+                .map(OnlineDevice::of).toList());
     }
 
     @POST

@@ -1,11 +1,12 @@
 package io.roost.presence.api;
 
+import io.roost.presence.session.DeviceRoute;
 import io.roost.platform.problem.ProblemException;
 import io.roost.platform.security.Roles;
 import io.roost.presence.RtcPresence;
 import io.roost.presence.rtc.RtcIngestor;
 import io.roost.presence.session.DeviceSessions;
-import io.roost.presence.store.RouteStore;
+import io.roost.presence.session.OnlineDevice;
 import jakarta.annotation.security.RolesAllowed;
 import io.roost.platform.store.SqlTimes;
 import jakarta.ejb.EJB;
@@ -38,10 +39,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 @APIResponse(responseCode = "403", description = "forbidden: operators and back ends (admin, service) only")
 public class UserPresenceResource {
 
-    public record Device(String deviceType, String deviceId, int node, OffsetDateTime since, OffsetDateTime lastHeartbeat) {
-    }
-
-    public record UserPresence(String uid, boolean online, List<Device> devices) {
+    public record UserPresence(String uid, boolean online, List<OnlineDevice> devices) {
     }
 
     public record Query(@NotNull @Size(min = 1, max = 1000) List<String> uids) {
@@ -79,7 +77,7 @@ public class UserPresenceResource {
     public QueryResult query(@NotNull @jakarta.validation.Valid Query query) {
         Map<Long, String> ids = new LinkedHashMap<>();
         query.uids().forEach(u -> ids.put(parse(u), u));
-        List<RouteStore.Route> routes = sessions.routesOf(List.copyOf(ids.keySet()));
+        List<DeviceRoute> routes = sessions.routesOf(List.copyOf(ids.keySet()));
         return new QueryResult(ids.entrySet().stream()
                 .map(e -> view(e.getValue(), routes.stream().filter(r -> r.uid() == e.getKey()).toList()))
                 .toList());
@@ -132,9 +130,9 @@ public class UserPresenceResource {
         return ingestor.stats();
     }
 
-    private static UserPresence view(String uid, List<RouteStore.Route> routes) {
+    private static UserPresence view(String uid, List<DeviceRoute> routes) {
         return new UserPresence(uid, !routes.isEmpty(), routes.stream()
-                .map(r -> new Device(r.deviceType(), r.deviceId(), r.nodeId(), r.loginAt(), r.lastHeartbeatAt()))
+                .map(OnlineDevice::of)
                 .toList());
     }
 

@@ -30,7 +30,7 @@ public class DeviceSessions {
     public static final String LOGIN_EVENTS_TOPIC = "roost-login-events";
 
     /** The outcome of a login: accepted, or refused because the slot is held (refuse-new). */
-    public record Login(boolean accepted, long epoch, Optional<RouteStore.Route> displaced) {
+    public record Login(boolean accepted, long epoch, Optional<DeviceRoute> displaced) {
     }
 
     @EJB
@@ -66,23 +66,23 @@ public class DeviceSessions {
      */
     @Transactional
     public List<Login> loginAll(List<LoginRequest> requests) {
-        List<RouteStore.Route> wanted = new ArrayList<>();
+        List<DeviceRoute> wanted = new ArrayList<>();
         List<SessionSettings.Policy> policies = new ArrayList<>();
         for (LoginRequest r : requests) {
             SessionSettings.Policy policy = settings.policy(r.deviceType());
             String sessionKey = policy == SessionSettings.Policy.ALLOW_MANY ? r.connectionId() : "";
-            wanted.add(new RouteStore.Route(r.uid(), r.deviceType(), sessionKey, node.nodeId(), r.connectionId(), r.deviceId(),
+            wanted.add(new DeviceRoute(r.uid(), r.deviceType(), sessionKey, node.nodeId(), r.connectionId(), r.deviceId(),
                     ids.nextId(), null, null));
             policies.add(policy);
         }
-        List<Optional<RouteStore.Route>> holders = routes.claimAll(wanted,
+        List<Optional<DeviceRoute>> holders = routes.claimAll(wanted,
                 policies.stream().map(p -> p == SessionSettings.Policy.KICK_OLD).toList());
         List<OutboxPublisher.Message> journal = new ArrayList<>();
         List<Login> outcomes = new ArrayList<>();
         List<Long> loggedIn = new ArrayList<>();
         for (int i = 0; i < requests.size(); i++) {
-            RouteStore.Route route = wanted.get(i);
-            Optional<RouteStore.Route> holder = holders.get(i);
+            DeviceRoute route = wanted.get(i);
+            Optional<DeviceRoute> holder = holders.get(i);
             if (holder.isPresent() && policies.get(i) == SessionSettings.Policy.REFUSE_NEW) {
                 outcomes.add(new Login(false, route.epoch(), Optional.empty()));
                 continue;
@@ -100,8 +100,8 @@ public class DeviceSessions {
 
     /** The connection ends its own session (logout or close). */
     @Transactional
-    public Optional<RouteStore.Route> logout(String connectionId) {
-        Optional<RouteStore.Route> released = routes.release(connectionId);
+    public Optional<DeviceRoute> logout(String connectionId) {
+        Optional<DeviceRoute> released = routes.release(connectionId);
         released.ifPresent(r -> {
             outbox.publishAll(List.of(logEntry("logout", r, null)));
             announce(List.of(r.uid()));
@@ -112,17 +112,17 @@ public class DeviceSessions {
     /** Expires silent sessions and those of lost nodes; their connections get kicked. */
     @Transactional
     public int expire() {
-        List<RouteStore.Route> gone = routes.expire(settings.heartbeatTimeout(), NodeRegistry.NODE_TIMEOUT);
+        List<DeviceRoute> gone = routes.expire(settings.heartbeatTimeout(), NodeRegistry.NODE_TIMEOUT);
         List<OutboxPublisher.Message> journal = new ArrayList<>();
-        for (RouteStore.Route r : gone) {
+        for (DeviceRoute r : gone) {
             end(r, isSilent(r) ? SessionEnded.TIMEOUT : SessionEnded.NODE_LOST, journal);
         }
         outbox.publishAll(journal);
-        announce(gone.stream().map(RouteStore.Route::uid).toList());
+        announce(gone.stream().map(DeviceRoute::uid).toList());
         return gone.size();
     }
 
-    private boolean isSilent(RouteStore.Route r) {
+    private boolean isSilent(DeviceRoute r) {
         return r.lastHeartbeatAt() != null && r.lastHeartbeatAt().isBefore(
                 java.time.OffsetDateTime.now().minus(settings.heartbeatTimeout()));
     }
@@ -133,7 +133,7 @@ public class DeviceSessions {
      */
     void onAccountDeactivated(@Observes AccountDeactivated deactivated) {
         List<OutboxPublisher.Message> journal = new ArrayList<>();
-        for (RouteStore.Route r : routes.releaseAll(deactivated.accountId())) {
+        for (DeviceRoute r : routes.releaseAll(deactivated.accountId())) {
             end(r, deactivated.reason(), journal);
         }
         outbox.publishAll(journal);
@@ -156,7 +156,7 @@ public class DeviceSessions {
      */
     @Transactional
     public int kick(long uid, String deviceType) {
-        List<RouteStore.Route> gone = routes.release(uid, deviceType);
+        List<DeviceRoute> gone = routes.release(uid, deviceType);
         List<OutboxPublisher.Message> journal = new ArrayList<>();
         gone.forEach(r -> end(r, SessionEnded.KICKED_BY_ADMIN, journal));
         outbox.publishAll(journal);
@@ -173,19 +173,19 @@ public class DeviceSessions {
 
     /** The users among {@code uids} with at least one live device route. */
     public Set<Long> onlineAmong(List<Long> uids) {
-        return routes.routesOf(uids).stream().map(RouteStore.Route::uid).collect(Collectors.toSet());
+        return routes.routesOf(uids).stream().map(DeviceRoute::uid).collect(Collectors.toSet());
     }
 
-    public List<RouteStore.Route> routesOf(long uid) {
+    public List<DeviceRoute> routesOf(long uid) {
         return routes.routesOf(uid);
     }
 
-    public List<RouteStore.Route> routesOf(List<Long> uids) {
+    public List<DeviceRoute> routesOf(List<Long> uids) {
         return routes.routesOf(uids);
     }
 
     /** Every session change goes to roost-login-events (and from there to the login log). */
-    private static OutboxPublisher.Message logEntry(String event, RouteStore.Route r, String reason) {
+    private static OutboxPublisher.Message logEntry(String event, DeviceRoute r, String reason) {
         var body = Jsonp.PROVIDER.createObjectBuilder().add("event", event).add("uid", r.uid()).add("deviceType", r.deviceType())
                 .add("nodeId", r.nodeId()).add("connectionId", r.connectionId())
                 .add("at", java.time.Instant.now().toString());
@@ -199,7 +199,7 @@ public class DeviceSessions {
     }
 
     /** A session ends by another's hand: logged, and its connection kicked after commit, on whichever node holds it. */
-    private void end(RouteStore.Route r, String reason, List<OutboxPublisher.Message> journal) {
+    private void end(DeviceRoute r, String reason, List<OutboxPublisher.Message> journal) {
         String logEvent = switch (reason) {
             case SessionEnded.TIMEOUT -> "timeout";
             case SessionEnded.NODE_LOST -> "node_lost";

@@ -1,5 +1,6 @@
 package io.roost.presence.store;
 
+import io.roost.presence.session.DeviceRoute;
 import io.roost.platform.store.CustomPlans;
 import io.roost.platform.store.SqlArrays;
 import jakarta.annotation.Resource;
@@ -32,12 +33,8 @@ import javax.sql.DataSource;
 @Stateless
 public class RouteStore {
 
-    public record Route(long uid, String deviceType, String sessionKey, int nodeId, String connectionId, String deviceId,
-                        long epoch, OffsetDateTime loginAt, OffsetDateTime lastHeartbeatAt) {
-    }
-
     /** A user's new presence version and the routes it describes. */
-    public record PresenceVersion(long version, List<Route> routes) {
+    public record PresenceVersion(long version, List<DeviceRoute> routes) {
     }
 
     @Resource(lookup = "java:jboss/datasources/RoostDS")
@@ -58,11 +55,11 @@ public class RouteStore {
      * in one multi-row insert; only those found held are handled one by one.
      */
     @TransactionAttribute(TransactionAttributeType.MANDATORY)
-    public List<Optional<Route>> claimAll(List<Route> wanted, List<Boolean> replace) {
+    public List<Optional<DeviceRoute>> claimAll(List<DeviceRoute> wanted, List<Boolean> replace) {
         List<Integer> order = new ArrayList<>(IntStream.range(0, wanted.size()).boxed().toList());
         order.sort(Comparator.comparing((Integer i) -> wanted.get(i).uid())
                 .thenComparing(i -> wanted.get(i).deviceType()).thenComparing(i -> wanted.get(i).sessionKey()));
-        List<Optional<Route>> holders = new ArrayList<>(Collections.nCopies(wanted.size(), Optional.<Route>empty()));
+        List<Optional<DeviceRoute>> holders = new ArrayList<>(Collections.nCopies(wanted.size(), Optional.<DeviceRoute>empty()));
         try (Connection c = dataSource.getConnection()) {
             Set<String> inserted = new HashSet<>();
             try (PreparedStatement ps = CustomPlans.prepare(c, """
@@ -72,14 +69,14 @@ public class RouteStore {
                         WITH ORDINALITY AS w(uid, device_type, session_key, node_id, connection_id, device_id, epoch, n)
                     ORDER BY n
                     ON CONFLICT (uid, device_type, session_key) DO NOTHING RETURNING connection_id""")) {
-                List<Route> sorted = order.stream().map(wanted::get).toList();
-                SqlArrays.bind(c, ps, sorted.stream().map(Route::uid).toArray(Long[]::new),
-                        sorted.stream().map(Route::deviceType).toArray(String[]::new),
-                        sorted.stream().map(Route::sessionKey).toArray(String[]::new),
-                        sorted.stream().map(Route::nodeId).toArray(Integer[]::new),
-                        sorted.stream().map(Route::connectionId).toArray(String[]::new),
-                        sorted.stream().map(Route::deviceId).toArray(String[]::new),
-                        sorted.stream().map(Route::epoch).toArray(Long[]::new));
+                List<DeviceRoute> sorted = order.stream().map(wanted::get).toList();
+                SqlArrays.bind(c, ps, sorted.stream().map(DeviceRoute::uid).toArray(Long[]::new),
+                        sorted.stream().map(DeviceRoute::deviceType).toArray(String[]::new),
+                        sorted.stream().map(DeviceRoute::sessionKey).toArray(String[]::new),
+                        sorted.stream().map(DeviceRoute::nodeId).toArray(Integer[]::new),
+                        sorted.stream().map(DeviceRoute::connectionId).toArray(String[]::new),
+                        sorted.stream().map(DeviceRoute::deviceId).toArray(String[]::new),
+                        sorted.stream().map(DeviceRoute::epoch).toArray(Long[]::new));
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
                         inserted.add(rs.getString(1));
@@ -98,9 +95,9 @@ public class RouteStore {
     }
 
     /** A slot that was held at the multi-row insert: replace or lock its holder (insert again if it left meanwhile). */
-    private static Optional<Route> claimHeld(Connection c, Route wanted, boolean replace) throws SQLException {
+    private static Optional<DeviceRoute> claimHeld(Connection c, DeviceRoute wanted, boolean replace) throws SQLException {
         for (int attempt = 0; attempt < 5; attempt++) {
-            Optional<Route> holder = replace ? replaceHolder(c, wanted) : lockHolder(c, wanted);
+            Optional<DeviceRoute> holder = replace ? replaceHolder(c, wanted) : lockHolder(c, wanted);
             if (holder.isPresent()) {
                 return holder;
             }
@@ -118,7 +115,7 @@ public class RouteStore {
         throw new IllegalStateException("route slot contended beyond retries");
     }
 
-    private static Optional<Route> lockHolder(Connection c, Route wanted) throws SQLException {
+    private static Optional<DeviceRoute> lockHolder(Connection c, DeviceRoute wanted) throws SQLException {
         try (PreparedStatement ps = CustomPlans.prepare(c, SELECT + " WHERE uid = ? AND device_type = ? AND session_key = ? FOR UPDATE")) {
             bindSlot(ps, 1, wanted);
             try (ResultSet rs = ps.executeQuery()) {
@@ -131,7 +128,7 @@ public class RouteStore {
      * Locks the slot's holder and hands the slot to {@code wanted} in one statement; returns the
      * holder as it was (the locking subquery reads the latest committed version of the row).
      */
-    private static Optional<Route> replaceHolder(Connection c, Route wanted) throws SQLException {
+    private static Optional<DeviceRoute> replaceHolder(Connection c, DeviceRoute wanted) throws SQLException {
         try (PreparedStatement ps = CustomPlans.prepare(c, """
                 UPDATE presence_device_route r SET node_id = ?, connection_id = ?, device_id = ?, epoch = ?,
                     login_at = now(), last_heartbeat_at = now()
@@ -149,14 +146,14 @@ public class RouteStore {
     }
 
     /** The slot's key: uid, device type, session key, from parameter {@code at} on. */
-    private static void bindSlot(PreparedStatement ps, int at, Route r) throws SQLException {
+    private static void bindSlot(PreparedStatement ps, int at, DeviceRoute r) throws SQLException {
         ps.setLong(at, r.uid());
         ps.setString(at + 1, r.deviceType());
         ps.setString(at + 2, r.sessionKey());
     }
 
     /** Who holds the slot: node, connection, device, epoch, from parameter {@code at} on. */
-    private static void bindHolder(PreparedStatement ps, int at, Route r) throws SQLException {
+    private static void bindHolder(PreparedStatement ps, int at, DeviceRoute r) throws SQLException {
         ps.setInt(at, r.nodeId());
         ps.setString(at + 1, r.connectionId());
         ps.setString(at + 2, r.deviceId());
@@ -165,7 +162,7 @@ public class RouteStore {
 
     /** Removes the route only if this connection still holds it (a displaced connection removes nothing). */
     @TransactionAttribute(TransactionAttributeType.REQUIRED)
-    public Optional<Route> release(String connectionId) {
+    public Optional<DeviceRoute> release(String connectionId) {
         return routes("DELETE FROM presence_device_route WHERE connection_id = ? RETURNING " + COLUMNS, connectionId)
                 .stream().findFirst();
     }
@@ -203,17 +200,17 @@ public class RouteStore {
                     }
                 }
             }
-            Map<Long, List<Route>> live = new LinkedHashMap<>();
+            Map<Long, List<DeviceRoute>> live = new LinkedHashMap<>();
             for (Long uid : sorted) {
                 live.put(uid, new ArrayList<>());
             }
-            for (Route r : routesOf(Arrays.asList(sorted))) {
+            for (DeviceRoute r : routesOf(Arrays.asList(sorted))) {
                 live.get(r.uid()).add(r);
             }
             List<Long> bumped = new ArrayList<>();
             List<String> types = new ArrayList<>();
             live.forEach((uid, routes) -> {
-                String now = routes.stream().map(Route::deviceType).distinct().sorted().collect(Collectors.joining(","));
+                String now = routes.stream().map(DeviceRoute::deviceType).distinct().sorted().collect(Collectors.joining(","));
                 if (!now.equals(announced.get(uid))) {
                     bumped.add(uid);
                     types.add(now);
@@ -245,7 +242,7 @@ public class RouteStore {
 
     /** Removes a user's routes of one device type (an operator kicks that device). */
     @TransactionAttribute(TransactionAttributeType.REQUIRED)
-    public List<Route> release(long uid, String deviceType) {
+    public List<DeviceRoute> release(long uid, String deviceType) {
         return routes("DELETE FROM presence_device_route WHERE uid = ? AND device_type = ? RETURNING " + COLUMNS, uid, deviceType);
     }
 
@@ -268,7 +265,7 @@ public class RouteStore {
 
     /** Removes every route of a user (the account was disabled or unregistered). */
     @TransactionAttribute(TransactionAttributeType.REQUIRED)
-    public List<Route> releaseAll(long uid) {
+    public List<DeviceRoute> releaseAll(long uid) {
         return routes("DELETE FROM presence_device_route WHERE uid = ? RETURNING " + COLUMNS, uid);
     }
 
@@ -290,18 +287,18 @@ public class RouteStore {
 
     /** Deletes routes silent for longer than {@code timeout}, and those of nodes that stopped heartbeating. */
     @TransactionAttribute(TransactionAttributeType.REQUIRED)
-    public List<Route> expire(Duration timeout, Duration nodeTimeout) {
-        List<Route> silent = routes("""
+    public List<DeviceRoute> expire(Duration timeout, Duration nodeTimeout) {
+        List<DeviceRoute> silent = routes("""
                 DELETE FROM presence_device_route WHERE ctid IN (
                     SELECT ctid FROM presence_device_route WHERE last_heartbeat_at < now() - make_interval(secs => ?)
                     LIMIT 10000 FOR UPDATE SKIP LOCKED)
                 RETURNING\s""" + COLUMNS, timeout.toMillis() / 1000.0);
         Integer[] lost = lostNodes(nodeTimeout);
-        List<Route> orphaned = lost.length == 0 ? List.of() : routes("""
+        List<DeviceRoute> orphaned = lost.length == 0 ? List.of() : routes("""
                 DELETE FROM presence_device_route WHERE ctid IN (
                     SELECT ctid FROM presence_device_route WHERE node_id = ANY(?) LIMIT 10000 FOR UPDATE SKIP LOCKED)
                 RETURNING\s""" + COLUMNS, (Object) lost);
-        List<Route> all = new ArrayList<>(silent);
+        List<DeviceRoute> all = new ArrayList<>(silent);
         all.addAll(orphaned);
         return all;
     }
@@ -334,11 +331,11 @@ public class RouteStore {
         }
     }
 
-    public List<Route> routesOf(long uid) {
+    public List<DeviceRoute> routesOf(long uid) {
         return routesOf(List.of(uid));
     }
 
-    public List<Route> routesOf(Collection<Long> uids) {
+    public List<DeviceRoute> routesOf(Collection<Long> uids) {
         return routes(SELECT + " WHERE uid = ANY(?) ORDER BY uid, device_type, session_key", (Object) uids.toArray(Long[]::new)); // one int8[] parameter
     }
 
@@ -359,14 +356,14 @@ public class RouteStore {
     }
 
     /** Runs a statement (a uid array parameter becomes int8[], a node array int4[]) and reads the routes it returns. */
-    private List<Route> routes(String sql, Object... parameters) {
+    private List<DeviceRoute> routes(String sql, Object... parameters) {
         try (Connection c = dataSource.getConnection(); PreparedStatement ps = CustomPlans.prepare(c, sql)) {
             for (int i = 0; i < parameters.length; i++) {
                 Object p = parameters[i];
                 ps.setObject(i + 1, p instanceof Long[] uids ? c.createArrayOf("int8", uids)
                         : p instanceof Integer[] nodes ? c.createArrayOf("int4", nodes) : p);
             }
-            List<Route> routes = new ArrayList<>();
+            List<DeviceRoute> routes = new ArrayList<>();
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     routes.add(route(rs));
@@ -382,8 +379,8 @@ public class RouteStore {
             "uid, device_type, session_key, node_id, connection_id, device_id, epoch, login_at, last_heartbeat_at";
     private static final String SELECT = "SELECT " + COLUMNS + " FROM presence_device_route";
 
-    private static Route route(ResultSet rs) throws SQLException {
-        return new Route(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getInt(4), rs.getString(5), rs.getString(6),
+    private static DeviceRoute route(ResultSet rs) throws SQLException {
+        return new DeviceRoute(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getInt(4), rs.getString(5), rs.getString(6),
                 rs.getLong(7), rs.getObject(8, OffsetDateTime.class), rs.getObject(9, OffsetDateTime.class));
     }
 }

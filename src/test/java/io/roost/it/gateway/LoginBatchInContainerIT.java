@@ -1,5 +1,6 @@
 package io.roost.it.gateway;
 
+import io.roost.presence.session.DeviceRoute;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -207,7 +208,7 @@ class LoginBatchInContainerIT {
 
     private Map<String, Set<String>> routesByType(long uid) {
         Map<String, Set<String>> byType = new HashMap<>();
-        for (RouteStore.Route r : sessions.routesOf(uid)) {
+        for (DeviceRoute r : sessions.routesOf(uid)) {
             byType.computeIfAbsent(r.deviceType(), t -> new HashSet<>()).add(r.connectionId());
         }
         return byType;
