@@ -2,7 +2,7 @@ package io.roost.admin;
 
 import io.roost.platform.health.HealthService;
 import io.roost.platform.messaging.PushConsumers;
-import io.roost.platform.outbox.OutboxStore;
+import io.roost.platform.outbox.OutboxRelay;
 import io.roost.room.LiveRooms;
 import io.roost.presence.MqttPresence;
 import io.roost.presence.RtcPresence;
@@ -46,7 +46,7 @@ public class Overview {
     PushConsumers consumers;
 
     @EJB
-    OutboxStore outbox;
+    OutboxRelay outbox;
 
     @Inject
     HealthService health;

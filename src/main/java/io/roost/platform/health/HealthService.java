@@ -2,15 +2,12 @@ package io.roost.platform.health;
 
 import io.roost.platform.messaging.RocketMqProducer;
 import io.roost.platform.messaging.TopicProvisioner;
-import jakarta.annotation.Resource;
+import io.roost.platform.store.HealthStore;
 import jakarta.ejb.EJB;
+import jakarta.ejb.EJBException;
 import jakarta.enterprise.context.ApplicationScoped;
-import java.sql.Connection;
-import java.sql.ResultSet;
-import java.sql.Statement;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import javax.sql.DataSource;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 /** Can this node reach what it depends on? Database and broker, each timed. */
@@ -25,8 +22,8 @@ public class HealthService {
     public record Report(boolean up, Map<String, Check> checks) {
     }
 
-    @Resource(lookup = "java:jboss/datasources/RoostDS")
-    DataSource dataSource;
+    @EJB
+    HealthStore store;
 
     @EJB
     RocketMqProducer producer;
@@ -45,14 +42,12 @@ public class HealthService {
 
     Check database() {
         long start = System.nanoTime();
-        try (Connection c = dataSource.getConnection(); Statement s = c.createStatement()) {
-            s.setQueryTimeout(3);
-            try (ResultSet rs = s.executeQuery("SELECT current_setting('server_version')")) {
-                rs.next();
-                return new Check(true, millisSince(start), "PostgreSQL " + rs.getString(1));
-            }
+        try {
+            return new Check(true, millisSince(start), "PostgreSQL " + store.serverVersion(3));
         } catch (Exception e) {
-            return new Check(false, millisSince(start), e.getClass().getSimpleName() + ": " + e.getMessage());
+            // the store is an EJB: it wraps a runtime failure, and the report names the failure itself
+            Throwable failure = e instanceof EJBException && e.getCause() != null ? e.getCause() : e;
+            return new Check(false, millisSince(start), failure.getClass().getSimpleName() + ": " + failure.getMessage());
         }
     }
 

@@ -1,8 +1,8 @@
 package io.roost.platform.messaging;
 
+import io.roost.platform.store.ConsumedMessageStore;
+import jakarta.ejb.EJB;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.persistence.EntityManager;
-import jakarta.persistence.PersistenceContext;
 import jakarta.transaction.Transactional;
 
 /**
@@ -13,28 +13,17 @@ import jakarta.transaction.Transactional;
 @ApplicationScoped
 public class ConsumedMessages {
 
-    @PersistenceContext(unitName = "roost")
-    EntityManager em;
+    @EJB
+    ConsumedMessageStore store;
 
     @Transactional(Transactional.TxType.MANDATORY)
     public boolean firstDelivery(String consumerGroup, String messageId) {
-        return em.createNativeQuery("""
-                        INSERT INTO consumed_message (consumer_group, message_id) VALUES (?1, ?2)
-                        ON CONFLICT DO NOTHING""")
-                .setParameter(1, consumerGroup)
-                .setParameter(2, messageId)
-                .executeUpdate() == 1;
+        return store.insert(consumerGroup, messageId);
     }
 
     /** Forgets old deliveries in bounded batches (RocketMQ does not redeliver after days). */
     @Transactional
     public int purgeOlderThanDays(int days, int batch) {
-        return em.createNativeQuery("""
-                        DELETE FROM consumed_message WHERE ctid IN (
-                            SELECT ctid FROM consumed_message
-                            WHERE consumed_at < now() - make_interval(days => ?1) LIMIT ?2)""")
-                .setParameter(1, days)
-                .setParameter(2, batch)
-                .executeUpdate();
+        return store.purgeOlderThanDays(days, batch);
     }
 }

@@ -1,18 +1,13 @@
 package io.roost.platform.outbox;
 
 import io.roost.platform.ids.IdGenerator;
-import io.roost.platform.store.SqlArrays;
-import jakarta.annotation.Resource;
+import io.roost.platform.store.OutboxStore;
+import jakarta.ejb.EJB;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Event;
 import jakarta.inject.Inject;
 import jakarta.transaction.Transactional;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.SQLException;
 import java.util.List;
-import java.util.function.Function;
-import javax.sql.DataSource;
 
 /**
  * How a module publishes to RocketMQ: the message becomes an outbox row in the caller's own
@@ -32,8 +27,8 @@ public class OutboxPublisher {
         }
     }
 
-    @Resource(lookup = "java:jboss/datasources/RoostDS")
-    DataSource dataSource;
+    @EJB
+    OutboxStore store;
 
     @Inject
     IdGenerator ids;
@@ -54,20 +49,8 @@ public class OutboxPublisher {
             return List.of();
         }
         List<Long> written = messages.stream().map(m -> ids.nextId()).toList();
-        try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement("""
-                INSERT INTO outbox (id, topic, tag, message_key, body)
-                SELECT * FROM unnest(?::int8[], ?::varchar[], ?::varchar[], ?::varchar[], ?::text[])""")) {
-            SqlArrays.bind(c, ps, written.toArray(Long[]::new), column(messages, Message::topic), column(messages, Message::tag),
-                    column(messages, Message::key), column(messages, Message::body));
-            ps.executeUpdate();
-        } catch (SQLException e) {
-            throw new IllegalStateException("outbox write failed: " + e.getMessage(), e);
-        }
+        store.insertAll(written, messages);
         this.written.fire(new OutboxWritten(written.get(0))); // one nudge wakes the relay for all of them
         return written;
-    }
-
-    private static String[] column(List<Message> messages, Function<Message, String> field) {
-        return messages.stream().map(field).toArray(String[]::new);
     }
 }

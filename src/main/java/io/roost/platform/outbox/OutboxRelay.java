@@ -1,5 +1,6 @@
 package io.roost.platform.outbox;
 
+import io.roost.platform.store.OutboxStore;
 import jakarta.annotation.Resource;
 import jakarta.ejb.Asynchronous;
 import jakarta.ejb.SessionContext;
@@ -66,6 +67,11 @@ public class OutboxRelay {
     @Schedule(hour = "*", minute = "*", second = "*/2", persistent = false, info = "outbox-relay")
     void tick() {
         drain();
+    }
+
+    /** Rows waiting to be sent (the admin overview shows it). */
+    public long backlog() {
+        return store.backlog();
     }
 
     /** Drain rounds since start (each one polls the outbox at least once). */

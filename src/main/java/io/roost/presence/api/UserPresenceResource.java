@@ -6,12 +6,10 @@ import io.roost.platform.security.Roles;
 import io.roost.presence.RtcPresence;
 import io.roost.presence.rtc.RtcIngestor;
 import io.roost.presence.session.DeviceSessions;
+import io.roost.presence.session.LoginLogEntry;
 import io.roost.presence.session.OnlineDevice;
 import jakarta.annotation.security.RolesAllowed;
-import io.roost.platform.store.SqlTimes;
 import jakarta.ejb.EJB;
-import jakarta.persistence.EntityManager;
-import jakarta.persistence.PersistenceContext;
 import jakarta.ws.rs.QueryParam;
 import jakarta.inject.Inject;
 import jakarta.validation.constraints.NotNull;
@@ -23,7 +21,6 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
-import java.time.OffsetDateTime;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -96,13 +93,6 @@ public class UserPresenceResource {
         return new UserChannels(id, rtc.channelsOf(id));
     }
 
-    public record LoginLogEntry(String event, String deviceType, String deviceId, int node, String reason,
-                                OffsetDateTime at) {
-    }
-
-    @PersistenceContext(unitName = "roost")
-    EntityManager em;
-
     @GET
     @Path("/users/{uid}/logins")
     @Operation(operationId = "listUserLogins",
@@ -110,15 +100,7 @@ public class UserPresenceResource {
     @APIResponse(responseCode = "200", description = "The entries, newest first")
     @APIResponse(responseCode = "400", description = "invalid-parameter")
     public List<LoginLogEntry> logins(@PathParam("uid") String uid, @QueryParam("limit") Integer limit) {
-        @SuppressWarnings("unchecked")
-        List<Object[]> rows = em.createNativeQuery("""
-                        SELECT event, device_type, device_id, node_id, reason, at FROM login_log
-                        WHERE uid = ?1 ORDER BY at DESC, id DESC LIMIT ?2""")
-                .setParameter(1, parse(uid))
-                .setParameter(2, RtcPresenceResource.limit(limit, 50, 1000))
-                .getResultList();
-        return rows.stream().map(r -> new LoginLogEntry((String) r[0], (String) r[1], (String) r[2],
-                ((Number) r[3]).intValue(), (String) r[4], SqlTimes.of(r[5]))).toList();
+        return sessions.loginLog(parse(uid), RtcPresenceResource.limit(limit, 50, 1000));
     }
 
     @GET

@@ -4,12 +4,12 @@ import io.roost.platform.json.Jsonp;
 import io.roost.platform.messaging.ConsumerSpec;
 import io.roost.platform.messaging.MessageIds;
 import io.roost.platform.messaging.PushConsumers;
-import io.roost.platform.store.SqlArrays;
 import io.roost.presence.session.DeviceSessions;
+import io.roost.presence.store.LoginLogStore;
 import jakarta.annotation.PostConstruct;
-import jakarta.annotation.Resource;
 import jakarta.annotation.PreDestroy;
 import jakarta.ejb.DependsOn;
+import jakarta.ejb.EJB;
 import jakarta.ejb.Singleton;
 import jakarta.ejb.Startup;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -18,11 +18,8 @@ import jakarta.json.JsonObject;
 import jakarta.transaction.Transactional;
 import java.io.StringReader;
 import java.nio.charset.StandardCharsets;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.SQLException;
+import java.util.ArrayList;
 import java.util.List;
-import javax.sql.DataSource;
 import org.apache.rocketmq.client.consumer.DefaultMQPushConsumer;
 import org.apache.rocketmq.common.message.MessageExt;
 
@@ -60,44 +57,19 @@ public class LoginLogConsumer {
     @ApplicationScoped
     public static class Writer {
 
-        @Resource(lookup = "java:jboss/datasources/RoostDS")
-        DataSource dataSource;
+        @EJB
+        LoginLogStore store;
 
         @Transactional
         public void write(List<MessageExt> messages) {
-            int n = messages.size();
-            Long[] id = new Long[n];
-            Long[] uid = new Long[n];
-            String[] event = new String[n];
-            String[] deviceType = new String[n];
-            String[] deviceId = new String[n];
-            Integer[] nodeId = new Integer[n];
-            String[] connectionId = new String[n];
-            String[] reason = new String[n];
-            String[] at = new String[n]; // ISO-8601 instants: PostgreSQL reads them as timestamptz
-            for (int i = 0; i < n; i++) {
-                MessageExt m = messages.get(i);
+            List<LoginLogStore.Row> rows = new ArrayList<>(messages.size());
+            for (MessageExt m : messages) {
                 JsonObject o = Jsonp.PROVIDER.createReader(new StringReader(new String(m.getBody(), StandardCharsets.UTF_8))).readObject();
-                id[i] = Long.parseLong(MessageIds.of(m));
-                uid[i] = o.getJsonNumber("uid").longValue();
-                event[i] = o.getString("event");
-                deviceType[i] = o.getString("deviceType");
-                deviceId[i] = o.getString("deviceId", null);
-                nodeId[i] = o.getInt("nodeId");
-                connectionId[i] = o.getString("connectionId");
-                reason[i] = o.getString("reason", null);
-                at[i] = o.getString("at");
+                rows.add(new LoginLogStore.Row(Long.parseLong(MessageIds.of(m)), o.getJsonNumber("uid").longValue(),
+                        o.getString("event"), o.getString("deviceType"), o.getString("deviceId", null), o.getInt("nodeId"),
+                        o.getString("connectionId"), o.getString("reason", null), o.getString("at")));
             }
-            try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement("""
-                    INSERT INTO login_log (id, uid, event, device_type, device_id, node_id, connection_id, reason, at)
-                    SELECT * FROM unnest(?::int8[], ?::int8[], ?::varchar[], ?::varchar[], ?::varchar[], ?::int4[], ?::varchar[],
-                        ?::varchar[], ?::timestamptz[])
-                    ON CONFLICT (id) DO NOTHING""")) {
-                SqlArrays.bind(c, ps, id, uid, event, deviceType, deviceId, nodeId, connectionId, reason, at);
-                ps.executeUpdate();
-            } catch (SQLException e) {
-                throw new IllegalStateException("login log insert failed: " + e.getMessage(), e);
-            }
+            store.insertAll(rows);
         }
     }
 }

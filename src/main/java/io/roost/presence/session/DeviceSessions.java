@@ -5,6 +5,7 @@ import io.roost.platform.json.Jsonp;
 import io.roost.platform.config.NodeIdentity;
 import io.roost.platform.ids.IdGenerator;
 import io.roost.platform.outbox.OutboxPublisher;
+import io.roost.presence.store.LoginLogStore;
 import io.roost.presence.store.RouteStore;
 import jakarta.ejb.EJB;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -35,6 +36,9 @@ public class DeviceSessions {
 
     @EJB
     RouteStore routes;
+
+    @EJB
+    LoginLogStore loginLog;
 
     @Inject
     NodeIdentity node;
@@ -182,6 +186,14 @@ public class DeviceSessions {
 
     public List<DeviceRoute> routesOf(List<Long> uids) {
         return routes.routesOf(uids);
+    }
+
+    /**
+     * The user's latest {@code limit} login-log entries, newest first. The log is written from
+     * roost-login-events, so a session change shows up shortly after its commit, not with it.
+     */
+    public List<LoginLogEntry> loginLog(long uid, int limit) {
+        return loginLog.recent(uid, limit);
     }
 
     /** Every session change goes to roost-login-events (and from there to the login log). */

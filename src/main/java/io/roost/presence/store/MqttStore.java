@@ -1,12 +1,17 @@
 package io.roost.presence.store;
 
 import io.roost.platform.store.SqlArrays;
+import io.roost.platform.store.SqlTimes;
+import io.roost.presence.MqttPresence;
 import io.roost.presence.mqtt.ConnectionRules;
 import io.roost.presence.mqtt.MqttStatusEvent;
 import jakarta.annotation.Resource;
 import jakarta.ejb.Stateless;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
+import jakarta.persistence.EntityManager;
+import jakarta.persistence.PersistenceContext;
+import jakarta.persistence.Query;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -14,8 +19,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import javax.sql.DataSource;
 
@@ -26,7 +33,8 @@ import javax.sql.DataSource;
  * client whose state changed. Because every writer of a client's rows (ingestion and the purge)
  * holds its lock until commit, that statement (a new snapshot) sees every connection fact
  * committed before, and no one changes its rows until it commits — no read-modify-write race
- * across consumers or nodes.
+ * across consumers or nodes. The read side (clients, connections, history, numbers per group) is
+ * what {@link MqttPresence} offers.
  */
 @Stateless
 public class MqttStore {
@@ -46,6 +54,9 @@ public class MqttStore {
 
     @Resource(lookup = "java:jboss/datasources/RoostDS")
     DataSource dataSource;
+
+    @PersistenceContext(unitName = "roost")
+    EntityManager em;
 
     @TransactionAttribute(TransactionAttributeType.REQUIRES_NEW)
     public void apply(List<MqttStatusEvent> events, List<DeadLetter> deadLetters) {
@@ -274,5 +285,128 @@ public class MqttStore {
         } catch (SQLException e) {
             throw new IllegalStateException("MQTT history purge failed: " + e.getMessage(), e);
         }
+    }
+
+    // ---- read side, for MqttPresence ----
+    // Through the persistence context, in the caller's transaction if there is one; a read never
+    // begins one (SUPPORTS).
+
+    /** A client's row: its state and the channel of its newest connect. */
+    public record ClientRow(String clientId, String groupId, boolean online, Long onlineSince, String latestChannelId) {
+    }
+
+    /** A connection's facts as stored (event times; null where a fact is not known). */
+    public record ConnectionRow(String channelId, String clientIp, Long connectTime, Long disconnectTime,
+                                Long tcpcleanTime) {
+    }
+
+    @TransactionAttribute(TransactionAttributeType.SUPPORTS)
+    public Optional<ClientRow> client(String clientId) {
+        @SuppressWarnings("unchecked")
+        List<Object[]> rows = em.createNativeQuery(
+                        "SELECT client_id, group_id, online, online_since, latest_channel_id FROM mqtt_client WHERE client_id = ?1")
+                .setParameter(1, clientId).getResultList();
+        return rows.stream().findFirst().map(c -> new ClientRow((String) c[0], (String) c[1], (Boolean) c[2], longOrNull(c[3]),
+                (String) c[4]));
+    }
+
+    /** A client's connections, newest connect first (at most 1,000). */
+    @TransactionAttribute(TransactionAttributeType.SUPPORTS)
+    public List<ConnectionRow> connections(String clientId) {
+        @SuppressWarnings("unchecked")
+        List<Object[]> rows = em.createNativeQuery("""
+                        SELECT channel_id, client_ip, connect_time, disconnect_time, tcpclean_time FROM mqtt_connection
+                        WHERE client_id = ?1 ORDER BY connect_time DESC NULLS LAST, channel_id DESC LIMIT 1000""")
+                .setParameter(1, clientId).getResultList();
+        return rows.stream().map(r -> new ConnectionRow((String) r[0], (String) r[1], longOrNull(r[2]), longOrNull(r[3]),
+                longOrNull(r[4]))).toList();
+    }
+
+    /** Clients in id order after {@code afterClientId}; {@code groupId}/{@code online} filter when not null. */
+    @TransactionAttribute(TransactionAttributeType.SUPPORTS)
+    public List<MqttPresence.ClientSummary> clients(String groupId, Boolean online, String afterClientId, int limit) {
+        StringBuilder sql = new StringBuilder("SELECT client_id, group_id, online, online_since FROM mqtt_client WHERE client_id > :after");
+        if (groupId != null) {
+            sql.append(" AND group_id = :group");
+        }
+        if (online != null) {
+            sql.append(" AND online = :online");
+        }
+        sql.append(" ORDER BY client_id LIMIT :limit");
+        Query q = em.createNativeQuery(sql.toString()).setParameter("after", afterClientId == null ? "" : afterClientId)
+                .setParameter("limit", limit);
+        if (groupId != null) {
+            q.setParameter("group", groupId);
+        }
+        if (online != null) {
+            q.setParameter("online", online);
+        }
+        @SuppressWarnings("unchecked")
+        List<Object[]> rows = q.getResultList();
+        return rows.stream().map(r -> new MqttPresence.ClientSummary((String) r[0], (String) r[1], (Boolean) r[2],
+                longOrNull(r[3]))).toList();
+    }
+
+    /** Online now (partial index), and connects/closes whose event time falls in [from, to]. */
+    @TransactionAttribute(TransactionAttributeType.SUPPORTS)
+    public MqttPresence.GroupStats groupStats(String groupId, long from, long to) {
+        long online = ((Number) em.createNativeQuery("SELECT count(*) FROM mqtt_client WHERE group_id = ?1 AND online")
+                .setParameter(1, groupId).getSingleResult()).longValue();
+        @SuppressWarnings("unchecked")
+        List<Object[]> counts = em.createNativeQuery("""
+                        SELECT event_type, count(*) FROM mqtt_event
+                        WHERE group_id = ?1 AND event_time BETWEEN ?2 AND ?3 GROUP BY event_type""")
+                .setParameter(1, groupId).setParameter(2, from).setParameter(3, to).getResultList();
+        long connects = 0;
+        long disconnects = 0;
+        long tcpcleans = 0;
+        for (Object[] r : counts) {
+            long n = ((Number) r[1]).longValue();
+            switch ((String) r[0]) {
+                case "connect" -> connects = n;
+                case "disconnect" -> disconnects = n;
+                default -> tcpcleans = n;
+            }
+        }
+        return new MqttPresence.GroupStats(groupId, online, from, to, connects, disconnects, tcpcleans);
+    }
+
+    /** A client's history in [from, to], oldest first. */
+    @TransactionAttribute(TransactionAttributeType.SUPPORTS)
+    public List<MqttPresence.Event> history(String clientId, long from, long to, int limit) {
+        @SuppressWarnings("unchecked")
+        List<Object[]> rows = em.createNativeQuery("""
+                        SELECT channel_id, event_type, event_time, client_ip, received_at FROM mqtt_event
+                        WHERE client_id = ?1 AND event_time BETWEEN ?2 AND ?3 ORDER BY event_time, received_at, channel_id, event_type LIMIT ?4""")
+                .setParameter(1, clientId).setParameter(2, from).setParameter(3, to).setParameter(4, limit)
+                .getResultList();
+        return rows.stream().map(r -> new MqttPresence.Event((String) r[0], (String) r[1], ((Number) r[2]).longValue(),
+                (String) r[3], SqlTimes.of(r[4]))).toList();
+    }
+
+    /** Online clients per group id, largest first. */
+    @TransactionAttribute(TransactionAttributeType.SUPPORTS)
+    public Map<String, Long> onlineByGroup(int limit) {
+        @SuppressWarnings("unchecked")
+        List<Object[]> rows = em.createNativeQuery(
+                        "SELECT group_id, count(*) FROM mqtt_client WHERE online GROUP BY group_id ORDER BY 2 DESC, 1 LIMIT ?1")
+                .setParameter(1, limit).getResultList();
+        Map<String, Long> byGroup = new LinkedHashMap<>();
+        rows.forEach(r -> byGroup.put((String) r[0], ((Number) r[1]).longValue()));
+        return byGroup;
+    }
+
+    @TransactionAttribute(TransactionAttributeType.SUPPORTS)
+    public long onlineTotal() {
+        return ((Number) em.createNativeQuery("SELECT count(*) FROM mqtt_client WHERE online").getSingleResult()).longValue();
+    }
+
+    @TransactionAttribute(TransactionAttributeType.SUPPORTS)
+    public long deadLetters() {
+        return ((Number) em.createNativeQuery("SELECT count(*) FROM mqtt_dead_letter").getSingleResult()).longValue();
+    }
+
+    private static Long longOrNull(Object value) {
+        return value == null ? null : ((Number) value).longValue();
     }
 }

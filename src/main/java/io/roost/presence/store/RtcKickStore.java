@@ -1,5 +1,6 @@
 package io.roost.presence.store;
 
+import io.roost.platform.ids.IdGenerator;
 import io.roost.platform.json.Jsonp;
 import io.roost.platform.outbox.OutboxPublisher;
 import io.roost.platform.store.SqlTimes;
@@ -12,7 +13,10 @@ import jakarta.persistence.PersistenceContext;
 import java.time.OffsetDateTime;
 import java.util.List;
 
-/** The rtc_channel_kick rows: leases for the kicker, outcomes, and the list an operator reads. */
+/**
+ * The rtc_channel_kick rows: an operator's kick, leases for the kicker, outcomes, and the list an
+ * operator reads.
+ */
 @Stateless
 public class RtcKickStore {
 
@@ -29,6 +33,23 @@ public class RtcKickStore {
 
     @Inject
     OutboxPublisher outbox;
+
+    @Inject
+    IdGenerator ids;
+
+    /**
+     * A kick row due now for a member online in the channel, keyed by the member's current
+     * clientSeq (so asking twice kicks once); false if the member is not online.
+     */
+    @TransactionAttribute(TransactionAttributeType.REQUIRED)
+    public boolean scheduleNow(String channelName, long uid) {
+        return em.createNativeQuery("""
+                        INSERT INTO rtc_channel_kick (id, channel_name, uid, client_seq, due_at)
+                        SELECT ?1, channel_name, uid, last_client_seq, now() FROM rtc_member
+                        WHERE channel_name = ?2 AND uid = ?3 AND online
+                        ON CONFLICT (channel_name, uid, client_seq) DO NOTHING""")
+                .setParameter(1, ids.nextId()).setParameter(2, channelName).setParameter(3, uid).executeUpdate() == 1;
+    }
 
     /**
      * Takes up to {@code limit} due kicks and leases them for 30 s (due_at moves on), so another

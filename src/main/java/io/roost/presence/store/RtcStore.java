@@ -2,13 +2,19 @@ package io.roost.presence.store;
 
 import io.roost.platform.ids.IdGenerator;
 import io.roost.platform.store.SqlArrays;
+import io.roost.platform.store.SqlTimes;
+import io.roost.presence.RtcPresence;
 import io.roost.presence.rtc.NcsEventType;
 import io.roost.presence.rtc.NcsNotice;
+import io.roost.presence.rtc.RtcRole;
 import jakarta.annotation.Resource;
 import jakarta.ejb.Stateless;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
 import jakarta.inject.Inject;
+import jakarta.persistence.EntityManager;
+import jakarta.persistence.PersistenceContext;
+import jakarta.persistence.Query;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -16,12 +22,14 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.TreeSet;
 import javax.sql.DataSource;
 
 /**
  * RTC presence rows. The write path is plain JDBC on purpose: one multi-row conditional upsert
- * per batch, with arrays, is what makes durable ingestion fast.
+ * per batch, with arrays, is what makes durable ingestion fast. The read side (channels, members,
+ * the overview's summary) is what {@link RtcPresence} offers.
  */
 @Stateless
 public class RtcStore {
@@ -32,6 +40,9 @@ public class RtcStore {
 
     @Resource(lookup = "java:jboss/datasources/RoostDS")
     DataSource dataSource;
+
+    @PersistenceContext(unitName = "roost")
+    EntityManager em;
 
     @Inject
     IdGenerator ids;
@@ -304,4 +315,102 @@ public class RtcStore {
         }
     }
 
+
+    // ---- read side: channels and members, for RtcPresence ----
+    // Through the persistence context, in the caller's transaction if there is one; a read never
+    // begins one (SUPPORTS). Counts come from the trigger-maintained shard rows, never COUNT(*).
+
+    private static final String CHANNEL_SELECT = """
+            SELECT c.channel_name, coalesce(sum(k.broadcasters), 0), coalesce(sum(k.audience), 0),
+                   coalesce(sum(k.communication), 0), c.created_ts, c.destroyed_ts, c.first_seen_at
+            FROM rtc_channel c LEFT JOIN rtc_channel_count k ON k.channel_name = c.channel_name
+            """;
+
+    private static final String MEMBER_SELECT = """
+            SELECT channel_name, uid, role, online, last_client_seq, last_event_type, last_ts, platform, client_type,
+                   account, joined_at, left_at, leave_reason, updated_at FROM rtc_member""";
+
+    /** Channels in name order after {@code cursor} (keyset paging). */
+    @TransactionAttribute(TransactionAttributeType.SUPPORTS)
+    public List<RtcPresence.Channel> channels(String cursor, int limit) {
+        @SuppressWarnings("unchecked")
+        List<Object[]> rows = em.createNativeQuery(CHANNEL_SELECT + """
+                        WHERE c.channel_name > ?1 GROUP BY c.channel_name ORDER BY c.channel_name LIMIT ?2""")
+                .setParameter(1, cursor == null ? "" : cursor)
+                .setParameter(2, limit)
+                .getResultList();
+        return rows.stream().map(RtcStore::channel).toList();
+    }
+
+    @TransactionAttribute(TransactionAttributeType.SUPPORTS)
+    public Optional<RtcPresence.Channel> channel(String channelName) {
+        @SuppressWarnings("unchecked")
+        List<Object[]> rows = em.createNativeQuery(CHANNEL_SELECT + " WHERE c.channel_name = ?1 GROUP BY c.channel_name")
+                .setParameter(1, channelName)
+                .getResultList();
+        return rows.stream().findFirst().map(RtcStore::channel);
+    }
+
+    /** Channels with someone online, and everyone online by role. */
+    @TransactionAttribute(TransactionAttributeType.SUPPORTS)
+    public RtcPresence.Summary summary() {
+        // a channel's shards are never negative, so "some shard above zero" is "someone online"
+        Object[] r = (Object[]) em.createNativeQuery("""
+                SELECT count(DISTINCT channel_name) FILTER (WHERE broadcasters + audience + communication > 0),
+                       coalesce(sum(broadcasters), 0), coalesce(sum(audience), 0), coalesce(sum(communication), 0)
+                FROM rtc_channel_count""").getSingleResult();
+        return new RtcPresence.Summary(((Number) r[0]).longValue(), new RtcPresence.Counts(((Number) r[1]).longValue(),
+                ((Number) r[2]).longValue(), ((Number) r[3]).longValue()));
+    }
+
+    /** Members by uid after {@code afterUid}; {@code online}/{@code role} filter when not null. */
+    @TransactionAttribute(TransactionAttributeType.SUPPORTS)
+    public List<RtcPresence.Member> members(String channelName, Boolean online, RtcRole role, long afterUid, int limit) {
+        StringBuilder sql = new StringBuilder(MEMBER_SELECT).append(" WHERE channel_name = :channel AND uid > :after");
+        if (online != null) {
+            sql.append(" AND online = :online");
+        }
+        if (role != null) {
+            sql.append(" AND role = :role");
+        }
+        sql.append(" ORDER BY uid LIMIT :limit");
+        Query q = em.createNativeQuery(sql.toString())
+                .setParameter("channel", channelName)
+                .setParameter("after", afterUid)
+                .setParameter("limit", limit);
+        if (online != null) {
+            q.setParameter("online", online);
+        }
+        if (role != null) {
+            q.setParameter("role", role.code);
+        }
+        @SuppressWarnings("unchecked")
+        List<Object[]> rows = q.getResultList();
+        return rows.stream().map(RtcStore::member).toList();
+    }
+
+    /** The channels a uid is online in now (at most 1,000). */
+    @TransactionAttribute(TransactionAttributeType.SUPPORTS)
+    public List<RtcPresence.Member> channelsOf(long uid) {
+        @SuppressWarnings("unchecked")
+        List<Object[]> rows = em.createNativeQuery(MEMBER_SELECT + " WHERE uid = ?1 AND online ORDER BY channel_name LIMIT 1000")
+                .setParameter(1, uid)
+                .getResultList();
+        return rows.stream().map(RtcStore::member).toList();
+    }
+
+    private static RtcPresence.Channel channel(Object[] r) {
+        Long created = r[4] == null ? null : ((Number) r[4]).longValue();
+        Long destroyed = r[5] == null ? null : ((Number) r[5]).longValue();
+        boolean alive = destroyed == null || (created != null && created > destroyed);
+        return new RtcPresence.Channel((String) r[0], new RtcPresence.Counts(((Number) r[1]).longValue(),
+                ((Number) r[2]).longValue(), ((Number) r[3]).longValue()), created, destroyed, alive, SqlTimes.of(r[6]));
+    }
+
+    private static RtcPresence.Member member(Object[] r) {
+        return new RtcPresence.Member((String) r[0], ((Number) r[1]).longValue(), RtcRole.of(((Number) r[2]).intValue()).name(),
+                (Boolean) r[3], ((Number) r[4]).longValue(), ((Number) r[5]).intValue(), ((Number) r[6]).longValue(),
+                r[7] == null ? null : ((Number) r[7]).intValue(), r[8] == null ? null : ((Number) r[8]).intValue(),
+                (String) r[9], SqlTimes.of(r[10]), SqlTimes.of(r[11]), r[12] == null ? null : ((Number) r[12]).intValue(), SqlTimes.of(r[13]));
+    }
 }

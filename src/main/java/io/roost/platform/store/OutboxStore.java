@@ -1,20 +1,29 @@
-package io.roost.platform.outbox;
+package io.roost.platform.store;
 
 import io.roost.platform.messaging.MessagingException;
 import io.roost.platform.messaging.RocketMqProducer;
+import io.roost.platform.outbox.OutboxPublisher;
 import io.roost.platform.retry.Backoff;
-import io.roost.platform.store.SqlArrays;
+import jakarta.annotation.Resource;
 import jakarta.ejb.EJB;
 import jakarta.ejb.Stateless;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 import java.util.logging.Logger;
+import javax.sql.DataSource;
 
-/** The outbox table: claim due rows, send them, delete what was sent, back off what failed. */
+/**
+ * The outbox table: write messages in the caller's transaction (for {@code OutboxPublisher});
+ * claim due rows, send them, delete what was sent, back off what failed (for {@code OutboxRelay}).
+ */
 @Stateless
 public class OutboxStore {
 
@@ -26,8 +35,26 @@ public class OutboxStore {
     @PersistenceContext(unitName = "roost")
     EntityManager em;
 
+    @Resource(lookup = "java:jboss/datasources/RoostDS")
+    DataSource dataSource;
+
     @EJB
     RocketMqProducer producer;
+
+    /** The messages as rows with these ids, in one statement, in the caller's transaction. */
+    @TransactionAttribute(TransactionAttributeType.MANDATORY)
+    public void insertAll(List<Long> ids, List<OutboxPublisher.Message> messages) {
+        try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement("""
+                INSERT INTO outbox (id, topic, tag, message_key, body)
+                SELECT * FROM unnest(?::int8[], ?::varchar[], ?::varchar[], ?::varchar[], ?::text[])""")) {
+            SqlArrays.bind(c, ps, ids.toArray(Long[]::new), column(messages, OutboxPublisher.Message::topic),
+                    column(messages, OutboxPublisher.Message::tag), column(messages, OutboxPublisher.Message::key),
+                    column(messages, OutboxPublisher.Message::body));
+            ps.executeUpdate();
+        } catch (SQLException e) {
+            throw new IllegalStateException("outbox write failed: " + e.getMessage(), e);
+        }
+    }
 
     /**
      * One batch in one transaction. Rows go in id order; a run of consecutive rows of one topic
@@ -87,9 +114,13 @@ public class OutboxStore {
         return new BatchResult(sent.size(), failed);
     }
 
-    /** Rows waiting to be sent (the admin overview and health show it). */
+    /** Rows waiting to be sent. */
     public long backlog() {
         return ((Number) em.createNativeQuery("SELECT count(*) FROM outbox").getSingleResult()).longValue();
+    }
+
+    private static String[] column(List<OutboxPublisher.Message> messages, Function<OutboxPublisher.Message, String> field) {
+        return messages.stream().map(field).toArray(String[]::new);
     }
 
     private static String truncate(String s, int max) {
