@@ -1,7 +1,6 @@
 package io.roost.group;
 
 import io.roost.identity.AccountService;
-import io.roost.identity.store.Account;
 import io.roost.platform.delivery.Notice;
 import io.roost.platform.ids.IdGenerator;
 import io.roost.platform.json.Jsonp;
@@ -158,7 +157,7 @@ public class GroupService {
     public Request invite(long actor, long groupId, long target, String message) {
         Group g = lockActive(groupId);
         requireRole(g, actor, g.visibility().equals("hidden") ? Role.A : Role.R);
-        activeUser(target);
+        accounts.requireActiveUser(target);
         if (roleOf(groupId, target).isPresent()) {
             throw ProblemException.conflict("already-member", "User " + target + " is a member already.");
         }
@@ -422,10 +421,6 @@ public class GroupService {
             throw ProblemException.forbidden("This needs the role " + needed + " or stronger in group " + g.id() + ".");
         }
         return role.get();
-    }
-
-    private void activeUser(long uid) {
-        accounts.find(uid).filter(Account::isActive).orElseThrow(() -> ProblemException.notFound("No user " + uid));
     }
 
     private static Role defaultRole(Group g) {

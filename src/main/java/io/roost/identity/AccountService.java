@@ -94,6 +94,21 @@ public class AccountService {
         return find(id).orElseThrow(() -> ProblemException.notFound("No account " + id));
     }
 
+    /**
+     * Whether {@code uid} is an active account: what other modules ask before they relate a user to
+     * anything (the account itself stays inside identity).
+     */
+    public boolean isActive(long uid) {
+        return store.find(uid).filter(Account::isActive).isPresent();
+    }
+
+    /** 404 {@code not-found} ("No user ...") unless {@code uid} is an active account. */
+    public void requireActiveUser(long uid) {
+        if (!isActive(uid)) {
+            throw ProblemException.notFound("No user " + uid);
+        }
+    }
+
     public Optional<Account> findByUsername(String username) {
         return store.findByUsername(username);
     }

@@ -1,7 +1,6 @@
 package io.roost.social;
 
 import io.roost.identity.AccountService;
-import io.roost.identity.store.Account;
 import io.roost.platform.ids.IdGenerator;
 import io.roost.platform.problem.ProblemException;
 import io.roost.platform.delivery.Notice;
@@ -445,7 +444,7 @@ public class SocialGraph {
         if (me == peer) {
             throw ProblemException.badRequest("self-relation", "That would be a relation with yourself.");
         }
-        accounts.find(peer).filter(Account::isActive).orElseThrow(() -> ProblemException.notFound("No user " + peer));
+        accounts.requireActiveUser(peer);
     }
 
     private static ProblemException blocked() {
