@@ -1,6 +1,7 @@
 package io.roost.social;
 
 import io.roost.identity.AccountService;
+import io.roost.platform.api.Page;
 import io.roost.platform.ids.IdGenerator;
 import io.roost.platform.problem.ProblemException;
 import io.roost.platform.delivery.Notice;
@@ -17,6 +18,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.IntFunction;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 /**
@@ -27,6 +29,9 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
  */
 @ApplicationScoped
 public class SocialGraph {
+
+    /** The most items a page of ids or requests holds (REST and frames). */
+    public static final int MAX_LIMIT = 500;
 
     /** How {@code a} stands to {@code b}. */
     public record Relation(boolean following, boolean followedBy, boolean friends, boolean blocking, boolean blockedBy) {
@@ -166,6 +171,22 @@ public class SocialGraph {
         return requestStore.list(uid, incoming, status, before, limit);
     }
 
+    /**
+     * A user's friend requests as REST and {@code friendOp} frames list them: direction incoming or
+     * outgoing, one status, newest first, keyset-paged by id.
+     */
+    public Page<FriendRequestView> requestPage(long uid, String direction, String status, Long before, int limit) {
+        if (!direction.equals("incoming") && !direction.equals("outgoing")) {
+            throw ProblemException.badRequest("invalid-direction", "direction is incoming or outgoing.");
+        }
+        if (!status.matches("PENDING|ACCEPTED|REJECTED|IGNORED|EXPIRED|CANCELLED")) {
+            throw ProblemException.badRequest("invalid-status", "status is PENDING, ACCEPTED, REJECTED, IGNORED, EXPIRED or CANCELLED.");
+        }
+        int n = Page.checkLimit(limit, MAX_LIMIT);
+        return Page.of(requests(uid, direction.equals("incoming"), status, before, n + 1), n, FriendRequestView::of,
+                FriendRequestView::id);
+    }
+
     public Optional<FriendRequest> find(long id) {
         return requestStore.find(id);
     }
@@ -270,6 +291,15 @@ public class SocialGraph {
     /** Friends (mutual follows) of uid; with {@code with}, only those who are also friends of that user. */
     public List<Long> friends(long uid, Long with, Long after, int limit) {
         return graphStore.friends(uid, with, after, limit);
+    }
+
+    /**
+     * A page of user ids (as strings) as REST and frames list them: {@code fetch} reads one row more
+     * than asked (after the limit is checked), which only says whether there is a next page.
+     */
+    public static Page<String> page(IntFunction<List<Long>> fetch, int limit) {
+        int n = Page.checkLimit(limit, MAX_LIMIT);
+        return Page.of(fetch.apply(n + 1), n, String::valueOf, id -> id);
     }
 
     private void checkPeer(long me, long peer) {
