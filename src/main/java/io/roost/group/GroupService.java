@@ -2,8 +2,10 @@ package io.roost.group;
 
 import io.roost.group.store.GroupStore;
 import io.roost.identity.AccountService;
+import io.roost.platform.api.Page;
 import io.roost.platform.delivery.Notice;
 import io.roost.platform.ids.IdGenerator;
+import io.roost.platform.ids.Ids;
 import io.roost.platform.json.Jsonp;
 import io.roost.platform.outbox.OutboxPublisher;
 import io.roost.platform.problem.ProblemException;
@@ -31,6 +33,9 @@ import java.util.Optional;
 public class GroupService {
 
     public static final String EVENTS_TOPIC = "roost-group-events";
+
+    /** The most items a page holds (REST, the admin API and frames). */
+    public static final int MAX_LIMIT = 200;
 
     /** Roles, strongest first: owner, admin, read-write, read. */
     public enum Role {
@@ -271,7 +276,7 @@ public class GroupService {
         if (!store.updateMember(groupId, uid, nick, avatarUrl)) {
             throw ProblemException.notFound("You are not a member.");
         }
-        return members(groupId, uid - 1, 1).get(0);
+        return store.members(groupId, uid - 1, 1).get(0);
     }
 
     // ---- reads ----
@@ -293,38 +298,79 @@ public class GroupService {
         return store.role(groupId, uid);
     }
 
-    public List<Member> members(long groupId, Long after, int limit) {
-        return store.members(groupId, after, limit);
+    /** A group's members with roles, for its members (or back ends acting for others), paged by uid. */
+    public Page<MemberView> members(long caller, boolean actsForOthers, long groupId, Long after, int limit) {
+        visible(caller, groupId);
+        if (roleOf(groupId, caller).isEmpty() && !actsForOthers) {
+            throw ProblemException.forbidden("Only members see the member list.");
+        }
+        int n = Page.checkLimit(limit, MAX_LIMIT);
+        return Page.of(store.members(groupId, after, n + 1), n, MemberView::of, MemberView::uid);
     }
 
-    /** The groups a user is in, one index range on (uid, group_id). */
-    public List<Group> groupsOf(long uid, Long after, int limit) {
-        return store.groupsOf(uid, after, limit);
+    /** Any group's members with roles, whoever asks (the admin API), paged by uid after the cursor {@code after}. */
+    public Page<MemberView> members(long groupId, String after, int limit) {
+        int n = Page.checkLimit(limit, MAX_LIMIT);
+        return Page.of(store.members(groupId, cursor(after), n + 1), n, MemberView::of, MemberView::uid);
     }
 
-    public List<Request> pendingJoins(long actor, long groupId, Long before, int limit) {
+    /** The groups a user is in (one index range on (uid, group_id)), paged by id after the cursor {@code after}. */
+    public Page<GroupView> groupsOf(long uid, String after, int limit) {
+        int n = Page.checkLimit(limit, MAX_LIMIT);
+        return Page.of(store.groupsOf(uid, cursor(after), n + 1), n, GroupView::of, GroupView::id);
+    }
+
+    /** A group's pending join requests, for its admins: newest first, paged by id before the cursor {@code before}. */
+    public Page<RequestView> pendingJoins(long actor, long groupId, String before, int limit) {
+        int n = Page.checkLimit(limit, MAX_LIMIT);
+        Long b = cursor(before);
         Group g = find(groupId).orElseThrow(() -> ProblemException.notFound("No group " + groupId));
         requireRole(g, actor, Role.A);
-        return store.pendingJoins(groupId, before, limit);
+        return Page.of(store.pendingJoins(groupId, b, n + 1), n, RequestView::of, RequestView::id);
     }
 
     /**
-     * Public active groups: by name prefix (keyset on name, id), by tag (keyset on id), or with
-     * neither a random sample (a random point on the indexed {@code sample_key}, wrapping around).
+     * Public active groups: by name prefix {@code q} (keyset on name and id: {@code after} is
+     * name:id), by tag (keyset on id), or with neither a random sample (a random point on the
+     * indexed {@code sample_key}, wrapping around; no next page).
      */
-    public List<Group> search(String prefix, String tag, String afterName, Long afterId, int limit) {
-        if (prefix != null) {
-            return store.publicByPrefix(prefix, afterName, afterId, limit);
+    public Page<GroupView> search(String q, String tag, String after, int limit) {
+        int n = Page.checkLimit(limit, MAX_LIMIT);
+        if (q != null && tag != null) {
+            throw ProblemException.badRequest("one-criterion", "Give q or tag, not both.");
         }
-        if (tag != null) {
-            return store.publicByTag(tag, afterId, limit);
+        if (q != null && (q.isBlank() || q.length() > 100)) {
+            throw ProblemException.badRequest("invalid-query", "q is 1 to 100 characters.");
         }
-        return store.publicSample(limit);
+        String afterName = null;
+        Long afterId = null;
+        if (after != null) {
+            int colon = after.lastIndexOf(':');
+            afterName = q != null && colon > 0 ? after.substring(0, colon) : null;
+            afterId = Ids.parse(q != null && colon > 0 ? after.substring(colon + 1) : after);
+        }
+        if (q == null && tag == null) {
+            return Page.last(store.publicSample(n).stream().map(GroupView::of).toList());
+        }
+        List<Group> found = q != null ? store.publicByPrefix(q, afterName, afterId, n + 1) : store.publicByTag(tag, afterId, n + 1);
+        return Page.of(found, n, GroupView::of, v -> q != null ? v.name().toLowerCase() + ":" + v.id() : v.id());
     }
 
-    /** Every group (hidden and dissolved too) whose name starts with {@code prefix}, or all, by id after {@code afterId}: operators only. */
-    public List<Group> searchAll(String prefix, Long afterId, int limit) {
-        return store.allByPrefix(prefix == null ? "" : prefix, afterId, limit);
+    /**
+     * Every group (hidden and dissolved too) whose name starts with {@code q} (every group for ""),
+     * paged by id after the cursor {@code after}: for operators.
+     */
+    public Page<GroupView> searchAll(String q, String after, int limit) {
+        int n = Page.checkLimit(limit, MAX_LIMIT);
+        if (q.length() > 100) {
+            throw ProblemException.badRequest("invalid-query", "q is at most 100 characters.");
+        }
+        return Page.of(store.allByPrefix(q, cursor(after), n + 1), n, GroupView::of, GroupView::id);
+    }
+
+    /** A page cursor that is an id; null for the first page, 400 {@code invalid-id} if it is not an id. */
+    private static Long cursor(String id) {
+        return id == null ? null : Ids.parse(id);
     }
 
     // ---- internals ----
