@@ -5,7 +5,6 @@ import io.roost.platform.ids.Ids;
 import io.roost.platform.problem.ProblemException;
 import io.roost.social.SocialGraph;
 import io.roost.social.SocialSettings;
-import io.roost.social.api.SocialResource;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.json.JsonObject;
@@ -66,15 +65,15 @@ public class FriendOps {
                             .add("blocking", r.blocking()).add("blockedBy", r.blockedBy());
                 }
                 // reads: the same pages as the REST API (items, next), for the calling user
-                case "friends" -> Frames.page(ret, SocialResource.page(
+                case "friends" -> Frames.page(ret, SocialGraph.page(
                         n -> graph.friends(me, Frames.optionalId(frame, "with"), Frames.optionalId(frame, "after"), n), limit(frame)));
-                case "followers" -> Frames.page(ret, SocialResource.page(
+                case "followers" -> Frames.page(ret, SocialGraph.page(
                         n -> graph.followers(me, Frames.optionalId(frame, "after"), n), limit(frame)));
-                case "following" -> Frames.page(ret, SocialResource.page(
+                case "following" -> Frames.page(ret, SocialGraph.page(
                         n -> graph.following(me, Frames.optionalId(frame, "after"), n), limit(frame)));
-                case "blocked" -> Frames.page(ret, SocialResource.page(
+                case "blocked" -> Frames.page(ret, SocialGraph.page(
                         n -> graph.blocked(me, Frames.optionalId(frame, "after"), n), limit(frame)));
-                case "requests" -> Frames.page(ret, SocialResource.requests(graph, me, frame.getString("direction", "incoming"),
+                case "requests" -> Frames.page(ret, graph.requestPage(me, frame.getString("direction", "incoming"),
                         frame.getString("status", "PENDING"), Frames.optionalId(frame, "before"), limit(frame)));
                 case "counts" -> {
                     var c = graph.counts(me);
@@ -89,7 +88,7 @@ public class FriendOps {
     }
 
     private static int limit(JsonObject frame) {
-        return Frames.limit(frame, 100, SocialResource.MAX_LIMIT);
+        return Frames.limit(frame, 100, SocialGraph.MAX_LIMIT);
     }
 
     /** A string id field of the frame; 400 {@code invalid-id} if it is not one. */

@@ -1,8 +1,7 @@
 package io.roost.gateway;
 
 import io.roost.group.GroupService;
-import io.roost.group.api.GroupResource;
-import io.roost.platform.api.Page;
+import io.roost.group.GroupView;
 import io.roost.platform.ids.Ids;
 import io.roost.platform.problem.ProblemException;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -70,20 +69,15 @@ public class GroupOps {
                                 .map(JsonString::getString).toList() : null,
                         frame.getString("joinPolicy", null), frame.getString("visibility", null)));
                 // reads: the same views and pages as the REST API
-                case "info" -> ret.add("group", Frames.toJson(GroupResource.GroupView.of(groups.visible(me, id(frame, "groupId")))));
-                case "members" -> Frames.page(ret, GroupResource.members(groups, me, false, id(frame, "groupId"),
+                case "info" -> ret.add("group", Frames.toJson(GroupView.of(groups.visible(me, id(frame, "groupId")))));
+                case "members" -> Frames.page(ret, groups.members(me, false, id(frame, "groupId"),
                         Frames.optionalId(frame, "after"), limit(frame)));
-                case "mine" -> {
-                    int n = limit(frame);
-                    Frames.page(ret, Page.of(groups.groupsOf(me, Frames.optionalId(frame, "after"), n + 1), n,
-                            GroupResource.GroupView::of, GroupResource.GroupView::id));
-                }
-                case "search" -> Frames.page(ret, GroupResource.search(groups, frame.getString("q", null), frame.getString("tag", null),
+                case "mine" -> Frames.page(ret, groups.groupsOf(me, frame.getString("after", null), limit(frame)));
+                case "search" -> Frames.page(ret, groups.search(frame.getString("q", null), frame.getString("tag", null),
                         frame.getString("after", null), limit(frame)));
                 case "requests" -> {
                     int n = limit(frame);
-                    Frames.page(ret, Page.of(groups.pendingJoins(me, id(frame, "groupId"), Frames.optionalId(frame, "before"), n + 1), n,
-                            GroupResource.RequestView::of, GroupResource.RequestView::id));
+                    Frames.page(ret, groups.pendingJoins(me, id(frame, "groupId"), frame.getString("before", null), n));
                 }
                 case "setMyInfo" -> groups.setMyInfo(me, id(frame, "groupId"), frame.getString("nick", null),
                         frame.getString("avatarUrl", null));
@@ -99,7 +93,7 @@ public class GroupOps {
 
     /** A string id field of the frame; 400 {@code invalid-id} if it is not one. */
     private static int limit(JsonObject frame) {
-        return Frames.limit(frame, 50, GroupResource.MAX_LIMIT);
+        return Frames.limit(frame, 50, GroupService.MAX_LIMIT);
     }
 
     private static long id(JsonObject frame, String field) {

@@ -1,27 +1,26 @@
 package io.roost.group;
 
+import io.roost.group.store.GroupStore;
 import io.roost.identity.AccountService;
-import io.roost.identity.store.Account;
+import io.roost.platform.api.Page;
 import io.roost.platform.delivery.Notice;
 import io.roost.platform.ids.IdGenerator;
+import io.roost.platform.ids.Ids;
 import io.roost.platform.json.Jsonp;
 import io.roost.platform.outbox.OutboxPublisher;
 import io.roost.platform.problem.ProblemException;
-import io.roost.platform.store.SqlTimes;
 import io.roost.presence.session.DeviceSessions;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Event;
 import jakarta.inject.Inject;
 import jakarta.json.JsonObject;
-import jakarta.persistence.EntityManager;
-import jakarta.persistence.PersistenceContext;
 import jakarta.transaction.Transactional;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
 
 /**
  * Groups and channels: the module's public face. Every change locks the group row
@@ -34,6 +33,9 @@ import java.util.Set;
 public class GroupService {
 
     public static final String EVENTS_TOPIC = "roost-group-events";
+
+    /** The most items a page holds (REST, the admin API and frames). */
+    public static final int MAX_LIMIT = 200;
 
     /** Roles, strongest first: owner, admin, read-write, read. */
     public enum Role {
@@ -65,8 +67,8 @@ public class GroupService {
     public record JoinOutcome(boolean member, Request request) {
     }
 
-    @PersistenceContext(unitName = "roost")
-    EntityManager em;
+    @Inject
+    GroupStore store;
 
     @Inject
     IdGenerator ids;
@@ -87,15 +89,9 @@ public class GroupService {
     public Group create(long owner, String name, String type, String joinPolicy, String visibility, String notice,
                         String iconUrl, List<String> tags) {
         long id = ids.nextId();
-        em.createNativeQuery("""
-                        INSERT INTO grp (id, name, notice, icon_url, tags, group_type, join_policy, visibility, owner_id, member_count)
-                        VALUES (:id, :n, :no, :i, CAST(:t AS varchar[]), :ty, :jp, :v, :o, 0)""")
-                .setParameter("id", id).setParameter("n", name).setParameter("no", notice).setParameter("i", iconUrl)
-                .setParameter("t", pgArray(tags)).setParameter("ty", type)
-                .setParameter("jp", joinPolicy == null ? "open" : joinPolicy)
-                .setParameter("v", visibility == null ? "public" : visibility).setParameter("o", owner)
-                .executeUpdate();
-        insertMember(id, owner, Role.O);
+        store.insert(id, name, notice, iconUrl, tags, type, joinPolicy == null ? "open" : joinPolicy,
+                visibility == null ? "public" : visibility, owner);
+        store.insertMember(id, owner, Role.O);
         record(id, owner, "created", null, name);
         return find(id).orElseThrow();
     }
@@ -116,8 +112,7 @@ public class GroupService {
         if (!operator) {
             requireRole(g, actor, Role.O);
         }
-        em.createNativeQuery("UPDATE grp SET status = 'DISSOLVED', version = version + 1, updated_at = now() WHERE id = :g")
-                .setParameter("g", groupId).executeUpdate();
+        store.dissolve(groupId);
         record(groupId, actor, "dissolved", null, null);
         tell(memberIds(groupId), "dissolved", groupId, actor, null);
         return find(groupId).orElseThrow();
@@ -127,14 +122,7 @@ public class GroupService {
     public Group setInfo(long actor, long groupId, InfoChange c) {
         Group g = lockActive(groupId);
         requireRole(g, actor, c.visibility() != null ? Role.O : Role.A); // visibility is the owner's call
-        em.createNativeQuery("""
-                        UPDATE grp SET name = coalesce(:n, name), notice = coalesce(:no, notice), icon_url = coalesce(:i, icon_url),
-                            tags = coalesce(CAST(:t AS varchar[]), tags), join_policy = coalesce(:jp, join_policy),
-                            visibility = coalesce(:v, visibility), version = version + 1, updated_at = now()
-                        WHERE id = :g""")
-                .setParameter("n", c.name()).setParameter("no", c.notice()).setParameter("i", c.iconUrl())
-                .setParameter("t", c.tags() == null ? null : pgArray(c.tags())).setParameter("jp", c.joinPolicy())
-                .setParameter("v", c.visibility()).setParameter("g", groupId).executeUpdate();
+        store.updateInfo(groupId, c);
         record(groupId, actor, "info_changed", null, null);
         return find(groupId).orElseThrow();
     }
@@ -148,7 +136,7 @@ public class GroupService {
         if (!mine.atLeast(theirs) || mine == theirs) {
             throw ProblemException.forbidden("You may only remove members with a weaker role than yours.");
         }
-        removeMember(groupId, target);
+        store.removeMember(groupId, target);
         record(groupId, actor, "kicked", target, null);
         tell(List.of(target), "kicked", groupId, actor, null);
     }
@@ -158,7 +146,7 @@ public class GroupService {
     public Request invite(long actor, long groupId, long target, String message) {
         Group g = lockActive(groupId);
         requireRole(g, actor, g.visibility().equals("hidden") ? Role.A : Role.R);
-        activeUser(target);
+        accounts.requireActiveUser(target);
         if (roleOf(groupId, target).isPresent()) {
             throw ProblemException.conflict("already-member", "User " + target + " is a member already.");
         }
@@ -175,7 +163,7 @@ public class GroupService {
         Group g = lockActive(r.groupId());
         Request answered = answer(r, uid, accept, null);
         if (accept && roleOf(g.id(), uid).isEmpty()) {
-            insertMember(g.id(), uid, defaultRole(g));
+            store.insertMember(g.id(), uid, defaultRole(g));
             record(g.id(), uid, "joined", uid, "invitation");
             announceToChat(g, uid, "joined");
         }
@@ -191,7 +179,7 @@ public class GroupService {
         }
         switch (g.joinPolicy()) {
             case "open" -> {
-                insertMember(groupId, uid, defaultRole(g));
+                store.insertMember(groupId, uid, defaultRole(g));
                 record(groupId, uid, "joined", uid, "open");
                 announceToChat(g, uid, "joined");
                 return new JoinOutcome(true, null);
@@ -200,7 +188,7 @@ public class GroupService {
             default -> {
                 Request r = pendingOrNew(groupId, uid, "join", null, message);
                 record(groupId, uid, "join_requested", uid, null);
-                List<Long> admins = memberIdsWithRole(groupId, Set.of("O", "A"));
+                List<Long> admins = store.memberIds(groupId, EnumSet.of(Role.O, Role.A));
                 List<Long> online = new ArrayList<>(sessions.onlineAmong(admins));
                 Collections.shuffle(online);
                 if (!online.isEmpty()) {
@@ -219,7 +207,7 @@ public class GroupService {
         requireRole(g, actor, Role.A);
         Request answered = answer(r, actor, accept, note);
         if (accept && roleOf(g.id(), r.uid()).isEmpty()) {
-            insertMember(g.id(), r.uid(), defaultRole(g));
+            store.insertMember(g.id(), r.uid(), defaultRole(g));
             record(g.id(), actor, "joined", r.uid(), "approved");
             announceToChat(g, r.uid(), "joined");
         }
@@ -235,7 +223,7 @@ public class GroupService {
         if (role == Role.O) {
             throw ProblemException.conflict("owner-cannot-quit", "Transfer the ownership or dissolve the group first.");
         }
-        removeMember(groupId, uid);
+        store.removeMember(groupId, uid);
         record(groupId, uid, "quit", uid, null);
         announceToChat(g, uid, "quit");
     }
@@ -249,7 +237,7 @@ public class GroupService {
             throw ProblemException.conflict("is-owner", "The owner's role changes only by a transfer.");
         }
         Role next = admin ? Role.A : defaultRole(g);
-        setRole(groupId, target, next);
+        store.setRole(groupId, target, next);
         record(groupId, actor, admin ? "admin_added" : "admin_removed", target, null);
     }
 
@@ -274,10 +262,9 @@ public class GroupService {
             throw ProblemException.badRequest("self-transfer", "User " + target + " owns the group already.");
         }
         roleOf(groupId, target).orElseThrow(() -> ProblemException.notFound("User " + target + " is not a member."));
-        setRole(groupId, g.ownerId(), Role.A); // demote first: the one-owner index is checked per statement
-        setRole(groupId, target, Role.O);
-        em.createNativeQuery("UPDATE grp SET owner_id = :o WHERE id = :g").setParameter("o", target)
-                .setParameter("g", groupId).executeUpdate();
+        store.setRole(groupId, g.ownerId(), Role.A); // demote first: the one-owner index is checked per statement
+        store.setRole(groupId, target, Role.O);
+        store.setOwner(groupId, target);
         record(groupId, actor, "owner_transferred", target, null);
         tell(memberIds(groupId), "owner_transferred", groupId, actor, null);
         return find(groupId).orElseThrow();
@@ -286,22 +273,16 @@ public class GroupService {
     @Transactional
     public Member setMyInfo(long uid, long groupId, String nick, String avatarUrl) {
         lockActive(groupId);
-        int n = em.createNativeQuery("""
-                        UPDATE group_member SET nick = coalesce(:n, nick), avatar_url = coalesce(:a, avatar_url), version = version + 1
-                        WHERE group_id = :g AND uid = :u""")
-                .setParameter("n", nick).setParameter("a", avatarUrl).setParameter("g", groupId).setParameter("u", uid)
-                .executeUpdate();
-        if (n == 0) {
+        if (!store.updateMember(groupId, uid, nick, avatarUrl)) {
             throw ProblemException.notFound("You are not a member.");
         }
-        return members(groupId, uid - 1, 1).get(0);
+        return store.members(groupId, uid - 1, 1).get(0);
     }
 
     // ---- reads ----
 
     public Optional<Group> find(long id) {
-        return em.createNativeQuery("SELECT " + GROUP_COLUMNS + " FROM grp WHERE id = :id").setParameter("id", id)
-                .getResultList().stream().map(r -> group((Object[]) r)).findFirst();
+        return store.find(id);
     }
 
     /** A group the caller may see: public ones, and hidden ones to their members. */
@@ -314,95 +295,88 @@ public class GroupService {
     }
 
     public Optional<Role> roleOf(long groupId, long uid) {
-        return em.createNativeQuery("SELECT role FROM group_member WHERE group_id = :g AND uid = :u")
-                .setParameter("g", groupId).setParameter("u", uid).getResultList().stream()
-                .map(r -> Role.valueOf(r.toString())).findFirst();
+        return store.role(groupId, uid);
     }
 
-    public List<Member> members(long groupId, Long after, int limit) {
-        List<?> rows = em.createNativeQuery("""
-                        SELECT uid, role, nick, avatar_url, joined_at FROM group_member WHERE group_id = :g AND uid > :after
-                        ORDER BY uid LIMIT :n""")
-                .setParameter("g", groupId).setParameter("after", after == null ? Long.MIN_VALUE : after)
-                .setParameter("n", limit).getResultList();
-        return rows.stream().map(o -> {
-            Object[] r = (Object[]) o;
-            return new Member(((Number) r[0]).longValue(), Role.valueOf(r[1].toString()), (String) r[2], (String) r[3],
-                    SqlTimes.of(r[4]));
-        }).toList();
+    /** A group's members with roles, for its members (or back ends acting for others), paged by uid. */
+    public Page<MemberView> members(long caller, boolean actsForOthers, long groupId, Long after, int limit) {
+        visible(caller, groupId);
+        if (roleOf(groupId, caller).isEmpty() && !actsForOthers) {
+            throw ProblemException.forbidden("Only members see the member list.");
+        }
+        int n = Page.checkLimit(limit, MAX_LIMIT);
+        return Page.of(store.members(groupId, after, n + 1), n, MemberView::of, MemberView::uid);
     }
 
-    /** The groups a user is in, one index range on (uid, group_id). */
-    public List<Group> groupsOf(long uid, Long after, int limit) {
-        return em.createNativeQuery("SELECT " + columns("g") + " FROM group_member m JOIN grp g ON g.id = m.group_id"
-                        + " WHERE m.uid = :u AND m.group_id > :after ORDER BY m.group_id LIMIT :n")
-                .setParameter("u", uid).setParameter("after", after == null ? Long.MIN_VALUE : after)
-                .setParameter("n", limit).getResultList().stream().map(r -> group((Object[]) r)).toList();
+    /** Any group's members with roles, whoever asks (the admin API), paged by uid after the cursor {@code after}. */
+    public Page<MemberView> members(long groupId, String after, int limit) {
+        int n = Page.checkLimit(limit, MAX_LIMIT);
+        return Page.of(store.members(groupId, cursor(after), n + 1), n, MemberView::of, MemberView::uid);
     }
 
-    public List<Request> pendingJoins(long actor, long groupId, Long before, int limit) {
+    /** The groups a user is in (one index range on (uid, group_id)), paged by id after the cursor {@code after}. */
+    public Page<GroupView> groupsOf(long uid, String after, int limit) {
+        int n = Page.checkLimit(limit, MAX_LIMIT);
+        return Page.of(store.groupsOf(uid, cursor(after), n + 1), n, GroupView::of, GroupView::id);
+    }
+
+    /** A group's pending join requests, for its admins: newest first, paged by id before the cursor {@code before}. */
+    public Page<RequestView> pendingJoins(long actor, long groupId, String before, int limit) {
+        int n = Page.checkLimit(limit, MAX_LIMIT);
+        Long b = cursor(before);
         Group g = find(groupId).orElseThrow(() -> ProblemException.notFound("No group " + groupId));
         requireRole(g, actor, Role.A);
-        return em.createNativeQuery("SELECT " + REQUEST_COLUMNS + " FROM group_request WHERE group_id = :g AND kind = 'join'"
-                        + " AND status = 'PENDING' AND id < :b ORDER BY id DESC LIMIT :n")
-                .setParameter("g", groupId).setParameter("b", before == null ? Long.MAX_VALUE : before)
-                .setParameter("n", limit).getResultList().stream().map(r -> request((Object[]) r)).toList();
+        return Page.of(store.pendingJoins(groupId, b, n + 1), n, RequestView::of, RequestView::id);
     }
 
     /**
-     * Public active groups: by name prefix (keyset on name, id), by tag (keyset on id), or with
-     * neither a random sample (a random point on the indexed {@code sample_key}, wrapping around).
+     * Public active groups: by name prefix {@code q} (keyset on name and id: {@code after} is
+     * name:id), by tag (keyset on id), or with neither a random sample (a random point on the
+     * indexed {@code sample_key}, wrapping around; no next page).
      */
-    public List<Group> search(String prefix, String tag, String afterName, Long afterId, int limit) {
-        String where = " FROM grp WHERE status = 'ACTIVE' AND visibility = 'public'";
-        if (prefix != null) {
-            return em.createNativeQuery("SELECT " + GROUP_COLUMNS + where + " AND lower(name) LIKE :p ESCAPE '\\'"
-                            + " AND (lower(name), id) > (:an, :ai) ORDER BY lower(name), id LIMIT :n")
-                    .setParameter("p", likePrefix(prefix))
-                    .setParameter("an", afterName == null ? "" : afterName.toLowerCase())
-                    .setParameter("ai", afterId == null ? Long.MIN_VALUE : afterId)
-                    .setParameter("n", limit).getResultList().stream().map(r -> group((Object[]) r)).toList();
+    public Page<GroupView> search(String q, String tag, String after, int limit) {
+        int n = Page.checkLimit(limit, MAX_LIMIT);
+        if (q != null && tag != null) {
+            throw ProblemException.badRequest("one-criterion", "Give q or tag, not both.");
         }
-        if (tag != null) {
-            return em.createNativeQuery("SELECT " + GROUP_COLUMNS + where
-                            + " AND tags @> CAST(:t AS varchar[]) AND id > :ai ORDER BY id LIMIT :n")
-                    .setParameter("t", pgArray(List.of(tag))).setParameter("ai", afterId == null ? Long.MIN_VALUE : afterId)
-                    .setParameter("n", limit).getResultList().stream().map(r -> group((Object[]) r)).toList();
+        if (q != null && (q.isBlank() || q.length() > 100)) {
+            throw ProblemException.badRequest("invalid-query", "q is 1 to 100 characters.");
         }
-        double start = Math.random();
-        List<Group> sample = new ArrayList<>(em.createNativeQuery("SELECT " + GROUP_COLUMNS + where
-                        + " AND sample_key >= :s ORDER BY sample_key LIMIT :n")
-                .setParameter("s", start).setParameter("n", limit).getResultList().stream().map(r -> group((Object[]) r)).toList());
-        if (sample.size() < limit) {
-            sample.addAll(em.createNativeQuery("SELECT " + GROUP_COLUMNS + where + " AND sample_key < :s ORDER BY sample_key LIMIT :n")
-                    .setParameter("s", start).setParameter("n", limit - sample.size()).getResultList().stream()
-                    .map(r -> group((Object[]) r)).toList());
+        String afterName = null;
+        Long afterId = null;
+        if (after != null) {
+            int colon = after.lastIndexOf(':');
+            afterName = q != null && colon > 0 ? after.substring(0, colon) : null;
+            afterId = Ids.parse(q != null && colon > 0 ? after.substring(colon + 1) : after);
         }
-        return sample;
+        if (q == null && tag == null) {
+            return Page.last(store.publicSample(n).stream().map(GroupView::of).toList());
+        }
+        List<Group> found = q != null ? store.publicByPrefix(q, afterName, afterId, n + 1) : store.publicByTag(tag, afterId, n + 1);
+        return Page.of(found, n, GroupView::of, v -> q != null ? v.name().toLowerCase() + ":" + v.id() : v.id());
     }
 
-    /** Every group (hidden and dissolved too) whose name starts with {@code prefix}, or all, by id after {@code afterId}: operators only. */
-    public List<Group> searchAll(String prefix, Long afterId, int limit) {
-        return em.createNativeQuery("SELECT " + GROUP_COLUMNS + " FROM grp WHERE lower(name) LIKE :p ESCAPE '\\' AND id > :ai ORDER BY id LIMIT :n")
-                .setParameter("p", likePrefix(prefix == null ? "" : prefix))
-                .setParameter("ai", afterId == null ? Long.MIN_VALUE : afterId)
-                .setParameter("n", limit).getResultList().stream().map(r -> group((Object[]) r)).toList();
+    /**
+     * Every group (hidden and dissolved too) whose name starts with {@code q} (every group for ""),
+     * paged by id after the cursor {@code after}: for operators.
+     */
+    public Page<GroupView> searchAll(String q, String after, int limit) {
+        int n = Page.checkLimit(limit, MAX_LIMIT);
+        if (q.length() > 100) {
+            throw ProblemException.badRequest("invalid-query", "q is at most 100 characters.");
+        }
+        return Page.of(store.allByPrefix(q, cursor(after), n + 1), n, GroupView::of, GroupView::id);
+    }
+
+    /** A page cursor that is an id; null for the first page, 400 {@code invalid-id} if it is not an id. */
+    private static Long cursor(String id) {
+        return id == null ? null : Ids.parse(id);
     }
 
     // ---- internals ----
 
-    /** A LIKE pattern matching names that start with {@code prefix} (lower case, wildcards escaped). */
-    private static String likePrefix(String prefix) {
-        return prefix.toLowerCase().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%";
-    }
-
     private Group lockActive(long groupId) {
-        List<?> rows = em.createNativeQuery("SELECT " + GROUP_COLUMNS + " FROM grp WHERE id = :id FOR UPDATE")
-                .setParameter("id", groupId).getResultList();
-        if (rows.isEmpty()) {
-            throw ProblemException.notFound("No group " + groupId);
-        }
-        Group g = group((Object[]) rows.get(0));
+        Group g = store.lock(groupId).orElseThrow(() -> ProblemException.notFound("No group " + groupId));
         if (!g.status().equals("ACTIVE")) {
             throw ProblemException.conflict("group-dissolved", "Group " + groupId + " is dissolved: its history is read-only.");
         }
@@ -424,73 +398,28 @@ public class GroupService {
         return role.get();
     }
 
-    private void activeUser(long uid) {
-        accounts.find(uid).filter(Account::isActive).orElseThrow(() -> ProblemException.notFound("No user " + uid));
-    }
-
     private static Role defaultRole(Group g) {
         return g.type().equals("channel") ? Role.R : Role.W;
     }
 
-    private void insertMember(long groupId, long uid, Role role) {
-        em.createNativeQuery("INSERT INTO group_member (group_id, uid, role) VALUES (:g, :u, :r)")
-                .setParameter("g", groupId).setParameter("u", uid).setParameter("r", role.name()).executeUpdate();
-        em.createNativeQuery("UPDATE grp SET member_count = member_count + 1, version = version + 1, updated_at = now() WHERE id = :g")
-                .setParameter("g", groupId).executeUpdate();
-    }
-
-    private void removeMember(long groupId, long uid) {
-        em.createNativeQuery("DELETE FROM group_member WHERE group_id = :g AND uid = :u")
-                .setParameter("g", groupId).setParameter("u", uid).executeUpdate();
-        em.createNativeQuery("UPDATE grp SET member_count = member_count - 1, version = version + 1, updated_at = now() WHERE id = :g")
-                .setParameter("g", groupId).executeUpdate();
-    }
-
-    private void setRole(long groupId, long uid, Role role) {
-        em.createNativeQuery("UPDATE group_member SET role = :r, version = version + 1 WHERE group_id = :g AND uid = :u")
-                .setParameter("r", role.name()).setParameter("g", groupId).setParameter("u", uid).executeUpdate();
-        em.createNativeQuery("UPDATE grp SET version = version + 1, updated_at = now() WHERE id = :g")
-                .setParameter("g", groupId).executeUpdate();
-    }
-
     private Request pendingOrNew(long groupId, long uid, String kind, Long inviter, String message) {
-        em.createNativeQuery("""
-                        INSERT INTO group_request (id, group_id, uid, kind, inviter_id, message)
-                        VALUES (:id, :g, :u, :k, :i, :m) ON CONFLICT DO NOTHING""")
-                .setParameter("id", ids.nextId()).setParameter("g", groupId).setParameter("u", uid).setParameter("k", kind)
-                .setParameter("i", inviter).setParameter("m", message).executeUpdate();
-        List<?> rows = em.createNativeQuery("SELECT " + REQUEST_COLUMNS
-                        + " FROM group_request WHERE group_id = :g AND uid = :u AND kind = :k AND status = 'PENDING'")
-                .setParameter("g", groupId).setParameter("u", uid).setParameter("k", kind).getResultList();
-        return request((Object[]) rows.get(0));
+        return store.pendingOrNew(ids.nextId(), groupId, uid, kind, inviter, message);
     }
 
     /** One conditional update: of two answers to a request exactly one applies. */
     private Request answer(Request r, long answerer, boolean accept, String note) {
-        int n = em.createNativeQuery("""
-                        UPDATE group_request SET status = :s, answered_by = :a, note = :n, answered_at = now()
-                        WHERE id = :id AND status = 'PENDING'""")
-                .setParameter("s", accept ? "ACCEPTED" : "REJECTED").setParameter("a", answerer).setParameter("n", note)
-                .setParameter("id", r.id()).executeUpdate();
-        if (n == 0) {
+        if (!store.answer(r.id(), accept, answerer, note)) {
             throw ProblemException.conflict("request-not-pending", "The request was answered already.");
         }
         return findRequest(r.id()).orElseThrow();
     }
 
     public Optional<Request> findRequest(long id) {
-        return em.createNativeQuery("SELECT " + REQUEST_COLUMNS + " FROM group_request WHERE id = :id").setParameter("id", id)
-                .getResultList().stream().map(r -> request((Object[]) r)).findFirst();
+        return store.findRequest(id);
     }
 
     private List<Long> memberIds(long groupId) {
-        return memberIdsWithRole(groupId, Set.of("O", "A", "W", "R"));
-    }
-
-    private List<Long> memberIdsWithRole(long groupId, Set<String> roles) {
-        return em.createNativeQuery("SELECT uid FROM group_member WHERE group_id = :g AND role IN (:r)")
-                .setParameter("g", groupId).setParameter("r", roles).getResultList().stream()
-                .map(o -> ((Number) o).longValue()).toList();
+        return store.memberIds(groupId, EnumSet.allOf(Role.class));
     }
 
     /** A chat group hears who joined or quit; a channel does not. */
@@ -502,10 +431,7 @@ public class GroupService {
 
     private void record(long groupId, long actor, String type, Long target, String detail) {
         long id = ids.nextId();
-        em.createNativeQuery("""
-                        INSERT INTO group_event (id, group_id, actor_id, event_type, target_id, detail) VALUES (:id, :g, :a, :t, :x, :d)""")
-                .setParameter("id", id).setParameter("g", groupId).setParameter("a", actor).setParameter("t", type)
-                .setParameter("x", target).setParameter("d", detail).executeUpdate();
+        store.insertEvent(id, groupId, actor, type, target, detail);
         var body = Jsonp.PROVIDER.createObjectBuilder().add("eventId", Long.toString(id)).add("groupId", Long.toString(groupId))
                 .add("actor", Long.toString(actor)).add("type", type);
         if (target != null) {
@@ -527,42 +453,5 @@ public class GroupService {
         }
         JsonObject frame = body.build();
         notices.fire(new Notice(uids, "groupOp", frame));
-    }
-
-    static String pgArray(List<String> values) {
-        if (values == null) {
-            return "{}";
-        }
-        StringBuilder sb = new StringBuilder("{");
-        for (int i = 0; i < values.size(); i++) {
-            sb.append(i == 0 ? "" : ",").append('"').append(values.get(i).replace("\\", "\\\\").replace("\"", "\\\"")).append('"');
-        }
-        return sb.append('}').toString();
-    }
-
-    private static final String GROUP_COLUMNS = columns("");
-    private static final String REQUEST_COLUMNS =
-            "id, group_id, uid, kind, inviter_id, message, status, answered_by, note, created_at";
-
-    /** The group columns in {@link #group}'s order; tags joined by a unit separator. */
-    private static String columns(String alias) {
-        String a = alias.isEmpty() ? "" : alias + ".";
-        return String.join(", ", a + "id", a + "name", a + "notice", a + "icon_url", "array_to_string(" + a + "tags, chr(31))",
-                a + "group_type", a + "join_policy", a + "visibility", a + "owner_id", a + "status", a + "member_count",
-                a + "version", a + "created_at");
-    }
-
-    private static Group group(Object[] r) {
-        String tags = (String) r[4];
-        return new Group(((Number) r[0]).longValue(), (String) r[1], (String) r[2], (String) r[3],
-                tags == null || tags.isEmpty() ? List.of() : List.of(tags.split("\u001f")), (String) r[5], (String) r[6],
-                (String) r[7], ((Number) r[8]).longValue(), (String) r[9], ((Number) r[10]).intValue(),
-                ((Number) r[11]).longValue(), SqlTimes.of(r[12]));
-    }
-
-    private static Request request(Object[] r) {
-        return new Request(((Number) r[0]).longValue(), ((Number) r[1]).longValue(), ((Number) r[2]).longValue(),
-                (String) r[3], r[4] == null ? null : ((Number) r[4]).longValue(), (String) r[5], (String) r[6],
-                r[7] == null ? null : ((Number) r[7]).longValue(), (String) r[8], SqlTimes.of(r[9]));
     }
 }

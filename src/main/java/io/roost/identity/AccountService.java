@@ -2,6 +2,7 @@ package io.roost.identity;
 
 import io.roost.identity.security.PasswordHasher;
 import io.roost.identity.store.Account;
+import io.roost.identity.store.AccountStore;
 import io.roost.platform.ids.IdGenerator;
 import io.roost.platform.json.Jsonp;
 import io.roost.platform.problem.ProblemException;
@@ -12,9 +13,6 @@ import jakarta.inject.Inject;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
 import jakarta.json.JsonString;
-import jakarta.persistence.EntityManager;
-import jakarta.persistence.LockModeType;
-import jakarta.persistence.PersistenceContext;
 import jakarta.transaction.Transactional;
 import java.io.StringReader;
 import java.util.LinkedHashMap;
@@ -38,8 +36,8 @@ public class AccountService {
                                 String region, Map<String, String> params) {
     }
 
-    @PersistenceContext(unitName = "roost")
-    EntityManager em;
+    @Inject
+    AccountStore store;
 
     @Inject
     IdGenerator ids;
@@ -70,24 +68,16 @@ public class AccountService {
     Account insert(String username, String passwordHash, Set<String> roles, ContactAddress address) {
         checkUsername(username);
         long id = ids.nextId();
-        int inserted = em.createNativeQuery("""
-                        INSERT INTO account (id, username, password_hash, roles, status, email, phone, created_at, updated_at, version)
-                        VALUES (:id, :u, :h, :r, 'ACTIVE', :email, :phone, now(), now(), 0)
-                        ON CONFLICT DO NOTHING""")
-                .setParameter("id", id)
-                .setParameter("u", username == null ? "u" + id : username)
-                .setParameter("h", passwordHash)
-                .setParameter("r", String.join(",", roles))
-                .setParameter("email", address != null && address.kind() == ContactAddress.Kind.EMAIL ? address.value() : null)
-                .setParameter("phone", address != null && address.kind() == ContactAddress.Kind.PHONE ? address.value() : null)
-                .executeUpdate();
-        if (inserted == 0) {
+        boolean inserted = store.insert(id, username == null ? "u" + id : username, passwordHash, String.join(",", roles),
+                address != null && address.kind() == ContactAddress.Kind.EMAIL ? address.value() : null,
+                address != null && address.kind() == ContactAddress.Kind.PHONE ? address.value() : null);
+        if (!inserted) {
             if (address != null && findByAddress(address).isPresent()) {
                 throw alreadyRegistered(address);
             }
             throw ProblemException.conflict("username-taken", "The user name '" + username + "' is already taken.");
         }
-        return em.find(Account.class, id);
+        return store.find(id).orElseThrow();
     }
 
     static ProblemException alreadyRegistered(ContactAddress address) {
@@ -97,22 +87,35 @@ public class AccountService {
     }
 
     public Optional<Account> find(long id) {
-        return Optional.ofNullable(em.find(Account.class, id));
+        return store.find(id);
     }
 
     public Account require(long id) {
         return find(id).orElseThrow(() -> ProblemException.notFound("No account " + id));
     }
 
+    /**
+     * Whether {@code uid} is an active account: what other modules ask before they relate a user to
+     * anything (the account itself stays inside identity).
+     */
+    public boolean isActive(long uid) {
+        return store.find(uid).filter(Account::isActive).isPresent();
+    }
+
+    /** 404 {@code not-found} ("No user ...") unless {@code uid} is an active account. */
+    public void requireActiveUser(long uid) {
+        if (!isActive(uid)) {
+            throw ProblemException.notFound("No user " + uid);
+        }
+    }
+
     public Optional<Account> findByUsername(String username) {
-        return first(em.createQuery("SELECT a FROM Account a WHERE lower(a.username) = lower(:u)", Account.class)
-                .setParameter("u", username).getResultList());
+        return store.findByUsername(username);
     }
 
     public Optional<Account> findByAddress(ContactAddress address) {
-        String field = address.kind() == ContactAddress.Kind.EMAIL ? "email" : "phone";
-        return first(em.createQuery("SELECT a FROM Account a WHERE a." + field + " = :v", Account.class)
-                .setParameter("v", address.value()).getResultList());
+        return address.kind() == ContactAddress.Kind.EMAIL ? store.findByEmail(address.value())
+                : store.findByPhone(address.value());
     }
 
     /** A login name is a user name, an e-mail address or a phone number. */
@@ -127,8 +130,7 @@ public class AccountService {
     }
 
     public boolean anyAdminExists() {
-        return !em.createNativeQuery("SELECT 1 FROM account WHERE ',' || roles || ',' LIKE '%,admin,%' LIMIT 1")
-                .getResultList().isEmpty();
+        return store.anyAdminExists();
     }
 
     @Transactional
@@ -163,7 +165,7 @@ public class AccountService {
         if (change.params() != null) {
             a.setParams(change.params().isEmpty() ? null : paramsJson(change.params()));
         }
-        em.flush(); // a concurrent rename to the same name fails here (unique index) → 409 via the mapper
+        store.flush(); // a concurrent rename to the same name fails here (unique index) → 409 via the mapper
         return a;
     }
 
@@ -222,11 +224,7 @@ public class AccountService {
     }
 
     Account lock(long id) {
-        Account a = em.find(Account.class, id, LockModeType.PESSIMISTIC_WRITE);
-        if (a == null) {
-            throw ProblemException.notFound("No account " + id);
-        }
-        return a;
+        return store.lock(id).orElseThrow(() -> ProblemException.notFound("No account " + id));
     }
 
     private Account requireActive(long id) {
@@ -244,31 +242,12 @@ public class AccountService {
 
     /** {@code anyStatus}: disabled and unregistered accounts too (operators look for them). */
     public List<Account> searchByPrefix(String prefix, String after, int limit, boolean anyStatus) {
-        return em.createNativeQuery("""
-                        SELECT * FROM account WHERE lower(username) LIKE :p ESCAPE '\\' AND lower(username) > :after
-                          AND (status = 'ACTIVE' OR :any) ORDER BY lower(username) LIMIT :n""", Account.class)
-                .setParameter("any", anyStatus)
-                .setParameter("p", likeEscape(prefix.toLowerCase()) + "%")
-                .setParameter("after", after == null ? "" : after.toLowerCase())
-                .setParameter("n", limit)
-                .getResultList();
+        return store.searchByPrefix(prefix, after, limit, anyStatus);
     }
 
     /** The best {@code limit} matches: names containing {@code text} or similar to it (trigram index). */
     public List<Account> searchFuzzy(String text, int limit) {
-        String t = text.toLowerCase();
-        return em.createNativeQuery("""
-                        SELECT * FROM account WHERE (lower(username) LIKE :p ESCAPE '\\' OR lower(username) % :t)
-                          AND status = 'ACTIVE'
-                        ORDER BY similarity(lower(username), :t) DESC, lower(username) LIMIT :n""", Account.class)
-                .setParameter("p", "%" + likeEscape(t) + "%")
-                .setParameter("t", t)
-                .setParameter("n", limit)
-                .getResultList();
-    }
-
-    static String likeEscape(String s) {
-        return s.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_");
+        return store.searchFuzzy(text, limit);
     }
 
     static void checkUsername(String username) {
@@ -313,9 +292,5 @@ public class AccountService {
 
     private static String blankToNull(String s) {
         return s.isBlank() ? null : s.trim();
-    }
-
-    private static <T> Optional<T> first(List<T> list) {
-        return list.stream().findFirst();
     }
 }

@@ -1,11 +1,13 @@
 package io.roost.identity;
 
+import io.roost.identity.store.ThrottleStore;
+import io.roost.identity.store.ThrottleStore.State;
 import io.roost.platform.problem.ProblemException;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.persistence.EntityManager;
-import jakarta.persistence.PersistenceContext;
+import jakarta.inject.Inject;
 import jakarta.transaction.Transactional;
 import java.time.Duration;
+import java.util.OptionalLong;
 
 /**
  * Limits guesses: verification codes per address, password logins per account and per client
@@ -24,108 +26,63 @@ public class AuthThrottle {
     public record Policy(int limit, Duration window, Duration lockFor) {
     }
 
-    @PersistenceContext(unitName = "roost")
-    EntityManager em;
+    @Inject
+    ThrottleStore store;
 
     /** Counts one attempt; 429 if the key is locked or this attempt would pass the limit (which locks it). */
     @Transactional(value = Transactional.TxType.REQUIRES_NEW, dontRollbackOn = ProblemException.class)
     public void reserve(String key, Policy policy) {
-        State s = lock(key, policy);
-        if (s.locked) {
-            throw locked(s.lockedForSeconds);
+        State s = store.lock(key, policy.window());
+        if (s.locked()) {
+            throw locked(s.lockedForSeconds());
         }
-        if (s.attempts + 1 > policy.limit()) {
-            setLock(key, policy);
+        if (s.attempts() + 1 > policy.limit()) {
+            store.lockFor(key, policy.lockFor());
             throw locked(policy.lockFor().toSeconds());
         }
-        em.createNativeQuery("UPDATE auth_throttle SET attempts = attempts + 1 WHERE throttle_key = :k")
-                .setParameter("k", key).executeUpdate();
+        store.countAttempt(key);
     }
 
     /** A reserved attempt failed: at the limit, lock now (so even a new code cannot be asked for). */
     @Transactional(Transactional.TxType.REQUIRES_NEW)
     public void failed(String key, Policy policy) {
-        State s = lock(key, policy);
-        if (!s.locked && s.attempts >= policy.limit()) {
-            setLock(key, policy);
+        State s = store.lock(key, policy.window());
+        if (!s.locked() && s.attempts() >= policy.limit()) {
+            store.lockFor(key, policy.lockFor());
         }
     }
 
     /** Counts one failure (no reservation); at the limit the key is locked. */
     @Transactional(Transactional.TxType.REQUIRES_NEW)
     public void count(String key, Policy policy) {
-        State s = lock(key, policy);
-        if (s.locked) {
+        State s = store.lock(key, policy.window());
+        if (s.locked()) {
             return;
         }
-        if (s.attempts + 1 >= policy.limit()) {
-            setLock(key, policy);
+        if (s.attempts() + 1 >= policy.limit()) {
+            store.lockFor(key, policy.lockFor());
         } else {
-            em.createNativeQuery("UPDATE auth_throttle SET attempts = attempts + 1 WHERE throttle_key = :k")
-                    .setParameter("k", key).executeUpdate();
+            store.countAttempt(key);
         }
     }
 
     /** 429 if the key is locked now. */
     public void guard(String key) {
-        Object locked = em.createNativeQuery("""
-                        SELECT ceil(extract(epoch FROM locked_until - now())) FROM auth_throttle
-                        WHERE throttle_key = :k AND locked_until > now()""")
-                .setParameter("k", key).getResultList().stream().findFirst().orElse(null);
-        if (locked != null) {
-            throw locked(((Number) locked).longValue());
+        OptionalLong locked = store.lockedFor(key);
+        if (locked.isPresent()) {
+            throw locked(locked.getAsLong());
         }
     }
 
     @Transactional(Transactional.TxType.REQUIRES_NEW)
     public void clear(String key) {
-        em.createNativeQuery("DELETE FROM auth_throttle WHERE throttle_key = :k").setParameter("k", key).executeUpdate();
+        store.delete(key);
     }
 
     /** Forgets windows that ended and locks that expired (housekeeping). */
     @Transactional
     public int purge(Duration olderThan) {
-        return em.createNativeQuery("""
-                        DELETE FROM auth_throttle WHERE window_start < now() - make_interval(secs => :s)
-                          AND (locked_until IS NULL OR locked_until < now())""")
-                .setParameter("s", (double) olderThan.toSeconds()).executeUpdate();
-    }
-
-    private record State(int attempts, boolean locked, long lockedForSeconds) {
-    }
-
-    /** Locks the key's row (creating it); a past window or an expired lock starts over. */
-    private State lock(String key, Policy policy) {
-        em.createNativeQuery("INSERT INTO auth_throttle (throttle_key) VALUES (:k) ON CONFLICT DO NOTHING")
-                .setParameter("k", key).executeUpdate();
-        Object[] row = (Object[]) em.createNativeQuery("""
-                        SELECT attempts, ceil(extract(epoch FROM locked_until - now())),
-                               window_start < now() - make_interval(secs => :w) OR locked_until <= now()
-                        FROM auth_throttle WHERE throttle_key = :k FOR UPDATE""")
-                .setParameter("k", key)
-                .setParameter("w", (double) policy.window().toSeconds())
-                .getSingleResult();
-        Number lockedFor = (Number) row[1];
-        if (lockedFor != null && lockedFor.longValue() > 0) {
-            return new State(0, true, lockedFor.longValue());
-        }
-        if (Boolean.TRUE.equals(row[2])) {
-            em.createNativeQuery("""
-                            UPDATE auth_throttle SET attempts = 0, window_start = now(), locked_until = NULL
-                            WHERE throttle_key = :k""")
-                    .setParameter("k", key).executeUpdate();
-            return new State(0, false, 0);
-        }
-        return new State(((Number) row[0]).intValue(), false, 0);
-    }
-
-    private void setLock(String key, Policy policy) {
-        em.createNativeQuery("""
-                        UPDATE auth_throttle SET attempts = 0, window_start = now(),
-                            locked_until = now() + make_interval(secs => :l) WHERE throttle_key = :k""")
-                .setParameter("k", key)
-                .setParameter("l", (double) policy.lockFor().toSeconds())
-                .executeUpdate();
+        return store.purge(olderThan);
     }
 
     private static ProblemException locked(long seconds) {

@@ -2,13 +2,12 @@ package io.roost.identity;
 
 import io.roost.identity.security.PasswordHasher;
 import io.roost.identity.store.Account;
+import io.roost.identity.store.AccountStore;
 import io.roost.platform.problem.ProblemException;
 import io.roost.platform.problem.Unreachable;
 import io.roost.platform.security.Roles;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import jakarta.persistence.EntityManager;
-import jakarta.persistence.PersistenceContext;
 import jakarta.persistence.PersistenceException;
 import jakarta.transaction.Transactional;
 import java.util.Optional;
@@ -22,8 +21,8 @@ import java.util.Set;
 @ApplicationScoped
 public class RegistrationService {
 
-    @PersistenceContext(unitName = "roost")
-    EntityManager em;
+    @Inject
+    AccountStore store;
 
     @Inject
     AccountService accounts;
@@ -153,7 +152,7 @@ public class RegistrationService {
             a.setPhone(newAddress.value());
         }
         try {
-            em.flush();
+            store.flush();
         } catch (PersistenceException e) {
             if (Unreachable.isCause(e)) {
                 throw e; // not a taken address: the database went away (503)

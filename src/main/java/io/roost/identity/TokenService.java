@@ -1,30 +1,22 @@
 package io.roost.identity;
 
-import io.roost.identity.store.Account;
-import jakarta.annotation.Resource;
+import io.roost.identity.store.TokenStore;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.persistence.EntityManager;
-import jakarta.persistence.PersistenceContext;
+import jakarta.inject.Inject;
 import jakarta.transaction.Transactional;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.SQLException;
 import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.nio.ByteBuffer;
 import java.util.Base64;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import javax.sql.DataSource;
 
 /**
  * Bearer tokens: 256 random bits, shown to the caller once, stored only as their SHA-256. A
@@ -52,16 +44,8 @@ public class TokenService {
         }
     }
 
-    /** A token is live if it is neither revoked nor expired and its account is active. */
-    private static final String LIVE_TOKEN = """
-            FROM access_token t JOIN account a ON a.id = t.account_id
-            WHERE t.token_hash = ANY(?) AND t.revoked_at IS NULL AND t.expires_at > now() AND a.status = 'ACTIVE'""";
-
-    @Resource(lookup = "java:jboss/datasources/RoostDS")
-    DataSource dataSource;
-
-    @PersistenceContext(unitName = "roost")
-    EntityManager em;
+    @Inject
+    TokenStore store;
 
     @Transactional
     public IssuedToken issue(long accountId, Duration ttl, String description) {
@@ -74,23 +58,13 @@ public class TokenService {
         RANDOM.nextBytes(secret);
         String token = PREFIX + Base64.getUrlEncoder().withoutPadding().encodeToString(secret);
         OffsetDateTime expiresAt = OffsetDateTime.now(ZoneOffset.UTC).plus(ttl);
-        em.createNativeQuery("""
-                        INSERT INTO access_token (token_hash, account_id, expires_at, description, device_type, device_id)
-                        VALUES (:h, :a, :e, :d, :dt, :di)""")
-                .setParameter("h", sha256(token))
-                .setParameter("a", accountId)
-                .setParameter("e", expiresAt)
-                .setParameter("d", description)
-                .setParameter("dt", deviceType)
-                .setParameter("di", deviceId)
-                .executeUpdate();
+        store.insert(sha256(token), accountId, expiresAt, description, deviceType, deviceId);
         return new IssuedToken(token, Long.toString(accountId), expiresAt, deviceType, deviceId);
     }
 
     /**
-     * The account, its roles and the device binding behind a live token: one indexed probe over
-     * plain JDBC, no entity. Every bearer request and every device login comes through here; an
-     * entity query cost a quarter of WildFly's CPU under the live-room benchmark (JFR).
+     * The account, its roles and the device binding behind a live token: one indexed probe (see
+     * {@link TokenStore#live}). Every bearer request and every device login comes through here.
      */
     public Optional<Grant> authenticate(String token) {
         return authenticateAll(List.of(token)).get(0);
@@ -103,22 +77,7 @@ public class TokenService {
     public List<Optional<Grant>> authenticateAll(List<String> presented) {
         List<ByteBuffer> hashes = presented.stream().map(t -> wellFormed(t) ? ByteBuffer.wrap(sha256(t)) : null).toList();
         byte[][] probes = hashes.stream().filter(h -> h != null).map(ByteBuffer::array).toArray(byte[][]::new);
-        Map<ByteBuffer, Grant> live = new HashMap<>();
-        if (probes.length > 0) {
-            try (Connection c = dataSource.getConnection();
-                 PreparedStatement ps = c.prepareStatement("SELECT t.token_hash, t.account_id, a.roles, t.device_type, t.device_id "
-                         + LIVE_TOKEN)) {
-                ps.setArray(1, c.createArrayOf("bytea", probes));
-                try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) {
-                        live.put(ByteBuffer.wrap(rs.getBytes(1)), new Grant(rs.getLong(2), Account.roles(rs.getString(3)),
-                                rs.getString(4), rs.getString(5)));
-                    }
-                }
-            } catch (SQLException e) {
-                throw new IllegalStateException("token lookup failed: " + e.getMessage(), e);
-            }
-        }
+        Map<ByteBuffer, Grant> live = probes.length == 0 ? Map.of() : store.live(probes);
         return hashes.stream().map(h -> h == null ? Optional.<Grant>empty() : Optional.ofNullable(live.get(h))).toList();
     }
 
@@ -129,11 +88,7 @@ public class TokenService {
             return Optional.empty();
         }
         OffsetDateTime expiresAt = OffsetDateTime.now(ZoneOffset.UTC).plus(ttl);
-        int n = em.createNativeQuery("""
-                        UPDATE access_token SET expires_at = GREATEST(expires_at, :e)
-                        WHERE token_hash = :h AND revoked_at IS NULL AND expires_at > now()""")
-                .setParameter("e", expiresAt).setParameter("h", sha256(token)).executeUpdate();
-        return n == 1 ? Optional.of(expiresAt) : Optional.empty();
+        return store.extend(sha256(token), expiresAt) ? Optional.of(expiresAt) : Optional.empty();
     }
 
     @Transactional
@@ -141,16 +96,12 @@ public class TokenService {
         if (!wellFormed(token)) {
             return false;
         }
-        return em.createNativeQuery("UPDATE access_token SET revoked_at = now() WHERE token_hash = :h AND revoked_at IS NULL")
-                .setParameter("h", sha256(token))
-                .executeUpdate() == 1;
+        return store.revoke(sha256(token));
     }
 
     @Transactional
     public int revokeAll(long accountId) {
-        return em.createNativeQuery("UPDATE access_token SET revoked_at = now() WHERE account_id = :a AND revoked_at IS NULL")
-                .setParameter("a", accountId)
-                .executeUpdate();
+        return store.revokeAll(accountId);
     }
 
     private static boolean wellFormed(String token) {

@@ -1,17 +1,16 @@
 package io.roost.identity;
 
 import io.roost.identity.security.PasswordHasher;
+import io.roost.identity.store.CodeStore;
 import io.roost.platform.problem.ProblemException;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import jakarta.persistence.EntityManager;
-import jakarta.persistence.PersistenceContext;
 import jakarta.transaction.Transactional;
 import java.security.SecureRandom;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
-import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
 
 /**
  * Five-digit codes proving control of an address. Stored PBKDF2-hashed (a
@@ -52,8 +51,8 @@ public class VerificationCodes {
 
     private static final SecureRandom RANDOM = new SecureRandom();
 
-    @PersistenceContext(unitName = "roost")
-    EntityManager em;
+    @Inject
+    CodeStore store;
 
     @Inject
     PasswordHasher hasher;
@@ -72,27 +71,15 @@ public class VerificationCodes {
     public Issued issue(ContactAddress to, Purpose purpose, Long accountId) {
         delivery.checkAvailable(to.kind());
         throttle.guard(throttleKey(to));
-        List<?> recent = em.createNativeQuery("""
-                        SELECT ceil(extract(epoch FROM sent_at + make_interval(secs => :i) - now())) FROM verification_code
-                        WHERE address = :a AND purpose = :p AND sent_at > now() - make_interval(secs => :i)""")
-                .setParameter("a", to.key()).setParameter("p", purpose.wire())
-                .setParameter("i", (double) settings.codeResendInterval().toSeconds())
-                .getResultList();
-        if (!recent.isEmpty()) {
-            long wait = ((Number) recent.get(0)).longValue();
+        OptionalLong recent = store.resendWait(to.key(), purpose.wire(), settings.codeResendInterval());
+        if (recent.isPresent()) {
+            long wait = recent.getAsLong();
             throw ProblemException.tooManyRequests("code-recently-sent",
                     "A code was sent to this address moments ago; ask again in " + wait + " s.", wait);
         }
         String code = String.format("%05d", RANDOM.nextInt(100_000));
         OffsetDateTime expiresAt = OffsetDateTime.now(ZoneOffset.UTC).plus(settings.codeTtl());
-        em.createNativeQuery("""
-                        INSERT INTO verification_code (address, purpose, account_id, code_hash, sent_at, expires_at)
-                        VALUES (:a, :p, :acc, :h, now(), :e)
-                        ON CONFLICT (address, purpose) DO UPDATE SET account_id = EXCLUDED.account_id,
-                            code_hash = EXCLUDED.code_hash, sent_at = now(), expires_at = EXCLUDED.expires_at""")
-                .setParameter("a", to.key()).setParameter("p", purpose.wire())
-                .setParameter("acc", accountId).setParameter("h", hasher.hash(code)).setParameter("e", expiresAt)
-                .executeUpdate();
+        store.replace(to.key(), purpose.wire(), accountId, hasher.hash(code), expiresAt);
         delivery.deliver(to, code, purpose, expiresAt);
         return new Issued(to.value(), purpose.wire(), expiresAt);
     }
@@ -109,29 +96,23 @@ public class VerificationCodes {
         }
         String key = throttleKey(to);
         throttle.reserve(key, settings.codePolicy());
-        List<?> rows = em.createNativeQuery("""
-                        SELECT code_hash, account_id FROM verification_code
-                        WHERE address = :a AND purpose = :p AND expires_at > now() FOR UPDATE""")
-                .setParameter("a", to.key()).setParameter("p", purpose.wire())
-                .getResultList();
-        Object[] row = rows.isEmpty() ? null : (Object[]) rows.get(0);
+        Optional<CodeStore.Pending> pending = store.lockPending(to.key(), purpose.wire());
         // Verify even without a row, so timing does not tell whether a code is pending.
-        boolean matches = hasher.verify(code, row == null ? null : (String) row[0]);
+        boolean matches = hasher.verify(code, pending.map(CodeStore.Pending::codeHash).orElse(null));
         if (!matches) {
             throttle.failed(key, settings.codePolicy());
             throw ProblemException.badRequest("invalid-code",
                     "The code is wrong or expired; after " + settings.codePolicy().limit()
                             + " wrong codes the address is locked for a while.");
         }
-        em.createNativeQuery("DELETE FROM verification_code WHERE address = :a AND purpose = :p")
-                .setParameter("a", to.key()).setParameter("p", purpose.wire()).executeUpdate();
+        store.delete(to.key(), purpose.wire());
         throttle.clear(key);
-        return Optional.ofNullable(row[1]).map(id -> ((Number) id).longValue());
+        return Optional.ofNullable(pending.get().accountId());
     }
 
     @Transactional
     public int purgeExpired() {
-        return em.createNativeQuery("DELETE FROM verification_code WHERE expires_at < now()").executeUpdate();
+        return store.purgeExpired();
     }
 
     static String throttleKey(ContactAddress to) {

@@ -1,32 +1,24 @@
 package io.roost.social;
 
 import io.roost.identity.AccountService;
-import io.roost.identity.store.Account;
+import io.roost.platform.api.Page;
 import io.roost.platform.ids.IdGenerator;
 import io.roost.platform.problem.ProblemException;
 import io.roost.platform.delivery.Notice;
 import io.roost.platform.json.Jsonp;
-import io.roost.platform.store.SqlArrays;
-import jakarta.annotation.Resource;
+import io.roost.social.store.FriendRequestStore;
+import io.roost.social.store.GraphStore;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Event;
 import jakarta.inject.Inject;
-import jakarta.persistence.EntityManager;
-import jakarta.persistence.PersistenceContext;
 import jakarta.transaction.Transactional;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.SQLException;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
-import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import javax.sql.DataSource;
+import java.util.function.IntFunction;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 /**
@@ -37,6 +29,9 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
  */
 @ApplicationScoped
 public class SocialGraph {
+
+    /** The most items a page of ids or requests holds (REST and frames). */
+    public static final int MAX_LIMIT = 500;
 
     /** How {@code a} stands to {@code b}. */
     public record Relation(boolean following, boolean followedBy, boolean friends, boolean blocking, boolean blockedBy) {
@@ -57,11 +52,11 @@ public class SocialGraph {
     public record RequestOutcome(FriendRequest request, boolean friends, boolean created) {
     }
 
-    @PersistenceContext(unitName = "roost")
-    EntityManager em;
+    @Inject
+    GraphStore graphStore;
 
-    @Resource(lookup = "java:jboss/datasources/RoostDS")
-    DataSource dataSource;
+    @Inject
+    FriendRequestStore requestStore;
 
     @Inject
     IdGenerator ids;
@@ -84,51 +79,20 @@ public class SocialGraph {
         if (blocks(b, a)) {
             throw blocked();
         }
-        return addEdge(a, b);
+        return graphStore.follow(a, b);
     }
 
     @Transactional
     public boolean unfollow(long a, long b) {
-        return removeEdge(a, b);
+        return graphStore.unfollow(a, b);
     }
 
     /** Removes the friendship both ways, telling nobody. */
     @Transactional
     public boolean removeFriend(long a, long b) {
-        boolean one = removeEdge(a, b);
-        boolean two = removeEdge(b, a);
+        boolean one = graphStore.unfollow(a, b);
+        boolean two = graphStore.unfollow(b, a);
         return one || two;
-    }
-
-    private boolean addEdge(long a, long b) {
-        int n = em.createNativeQuery("INSERT INTO social_follow (follower_id, followee_id) VALUES (:a, :b) ON CONFLICT DO NOTHING")
-                .setParameter("a", a).setParameter("b", b).executeUpdate();
-        if (n == 1) {
-            bumpCounts(a, b, 1);
-        }
-        return n == 1;
-    }
-
-    private boolean removeEdge(long a, long b) {
-        int n = em.createNativeQuery("DELETE FROM social_follow WHERE follower_id = :a AND followee_id = :b")
-                .setParameter("a", a).setParameter("b", b).executeUpdate();
-        if (n == 1) {
-            bumpCounts(a, b, -1);
-        }
-        return n == 1;
-    }
-
-    /** a.following and b.followers move by delta, in uid order (two crossing follows cannot deadlock). */
-    private void bumpCounts(long follower, long followee, int delta) {
-        em.createNativeQuery("""
-                        INSERT INTO social_counts AS c (uid, followers, following)
-                        SELECT * FROM (VALUES (CAST(:a AS bigint), 0, GREATEST(:d, 0)), (CAST(:b AS bigint), GREATEST(:d, 0), 0)) v
-                        ORDER BY 1
-                        ON CONFLICT (uid) DO UPDATE SET
-                            followers = c.followers + CASE WHEN c.uid = :b THEN :d ELSE 0 END,
-                            following = c.following + CASE WHEN c.uid = :a THEN :d ELSE 0 END""")
-                .setParameter("a", follower).setParameter("b", followee).setParameter("d", delta)
-                .executeUpdate();
     }
 
     // ---- friend requests (approval mode) ----
@@ -142,25 +106,22 @@ public class SocialGraph {
         if (relation(from, to).friends()) {
             throw ProblemException.conflict("already-friends", "You are friends already.");
         }
-        expireStale(from, to);
-        expireStale(to, from);
+        requestStore.expireStale(from, to);
+        requestStore.expireStale(to, from);
         // They asked first: asking back is answering yes.
-        Optional<FriendRequest> theirs = pending(to, from);
+        Optional<FriendRequest> theirs = requestStore.pending(to, from);
         if (theirs.isPresent()) {
             return new RequestOutcome(answer(from, theirs.get().id(), "accept", null), true, false);
         }
         long id = ids.nextId();
-        int n = em.createNativeQuery("""
-                        INSERT INTO social_friend_request (id, from_id, to_id, message, expires_at)
-                        VALUES (:id, :f, :t, :m, :e) ON CONFLICT DO NOTHING""")
-                .setParameter("id", id).setParameter("f", from).setParameter("t", to).setParameter("m", message)
-                .setParameter("e", OffsetDateTime.now(ZoneOffset.UTC).plus(settings.requestTtl()))
-                .executeUpdate();
-        FriendRequest request = pending(from, to).orElseThrow(() -> new IllegalStateException("pending request vanished"));
-        if (n == 1) {
+        boolean created = requestStore.insert(id, from, to, message,
+                OffsetDateTime.now(ZoneOffset.UTC).plus(settings.requestTtl()));
+        FriendRequest request = requestStore.pending(from, to)
+                .orElseThrow(() -> new IllegalStateException("pending request vanished"));
+        if (created) {
             notify(to, "request", request); // kept in the table for when they are offline
         }
-        return new RequestOutcome(request, false, n == 1);
+        return new RequestOutcome(request, false, created);
     }
 
     /**
@@ -175,11 +136,7 @@ public class SocialGraph {
             case "ignore" -> "IGNORED";
             default -> throw ProblemException.badRequest("invalid-decision", "decision is accept, reject or ignore.");
         };
-        List<?> from = em.createNativeQuery("""
-                        UPDATE social_friend_request SET status = :s, answered_at = now(), note = :n
-                        WHERE id = :id AND to_id = :me AND status = 'PENDING' AND expires_at > now() RETURNING from_id""")
-                .setParameter("s", status).setParameter("n", note).setParameter("id", requestId).setParameter("me", answerer)
-                .getResultList();
+        Optional<Long> from = requestStore.answer(requestId, answerer, status, note);
         if (from.isEmpty()) {
             FriendRequest r = find(requestId).filter(x -> x.toId() == answerer || x.fromId() == answerer)
                     .orElseThrow(() -> ProblemException.notFound("No friend request " + requestId));
@@ -188,10 +145,10 @@ public class SocialGraph {
             }
             throw ProblemException.conflict("request-not-pending", "The request is " + effectiveStatus(r).toLowerCase() + ".");
         }
-        long requester = ((Number) from.get(0)).longValue();
+        long requester = from.get();
         if (status.equals("ACCEPTED")) {
-            addEdge(requester, answerer);
-            addEdge(answerer, requester);
+            graphStore.follow(requester, answerer);
+            graphStore.follow(answerer, requester);
         }
         FriendRequest answered = find(requestId).orElseThrow();
         if (!status.equals("IGNORED")) { // ignoring is silent
@@ -202,11 +159,7 @@ public class SocialGraph {
 
     @Transactional
     public void cancelRequest(long from, long requestId) {
-        int n = em.createNativeQuery("""
-                        UPDATE social_friend_request SET status = 'CANCELLED', answered_at = now()
-                        WHERE id = :id AND from_id = :me AND status = 'PENDING'""")
-                .setParameter("id", requestId).setParameter("me", from).executeUpdate();
-        if (n == 0) {
+        if (!requestStore.cancel(requestId, from)) {
             FriendRequest r = find(requestId).filter(x -> x.fromId() == from)
                     .orElseThrow(() -> ProblemException.notFound("No friend request " + requestId + " of yours"));
             throw ProblemException.conflict("request-not-pending", "The request is " + effectiveStatus(r).toLowerCase() + ".");
@@ -215,43 +168,32 @@ public class SocialGraph {
 
     /** Requests to (incoming) or from (outgoing) uid, newest first, keyset-paged by id. */
     public List<FriendRequest> requests(long uid, boolean incoming, String status, Long before, int limit) {
-        String side = incoming ? "to_id" : "from_id";
-        String statusFilter = status == null ? "" : status.equals("PENDING")
-                ? " AND status = 'PENDING' AND expires_at > now()" : " AND status = :st";
-        var q = em.createNativeQuery("SELECT " + REQUEST_COLUMNS + " FROM social_friend_request WHERE " + side + " = :u"
-                        + statusFilter + " AND id < :before ORDER BY id DESC LIMIT :n")
-                .setParameter("u", uid).setParameter("before", before == null ? Long.MAX_VALUE : before)
-                .setParameter("n", limit);
-        if (status != null && !status.equals("PENDING")) {
-            q.setParameter("st", status);
+        return requestStore.list(uid, incoming, status, before, limit);
+    }
+
+    /**
+     * A user's friend requests as REST and {@code friendOp} frames list them: direction incoming or
+     * outgoing, one status, newest first, keyset-paged by id.
+     */
+    public Page<FriendRequestView> requestPage(long uid, String direction, String status, Long before, int limit) {
+        if (!direction.equals("incoming") && !direction.equals("outgoing")) {
+            throw ProblemException.badRequest("invalid-direction", "direction is incoming or outgoing.");
         }
-        return q.getResultList().stream().map(r -> request((Object[]) r)).toList();
+        if (!status.matches("PENDING|ACCEPTED|REJECTED|IGNORED|EXPIRED|CANCELLED")) {
+            throw ProblemException.badRequest("invalid-status", "status is PENDING, ACCEPTED, REJECTED, IGNORED, EXPIRED or CANCELLED.");
+        }
+        int n = Page.checkLimit(limit, MAX_LIMIT);
+        return Page.of(requests(uid, direction.equals("incoming"), status, before, n + 1), n, FriendRequestView::of,
+                FriendRequestView::id);
     }
 
     public Optional<FriendRequest> find(long id) {
-        return em.createNativeQuery("SELECT " + REQUEST_COLUMNS + " FROM social_friend_request WHERE id = :id")
-                .setParameter("id", id).getResultList().stream().map(r -> request((Object[]) r)).findFirst();
-    }
-
-    private Optional<FriendRequest> pending(long from, long to) {
-        return em.createNativeQuery("SELECT " + REQUEST_COLUMNS
-                        + " FROM social_friend_request WHERE from_id = :f AND to_id = :t AND status = 'PENDING'")
-                .setParameter("f", from).setParameter("t", to).getResultList().stream()
-                .map(r -> request((Object[]) r)).findFirst();
-    }
-
-    private void expireStale(long from, long to) {
-        em.createNativeQuery("""
-                        UPDATE social_friend_request SET status = 'EXPIRED'
-                        WHERE from_id = :f AND to_id = :t AND status = 'PENDING' AND expires_at <= now()""")
-                .setParameter("f", from).setParameter("t", to).executeUpdate();
+        return requestStore.find(id);
     }
 
     @Transactional
     public int expireRequests() {
-        return em.createNativeQuery(
-                "UPDATE social_friend_request SET status = 'EXPIRED' WHERE status = 'PENDING' AND expires_at <= now()")
-                .executeUpdate();
+        return requestStore.expireAll();
     }
 
     /** A friendOp frame to the other side's live devices, after commit (the server forwards). */
@@ -267,44 +209,26 @@ public class SocialGraph {
         return r.status().equals("PENDING") && r.expiresAt().isBefore(OffsetDateTime.now()) ? "EXPIRED" : r.status();
     }
 
-    private static final String REQUEST_COLUMNS = "id, from_id, to_id, message, status, created_at, expires_at, answered_at, note";
-
-    private static FriendRequest request(Object[] r) {
-        return new FriendRequest(((Number) r[0]).longValue(), ((Number) r[1]).longValue(), ((Number) r[2]).longValue(),
-                (String) r[3], (String) r[4], time(r[5]), time(r[6]), time(r[7]), (String) r[8]);
-    }
-
-    private static OffsetDateTime time(Object o) {
-        return o == null ? null : io.roost.platform.store.SqlTimes.of(o);
-    }
-
     // ---- blocks and permissions ----
 
     @Transactional
     public boolean block(long blocker, long blocked) {
         checkPeer(blocker, blocked);
-        return em.createNativeQuery("INSERT INTO social_block (blocker_id, blocked_id) VALUES (:a, :b) ON CONFLICT DO NOTHING")
-                .setParameter("a", blocker).setParameter("b", blocked).executeUpdate() == 1;
+        return graphStore.block(blocker, blocked);
     }
 
     @Transactional
     public boolean unblock(long blocker, long blocked) {
-        return em.createNativeQuery("DELETE FROM social_block WHERE blocker_id = :a AND blocked_id = :b")
-                .setParameter("a", blocker).setParameter("b", blocked).executeUpdate() == 1;
+        return graphStore.unblock(blocker, blocked);
     }
 
     public List<Long> blocked(long blocker, Long after, int limit) {
-        return ids(em.createNativeQuery("""
-                        SELECT blocked_id FROM social_block WHERE blocker_id = :u AND blocked_id > :after
-                        ORDER BY blocked_id LIMIT :n""")
-                .setParameter("u", blocker).setParameter("after", after == null ? Long.MIN_VALUE : after)
-                .setParameter("n", limit).getResultList());
+        return graphStore.blocked(blocker, after, limit);
     }
 
     /** One primary-key probe: chat calls this on every message. */
     public boolean blocks(long blocker, long blocked) {
-        return !em.createNativeQuery("SELECT 1 FROM social_block WHERE blocker_id = :a AND blocked_id = :b")
-                .setParameter("a", blocker).setParameter("b", blocked).getResultList().isEmpty();
+        return graphStore.blocks(blocker, blocked);
     }
 
     public record Permission(boolean hidePresence, boolean muted) {
@@ -313,64 +237,33 @@ public class SocialGraph {
     @Transactional
     public Permission setPermission(long owner, long peer, Permission p) {
         checkPeer(owner, peer);
-        em.createNativeQuery("""
-                        INSERT INTO social_permission (owner_id, peer_id, hide_presence, muted) VALUES (:o, :p, :h, :m)
-                        ON CONFLICT (owner_id, peer_id) DO UPDATE SET hide_presence = EXCLUDED.hide_presence, muted = EXCLUDED.muted""")
-                .setParameter("o", owner).setParameter("p", peer).setParameter("h", p.hidePresence()).setParameter("m", p.muted())
-                .executeUpdate();
+        graphStore.setPermission(owner, peer, p);
         return p;
     }
 
     public Permission permission(long owner, long peer) {
-        List<?> rows = em.createNativeQuery("SELECT hide_presence, muted FROM social_permission WHERE owner_id = :o AND peer_id = :p")
-                .setParameter("o", owner).setParameter("p", peer).getResultList();
-        if (rows.isEmpty()) {
-            return new Permission(false, false);
-        }
-        Object[] r = (Object[]) rows.get(0);
-        return new Permission((Boolean) r[0], (Boolean) r[1]);
+        return graphStore.permission(owner, peer);
     }
 
     /** Those among {@code peers} from whom {@code owner} hides presence (one query per page). */
     public List<Long> hiddenFrom(long owner, List<Long> peers) {
-        if (peers.isEmpty()) {
-            return List.of();
-        }
-        return ids(em.createNativeQuery(
-                        "SELECT peer_id FROM social_permission WHERE owner_id = :o AND hide_presence AND peer_id = ANY(CAST(:p AS bigint[]))")
-                .setParameter("o", owner).setParameter("p", SqlArrays.bigints(peers))
-                .getResultList());
+        return graphStore.hiddenFrom(owner, peers);
     }
 
     /** Those among {@code candidates} who follow {@code followee}: one index range probe for a whole batch. */
     public Set<Long> followersAmong(long followee, Collection<Long> candidates) {
-        if (candidates.isEmpty()) {
-            return Set.of();
-        }
-        return Set.copyOf(ids(em.createNativeQuery(
-                        "SELECT follower_id FROM social_follow WHERE followee_id = :f AND follower_id = ANY(CAST(:c AS bigint[]))")
-                .setParameter("f", followee).setParameter("c", SqlArrays.bigints(candidates))
-                .getResultList()));
+        return graphStore.followersAmong(followee, candidates);
     }
 
     // ---- queries ----
 
     /** Is {@code a} a follower of {@code b}: one primary-key probe (live rooms count online fans with it). */
     public boolean isFollower(long a, long b) {
-        return !em.createNativeQuery("SELECT 1 FROM social_follow WHERE follower_id = :a AND followee_id = :b")
-                .setParameter("a", a).setParameter("b", b).getResultList().isEmpty();
+        return graphStore.isFollower(a, b);
     }
 
     public Relation relation(long a, long b) {
-        Object[] r = (Object[]) em.createNativeQuery("""
-                        SELECT EXISTS (SELECT 1 FROM social_follow WHERE follower_id = :a AND followee_id = :b),
-                               EXISTS (SELECT 1 FROM social_follow WHERE follower_id = :b AND followee_id = :a),
-                               EXISTS (SELECT 1 FROM social_block WHERE blocker_id = :a AND blocked_id = :b),
-                               EXISTS (SELECT 1 FROM social_block WHERE blocker_id = :b AND blocked_id = :a)""")
-                .setParameter("a", a).setParameter("b", b).getSingleResult();
-        boolean following = (Boolean) r[0];
-        boolean followedBy = (Boolean) r[1];
-        return new Relation(following, followedBy, following && followedBy, (Boolean) r[2], (Boolean) r[3]);
+        return graphStore.relation(a, b);
     }
 
     public SendDecision canSend(long from, long to) {
@@ -379,80 +272,44 @@ public class SocialGraph {
     }
 
     public Counts counts(long uid) {
-        List<?> rows = em.createNativeQuery("SELECT followers, following FROM social_counts WHERE uid = :u")
-                .setParameter("u", uid).getResultList();
-        if (rows.isEmpty()) {
-            return new Counts(0, 0);
-        }
-        Object[] r = (Object[]) rows.get(0);
-        return new Counts(((Number) r[0]).longValue(), ((Number) r[1]).longValue());
+        return graphStore.counts(uid);
     }
 
     /** Those of {@code uids} with at least one follower: the only ones with an audience for their presence (friends follow too). */
     public Set<Long> withFollowers(Collection<Long> uids) {
-        return uids.isEmpty() ? Set.of() : new HashSet<>(longs("SELECT uid FROM social_counts WHERE uid = ANY(?) AND followers > 0",
-                (Object) uids.toArray(Long[]::new)));
+        return graphStore.withFollowers(uids);
     }
 
     public List<Long> followers(long uid, Long after, int limit) {
-        return longs("""
-                SELECT follower_id FROM social_follow WHERE followee_id = ? AND follower_id > ?
-                ORDER BY follower_id LIMIT ?""", uid, after == null ? Long.MIN_VALUE : after, limit);
+        return graphStore.followers(uid, after, limit);
     }
 
     public List<Long> following(long uid, Long after, int limit) {
-        return longs("""
-                SELECT followee_id FROM social_follow WHERE follower_id = ? AND followee_id > ?
-                ORDER BY followee_id LIMIT ?""", uid, after == null ? Long.MIN_VALUE : after, limit);
+        return graphStore.following(uid, after, limit);
     }
 
     /** Friends (mutual follows) of uid; with {@code with}, only those who are also friends of that user. */
     public List<Long> friends(long uid, Long with, Long after, int limit) {
-        String sql = """
-                SELECT f.followee_id FROM social_follow f
-                JOIN social_follow r ON r.follower_id = f.followee_id AND r.followee_id = f.follower_id
-                WHERE f.follower_id = ? AND f.followee_id > ?""";
-        long from = after == null ? Long.MIN_VALUE : after;
-        if (with == null) {
-            return longs(sql + " ORDER BY f.followee_id LIMIT ?", uid, from, limit);
-        }
-        return longs(sql + """
-                 AND EXISTS (SELECT 1 FROM social_follow w1 WHERE w1.follower_id = ? AND w1.followee_id = f.followee_id)
-                 AND EXISTS (SELECT 1 FROM social_follow w2 WHERE w2.follower_id = f.followee_id AND w2.followee_id = ?)
-                ORDER BY f.followee_id LIMIT ?""", uid, from, with, with, limit);
+        return graphStore.friends(uid, with, after, limit);
     }
 
     /**
-     * A list of ids over plain JDBC: these pages are read on every presence change (a login, a
-     * logout), where an ORM session per query costs more than the query.
+     * A page of user ids (as strings) as REST and frames list them: {@code fetch} reads one row more
+     * than asked (after the limit is checked), which only says whether there is a next page.
      */
-    private List<Long> longs(String sql, Object... parameters) {
-        try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
-            SqlArrays.bind(c, ps, parameters); // a Long[] goes as a bigint[]
-            List<Long> ids = new ArrayList<>();
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    ids.add(rs.getLong(1));
-                }
-            }
-            return ids;
-        } catch (SQLException e) {
-            throw new IllegalStateException("social graph query failed: " + e.getMessage(), e);
-        }
+    public static Page<String> page(IntFunction<List<Long>> fetch, int limit) {
+        int n = Page.checkLimit(limit, MAX_LIMIT);
+        return Page.of(fetch.apply(n + 1), n, String::valueOf, id -> id);
     }
 
     private void checkPeer(long me, long peer) {
         if (me == peer) {
             throw ProblemException.badRequest("self-relation", "That would be a relation with yourself.");
         }
-        accounts.find(peer).filter(Account::isActive).orElseThrow(() -> ProblemException.notFound("No user " + peer));
+        accounts.requireActiveUser(peer);
     }
 
     private static ProblemException blocked() {
         return ProblemException.forbidden("This user does not accept that from you.");
-    }
-
-    private static List<Long> ids(List<?> rows) {
-        return rows.stream().map(o -> ((Number) o).longValue()).toList();
     }
 }

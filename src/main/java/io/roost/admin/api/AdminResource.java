@@ -5,10 +5,11 @@ import io.roost.admin.AuditTrail;
 import io.roost.admin.MetricsSampler;
 import io.roost.admin.Overview;
 import io.roost.group.GroupService;
-import io.roost.group.api.GroupResource;
+import io.roost.group.GroupView;
+import io.roost.group.MemberView;
 import io.roost.identity.AccountService;
+import io.roost.identity.AccountView;
 import io.roost.identity.TokenService;
-import io.roost.identity.api.AccountView;
 import io.roost.platform.api.Page;
 import io.roost.platform.config.DeviceTypes;
 import io.roost.platform.ids.Ids;
@@ -251,14 +252,9 @@ public class AdminResource {
             summary = "Every group (hidden and dissolved too) by name prefix, paged by after=id")
     @APIResponse(responseCode = "200", description = "A page of groups")
     @APIResponse(responseCode = "400", description = "invalid-query, invalid-id, invalid-limit")
-    public Page<GroupResource.GroupView> groups(@QueryParam("q") @DefaultValue("") String q, @QueryParam("after") String after,
-                                                @QueryParam("limit") @DefaultValue("50") int limit) {
-        int n = Page.checkLimit(limit, MAX_LIMIT);
-        if (q.length() > 100) {
-            throw ProblemException.badRequest("invalid-query", "q is at most 100 characters.");
-        }
-        return Page.of(groups.searchAll(q, after == null ? null : Ids.parse(after), n + 1), n, GroupResource.GroupView::of,
-                GroupResource.GroupView::id);
+    public Page<GroupView> groups(@QueryParam("q") @DefaultValue("") String q, @QueryParam("after") String after,
+                                  @QueryParam("limit") @DefaultValue("50") int limit) {
+        return groups.searchAll(q, after, limit);
     }
 
     @GET
@@ -267,8 +263,8 @@ public class AdminResource {
     @APIResponse(responseCode = "200", description = "The group")
     @APIResponse(responseCode = "400", description = "invalid-id")
     @APIResponse(responseCode = "404", description = "not-found: no such group")
-    public GroupResource.GroupView group(@PathParam("id") String id) {
-        return GroupResource.GroupView.of(groups.find(Ids.parse(id)).orElseThrow(() -> ProblemException.notFound("No group " + id)));
+    public GroupView group(@PathParam("id") String id) {
+        return GroupView.of(groups.find(Ids.parse(id)).orElseThrow(() -> ProblemException.notFound("No group " + id)));
     }
 
     @GET
@@ -277,13 +273,11 @@ public class AdminResource {
     @APIResponse(responseCode = "200", description = "A page of members")
     @APIResponse(responseCode = "400", description = "invalid-id, invalid-limit")
     @APIResponse(responseCode = "404", description = "not-found: no such group")
-    public Page<GroupResource.MemberView> members(@PathParam("id") String id, @QueryParam("after") String after,
-                                                  @QueryParam("limit") @DefaultValue("100") int limit) {
+    public Page<MemberView> members(@PathParam("id") String id, @QueryParam("after") String after,
+                                    @QueryParam("limit") @DefaultValue("100") int limit) {
         long g = Ids.parse(id);
         groups.find(g).orElseThrow(() -> ProblemException.notFound("No group " + id));
-        int n = Page.checkLimit(limit, MAX_LIMIT);
-        return Page.of(groups.members(g, after == null ? null : Ids.parse(after), n + 1), n, GroupResource.MemberView::of,
-                GroupResource.MemberView::uid);
+        return groups.members(g, after, limit);
     }
 
     @DELETE
@@ -294,9 +288,9 @@ public class AdminResource {
     @APIResponse(responseCode = "400", description = "invalid-id")
     @APIResponse(responseCode = "404", description = "not-found: no such group")
     @APIResponse(responseCode = "409", description = "group-dissolved")
-    public GroupResource.GroupView dissolve(@PathParam("id") String id, @Context SecurityContext sc) {
+    public GroupView dissolve(@PathParam("id") String id, @Context SecurityContext sc) {
         long g = Ids.parse(id);
-        return GroupResource.GroupView.of(actions.run(Caller.id(sc), "dissolve", "group", id, null,
+        return GroupView.of(actions.run(Caller.id(sc), "dissolve", "group", id, null,
                 () -> groups.dissolveAsOperator(Caller.id(sc), g)));
     }
 
@@ -307,10 +301,10 @@ public class AdminResource {
     @APIResponse(responseCode = "400", description = "invalid-id, self-transfer")
     @APIResponse(responseCode = "404", description = "not-found: no such group, or the user is not a member")
     @APIResponse(responseCode = "409", description = "group-dissolved")
-    public GroupResource.GroupView transferOwner(@PathParam("id") String id, @PathParam("uid") String uid, @Context SecurityContext sc) {
+    public GroupView transferOwner(@PathParam("id") String id, @PathParam("uid") String uid, @Context SecurityContext sc) {
         long g = Ids.parse(id);
         long target = Ids.parse(uid);
-        return GroupResource.GroupView.of(actions.run(Caller.id(sc), "transfer-owner", "group", id, "to " + uid,
+        return GroupView.of(actions.run(Caller.id(sc), "transfer-owner", "group", id, "to " + uid,
                 () -> groups.transferOwnerAsOperator(Caller.id(sc), g, target)));
     }
 

@@ -1,6 +1,9 @@
 package io.roost.group.api;
 
 import io.roost.group.GroupService;
+import io.roost.group.GroupView;
+import io.roost.group.MemberView;
+import io.roost.group.RequestView;
 import io.roost.platform.api.Page;
 import io.roost.platform.ids.Ids;
 import io.roost.platform.problem.ProblemException;
@@ -28,7 +31,6 @@ import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.SecurityContext;
-import java.time.OffsetDateTime;
 import java.util.List;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
@@ -43,8 +45,6 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 @RolesAllowed({Roles.ADMIN, Roles.SERVICE, Roles.USER})
 @Tag(name = "groups")
 public class GroupResource {
-
-    public static final int MAX_LIMIT = 200;
 
     public record CreateBody(@NotBlank @Size(max = 100) String name,
                              @NotNull @Pattern(regexp = "chat|channel", message = "must be chat or channel") String type,
@@ -74,30 +74,6 @@ public class GroupResource {
     public record MyInfoBody(@Size(max = 64) String nick, @Size(max = 1024) String avatarUrl) {
     }
 
-    public record GroupView(String id, String name, String notice, String iconUrl, List<String> tags, String type,
-                            String joinPolicy, String visibility, String ownerId, String status, int memberCount, long version,
-                            OffsetDateTime createdAt) {
-        public static GroupView of(GroupService.Group g) {
-            return new GroupView(Long.toString(g.id()), g.name(), g.notice(), g.iconUrl(), g.tags(), g.type(), g.joinPolicy(),
-                    g.visibility(), Long.toString(g.ownerId()), g.status(), g.memberCount(), g.version(), g.createdAt());
-        }
-    }
-
-    public record MemberView(String uid, String role, String nick, String avatarUrl, OffsetDateTime joinedAt) {
-        public static MemberView of(GroupService.Member m) {
-            return new MemberView(Long.toString(m.uid()), m.role().name(), m.nick(), m.avatarUrl(), m.joinedAt());
-        }
-    }
-
-    public record RequestView(String id, String groupId, String uid, String kind, String inviterId, String message,
-                              String status, String answeredBy, String note, OffsetDateTime createdAt) {
-        public static RequestView of(GroupService.Request r) {
-            return new RequestView(Long.toString(r.id()), Long.toString(r.groupId()), Long.toString(r.uid()), r.kind(),
-                    r.inviterId() == null ? null : r.inviterId().toString(), r.message(), r.status(),
-                    r.answeredBy() == null ? null : r.answeredBy().toString(), r.note(), r.createdAt());
-        }
-    }
-
     public record JoinResult(boolean member, RequestView request) {
     }
 
@@ -121,30 +97,7 @@ public class GroupResource {
     @APIResponse(responseCode = "400", description = "one-criterion, invalid-query, invalid-id, invalid-limit")
     public Page<GroupView> search(@QueryParam("q") String q, @QueryParam("tag") String tag, @QueryParam("after") String after,
                                   @QueryParam("limit") @DefaultValue("20") int limit) {
-        return search(groups, q, tag, after, limit);
-    }
-
-    /** Public groups by name prefix or tag, or a random sample: as REST and {@code groupOp} frames search. */
-    public static Page<GroupView> search(GroupService groups, String q, String tag, String after, int limit) {
-        int n = Page.checkLimit(limit, MAX_LIMIT);
-        if (q != null && tag != null) {
-            throw ProblemException.badRequest("one-criterion", "Give q or tag, not both.");
-        }
-        if (q != null && (q.isBlank() || q.length() > 100)) {
-            throw ProblemException.badRequest("invalid-query", "q is 1 to 100 characters.");
-        }
-        String afterName = null;
-        Long afterId = null;
-        if (after != null) {
-            int colon = after.lastIndexOf(':');
-            afterName = q != null && colon > 0 ? after.substring(0, colon) : null;
-            afterId = Ids.parse(q != null && colon > 0 ? after.substring(colon + 1) : after);
-        }
-        if (q == null && tag == null) { // a random sample has no next page
-            return Page.last(groups.search(null, null, null, null, n).stream().map(GroupView::of).toList());
-        }
-        return Page.of(groups.search(q, tag, afterName, afterId, n + 1), n, GroupView::of,
-                v -> q != null ? v.name().toLowerCase() + ":" + v.id() : v.id());
+        return groups.search(q, tag, after, limit);
     }
 
     @GET
@@ -191,18 +144,8 @@ public class GroupResource {
     @APIResponse(responseCode = "404", description = "not-found: no such group (or it is hidden from you)")
     public Page<MemberView> members(@PathParam("id") String id, @QueryParam("after") String after,
                                     @QueryParam("limit") @DefaultValue("100") int limit, @Context SecurityContext sc) {
-        return members(groups, Caller.id(sc), Caller.actsForOthers(sc), Ids.parse(id), after == null ? null : Ids.parse(after), limit);
-    }
-
-    /** A group's members with roles, for its members (or back ends): REST and {@code groupOp} frames. */
-    public static Page<MemberView> members(GroupService groups, long caller, boolean actsForOthers, long groupId, Long after,
-                                           int limit) {
-        groups.visible(caller, groupId);
-        if (groups.roleOf(groupId, caller).isEmpty() && !actsForOthers) {
-            throw ProblemException.forbidden("Only members see the member list.");
-        }
-        int n = Page.checkLimit(limit, MAX_LIMIT);
-        return Page.of(groups.members(groupId, after, n + 1), n, MemberView::of, MemberView::uid);
+        return groups.members(Caller.id(sc), Caller.actsForOthers(sc), Ids.parse(id), after == null ? null : Ids.parse(after),
+                limit);
     }
 
     @POST
@@ -232,9 +175,7 @@ public class GroupResource {
     @APIResponse(responseCode = "404", description = "not-found: no such group (or it is hidden from you)")
     public Page<RequestView> requests(@PathParam("id") String id, @QueryParam("before") String before,
                                       @QueryParam("limit") @DefaultValue("50") int limit, @Context SecurityContext sc) {
-        int n = Page.checkLimit(limit, MAX_LIMIT);
-        return Page.of(groups.pendingJoins(Caller.id(sc), Ids.parse(id), before == null ? null : Ids.parse(before), n + 1), n,
-                RequestView::of, RequestView::id);
+        return groups.pendingJoins(Caller.id(sc), Ids.parse(id), before, limit);
     }
 
     @POST
@@ -347,7 +288,6 @@ public class GroupResource {
         if (u != Caller.id(sc) && !Caller.actsForOthers(sc)) {
             throw ProblemException.forbidden("Users may list only their own groups.");
         }
-        int n = Page.checkLimit(limit, MAX_LIMIT);
-        return Page.of(groups.groupsOf(u, after == null ? null : Ids.parse(after), n + 1), n, GroupView::of, GroupView::id);
+        return groups.groupsOf(u, after, limit);
     }
 }

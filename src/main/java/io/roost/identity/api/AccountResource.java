@@ -1,6 +1,7 @@
 package io.roost.identity.api;
 
 import io.roost.identity.AccountService;
+import io.roost.identity.AccountView;
 import io.roost.identity.ContactAddress;
 import io.roost.identity.RegistrationService;
 import io.roost.identity.store.Account;

@@ -1,5 +1,6 @@
 package io.roost.identity.api;
 
+import io.roost.identity.AccountView;
 import io.roost.identity.ContactAddress;
 import io.roost.identity.LoginService;
 import io.roost.identity.RegistrationService;

@@ -22,14 +22,15 @@ public final class SqlArrays {
 
     /**
      * Binds {@code params} from parameter 1 on: a {@code Long[]}, {@code Integer[]},
-     * {@code Short[]}, {@code Boolean[]} or {@code String[]} as a SQL array of int8, int4, int2,
-     * bool or varchar (for {@code unnest(?::int8[], ...)} batches), anything else as itself.
+     * {@code Short[]}, {@code Boolean[]}, {@code String[]} or {@code byte[][]} as a SQL array of
+     * int8, int4, int2, bool, varchar or bytea (for {@code unnest(?::int8[], ...)} batches and
+     * {@code = ANY(?)} probes), anything else as itself.
      */
     public static void bind(Connection c, PreparedStatement ps, Object... params) throws SQLException {
         for (int i = 0; i < params.length; i++) {
             Object p = params[i];
             String type = p instanceof Long[] ? "int8" : p instanceof Integer[] ? "int4" : p instanceof Short[] ? "int2"
-                    : p instanceof Boolean[] ? "bool" : p instanceof String[] ? "varchar" : null;
+                    : p instanceof Boolean[] ? "bool" : p instanceof String[] ? "varchar" : p instanceof byte[][] ? "bytea" : null;
             if (type != null) {
                 ps.setArray(i + 1, c.createArrayOf(type, (Object[]) p));
             } else {

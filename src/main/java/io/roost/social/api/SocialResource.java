@@ -5,6 +5,7 @@ import io.roost.platform.ids.Ids;
 import io.roost.platform.problem.ProblemException;
 import io.roost.platform.security.Caller;
 import io.roost.platform.security.Roles;
+import io.roost.social.FriendRequestView;
 import io.roost.social.SocialGraph;
 import io.roost.social.SocialSettings;
 import jakarta.annotation.security.RolesAllowed;
@@ -27,9 +28,6 @@ import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.SecurityContext;
-import java.time.OffsetDateTime;
-import java.util.List;
-import java.util.function.IntFunction;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
@@ -48,8 +46,6 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 @Tag(name = "social")
 public class SocialResource {
 
-    public static final int MAX_LIMIT = 500;
-
     public record FriendRequestBody(@NotNull @Size(max = 20) String to, @Size(max = 500) String message) {
     }
 
@@ -59,14 +55,6 @@ public class SocialResource {
     }
 
     public record PermissionBody(boolean hidePresence, boolean muted) {
-    }
-
-    public record FriendRequestView(String id, String from, String to, String message, String status,
-                                    OffsetDateTime createdAt, OffsetDateTime expiresAt, OffsetDateTime answeredAt, String note) {
-        public static FriendRequestView of(SocialGraph.FriendRequest r) {
-            return new FriendRequestView(Long.toString(r.id()), Long.toString(r.fromId()), Long.toString(r.toId()),
-                    r.message(), r.status(), r.createdAt(), r.expiresAt(), r.answeredAt(), r.note());
-        }
     }
 
     public record RequestResult(FriendRequestView request, boolean friends) {
@@ -136,21 +124,7 @@ public class SocialResource {
                                 @QueryParam("status") @DefaultValue("PENDING") String status,
                                 @QueryParam("before") String before, @QueryParam("limit") @DefaultValue("50") int limit,
                                 @Context SecurityContext sc) {
-        return requests(graph, Caller.id(sc), direction, status, before == null ? null : Ids.parse(before), limit);
-    }
-
-    /** A user's friend requests as REST and {@code friendOp} frames list them. */
-    public static Page<FriendRequestView> requests(SocialGraph graph, long uid, String direction, String status, Long before,
-                                                   int limit) {
-        if (!direction.equals("incoming") && !direction.equals("outgoing")) {
-            throw ProblemException.badRequest("invalid-direction", "direction is incoming or outgoing.");
-        }
-        if (!status.matches("PENDING|ACCEPTED|REJECTED|IGNORED|EXPIRED|CANCELLED")) {
-            throw ProblemException.badRequest("invalid-status", "status is PENDING, ACCEPTED, REJECTED, IGNORED, EXPIRED or CANCELLED.");
-        }
-        int n = Page.checkLimit(limit, MAX_LIMIT);
-        return Page.of(graph.requests(uid, direction.equals("incoming"), status, before, n + 1), n, FriendRequestView::of,
-                FriendRequestView::id);
+        return graph.requestPage(Caller.id(sc), direction, status, before == null ? null : Ids.parse(before), limit);
     }
 
     @POST
@@ -217,7 +191,7 @@ public class SocialResource {
     @APIResponse(responseCode = "400", description = "invalid-id, invalid-limit")
     public Page<String> blocks(@QueryParam("after") String after, @QueryParam("limit") @DefaultValue("100") int limit,
                           @Context SecurityContext sc) {
-        return page(n -> graph.blocked(Caller.id(sc), after == null ? null : Ids.parse(after), n), limit);
+        return SocialGraph.page(n -> graph.blocked(Caller.id(sc), after == null ? null : Ids.parse(after), n), limit);
     }
 
     @PUT
@@ -268,7 +242,7 @@ public class SocialResource {
     public Page<String> followers(@PathParam("uid") String uid, @QueryParam("after") String after,
                              @QueryParam("limit") @DefaultValue("100") int limit, @Context SecurityContext sc) {
         long u = Caller.user(uid, sc);
-        return page(n -> graph.followers(u, after == null ? null : Ids.parse(after), n), limit);
+        return SocialGraph.page(n -> graph.followers(u, after == null ? null : Ids.parse(after), n), limit);
     }
 
     @GET
@@ -279,7 +253,7 @@ public class SocialResource {
     public Page<String> following(@PathParam("uid") String uid, @QueryParam("after") String after,
                              @QueryParam("limit") @DefaultValue("100") int limit, @Context SecurityContext sc) {
         long u = Caller.user(uid, sc);
-        return page(n -> graph.following(u, after == null ? null : Ids.parse(after), n), limit);
+        return SocialGraph.page(n -> graph.following(u, after == null ? null : Ids.parse(after), n), limit);
     }
 
     @GET
@@ -296,12 +270,6 @@ public class SocialResource {
             throw ProblemException.forbidden("Users may list only their own friends.");
         }
         Long w = with == null ? null : Ids.parse(with);
-        return page(n -> graph.friends(u, w, after == null ? null : Ids.parse(after), n), limit);
-    }
-
-    /** A page of user ids (as strings), fetched with one row more than asked (REST and frames). */
-    public static Page<String> page(IntFunction<List<Long>> fetch, int limit) {
-        int n = Page.checkLimit(limit, MAX_LIMIT);
-        return Page.of(fetch.apply(n + 1), n, String::valueOf, id -> id);
+        return SocialGraph.page(n -> graph.friends(u, w, after == null ? null : Ids.parse(after), n), limit);
     }
 }

@@ -1,12 +1,14 @@
-package io.roost.identity.api;
+package io.roost.identity;
 
-import io.roost.identity.AccountService;
 import io.roost.identity.store.Account;
 import java.time.OffsetDateTime;
 import java.util.Map;
 import java.util.Set;
 
-/** An account as its owner and operators see it: never the password hash. Ids travel as strings (JS-safe). */
+/**
+ * An account as its owner and operators see it (REST and the admin API): never the password hash.
+ * Ids travel as strings (JS-safe).
+ */
 public record AccountView(String id, String username, Set<String> roles, String status, String email, String phone,
                           String nick, String avatarUrl, String gender, Integer age, String region,
                           Map<String, String> params, OffsetDateTime createdAt, OffsetDateTime updatedAt) {
