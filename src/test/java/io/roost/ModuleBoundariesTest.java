@@ -5,13 +5,20 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
+import com.tngtech.archunit.core.domain.JavaCodeUnitAccess;
+import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.lang.ArchCondition;
 import com.tngtech.archunit.lang.ArchRule;
 import com.tngtech.archunit.lang.CompositeArchRule;
+import com.tngtech.archunit.lang.ConditionEvents;
+import com.tngtech.archunit.lang.SimpleConditionEvent;
 import com.tngtech.archunit.library.Architectures.LayeredArchitecture;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -57,6 +64,48 @@ class ModuleBoundariesTest {
                                 + " services, records and events"))
                 .toList();
         CompositeArchRule.of(rules).check(main);
+    }
+
+    /**
+     * A call into another module neither takes nor returns that module's store or api types (an
+     * entity handed out by a service is a dependency the import rule cannot see).
+     */
+    @Test
+    void callsIntoAnotherModuleSpeakInItsPublicTypes() {
+        classes().should(new ArchCondition<JavaClass>("call other modules with their public types only") {
+            @Override
+            public void check(JavaClass caller, ConditionEvents events) {
+                String from = module(caller);
+                for (JavaCodeUnitAccess<?> call : caller.getCodeUnitAccessesFromSelf()) {
+                    String to = module(call.getTargetOwner());
+                    if (to == null || to.equals(from) || to.equals("platform")) {
+                        continue;
+                    }
+                    call.getTarget().resolveMember().ifPresent(target -> {
+                        Set<JavaClass> involved = new HashSet<>(target.getReturnType().getAllInvolvedRawTypes());
+                        target.getParameterTypes().forEach(p -> involved.addAll(p.getAllInvolvedRawTypes()));
+                        for (JavaClass type : involved) {
+                            String pkg = type.getPackageName();
+                            if (pkg.startsWith("io.roost." + to + ".store") || pkg.startsWith("io.roost." + to + ".api")) {
+                                events.add(SimpleConditionEvent.violated(call, call.getDescription() + " passes "
+                                        + type.getName()));
+                            }
+                        }
+                    });
+                }
+            }
+        }).check(main);
+    }
+
+    /** The module a class belongs to, or null outside io.roost. */
+    private static String module(JavaClass c) {
+        String pkg = c.getPackageName();
+        if (!pkg.startsWith("io.roost.")) {
+            return null;
+        }
+        String rest = pkg.substring("io.roost.".length());
+        int dot = rest.indexOf('.');
+        return dot < 0 ? rest : rest.substring(0, dot);
     }
 
     @Test

@@ -94,6 +94,15 @@ public class AccountService {
         return find(id).orElseThrow(() -> ProblemException.notFound("No account " + id));
     }
 
+    /** The account as its owner and operators see it; 404 if there is none. */
+    public AccountView view(long id) {
+        return AccountView.of(require(id));
+    }
+
+    public Optional<AccountView> findView(long id) {
+        return find(id).map(AccountView::of);
+    }
+
     /**
      * Whether {@code uid} is an active account: what other modules ask before they relate a user to
      * anything (the account itself stays inside identity).
@@ -181,7 +190,7 @@ public class AccountService {
 
     /** Admin disable, or a user locking their own account (e.g. from another device after a loss). */
     @Transactional
-    public Account disable(long id, boolean byAdmin) {
+    public AccountView disable(long id, boolean byAdmin) {
         Account a = lock(id);
         if (a.getStatus() == Account.Status.UNREGISTERED) {
             throw ProblemException.conflict("account-unregistered", "Account " + id + " is unregistered.");
@@ -190,12 +199,12 @@ public class AccountService {
             a.changeStatus(Account.Status.DISABLED, byAdmin ? "admin" : "self");
         }
         end(a, AccountDeactivated.DISABLED);
-        return a;
+        return AccountView.of(a);
     }
 
     /** Admin recovery: any disabled account becomes active again (an unregistered one never does). */
     @Transactional
-    public Account recover(long id) {
+    public AccountView recover(long id) {
         Account a = lock(id);
         if (a.getStatus() == Account.Status.UNREGISTERED) {
             throw ProblemException.conflict("account-unregistered", "Account " + id + " is unregistered and cannot be recovered.");
@@ -203,7 +212,7 @@ public class AccountService {
         if (a.getStatus() == Account.Status.DISABLED) {
             a.changeStatus(Account.Status.ACTIVE, null);
         }
-        return a;
+        return AccountView.of(a);
     }
 
     /** Irreversible: the id is never given to anyone else; registering the same address again revives it. */
@@ -237,12 +246,12 @@ public class AccountService {
 
     /** Active accounts whose user name starts with {@code prefix} (case-insensitive), keyset-paged by name. */
     public List<Account> searchByPrefix(String prefix, String after, int limit) {
-        return searchByPrefix(prefix, after, limit, false);
+        return store.searchByPrefix(prefix, after, limit, false);
     }
 
-    /** {@code anyStatus}: disabled and unregistered accounts too (operators look for them). */
-    public List<Account> searchByPrefix(String prefix, String after, int limit, boolean anyStatus) {
-        return store.searchByPrefix(prefix, after, limit, anyStatus);
+    /** Accounts of any status, disabled and unregistered too (operators look for them), keyset-paged by name. */
+    public List<AccountView> searchAnyStatus(String prefix, String after, int limit) {
+        return store.searchByPrefix(prefix, after, limit, true).stream().map(AccountView::of).toList();
     }
 
     /** The best {@code limit} matches: names containing {@code text} or similar to it (trigram index). */

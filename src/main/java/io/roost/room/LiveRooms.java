@@ -85,7 +85,7 @@ public class LiveRooms {
     /** Opens a live session; the same anchor opening again gets its open session back. */
     @Transactional
     public Opened open(String roomId, long anchorId, String title) {
-        if (!accounts.find(anchorId).map(a -> a.isActive()).orElse(false)) {
+        if (!accounts.isActive(anchorId)) {
             throw ProblemException.badRequest("unknown-anchor", "Account " + anchorId + " does not exist or is not active.");
         }
         long id = ids.nextId();

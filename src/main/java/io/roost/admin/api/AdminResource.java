@@ -164,7 +164,7 @@ public class AdminResource {
                                       @QueryParam("limit") @DefaultValue("50") int limit) {
         int n = Page.checkLimit(limit, MAX_LIMIT);
         if (q.matches("[0-9]{1,19}")) {
-            var byId = accounts.find(Long.parseLong(q)).map(AccountView::of).stream().toList();
+            var byId = accounts.findView(Long.parseLong(q)).stream().toList();
             if (!byId.isEmpty()) {
                 return Page.last(byId);
             }
@@ -172,7 +172,7 @@ public class AdminResource {
         if (q.length() > 64) {
             throw ProblemException.badRequest("invalid-query", "q is at most 64 characters.");
         }
-        return Page.of(accounts.searchByPrefix(q, after, n + 1, true), n, AccountView::of, v -> v.username().toLowerCase());
+        return Page.of(accounts.searchAnyStatus(q, after, n + 1), n, v -> v, v -> v.username().toLowerCase());
     }
 
     @GET
@@ -183,7 +183,7 @@ public class AdminResource {
     @APIResponse(responseCode = "404", description = "not-found: no such account")
     public AccountDetail account(@PathParam("id") String id) {
         long uid = Ids.parse(id);
-        return new AccountDetail(AccountView.of(accounts.require(uid)), sessions.routesOf(uid).stream()
+        return new AccountDetail(accounts.view(uid), sessions.routesOf(uid).stream()
                 .map(OnlineDevice::of).toList());
     }
 
@@ -196,7 +196,7 @@ public class AdminResource {
     @APIResponse(responseCode = "409", description = "account-unregistered")
     public AccountView disable(@PathParam("id") String id, @Context SecurityContext sc) {
         long uid = Ids.parse(id);
-        return AccountView.of(actions.run(Caller.id(sc), "disable", "account", id, null, () -> accounts.disable(uid, true)));
+        return actions.run(Caller.id(sc), "disable", "account", id, null, () -> accounts.disable(uid, true));
     }
 
     @POST
@@ -208,7 +208,7 @@ public class AdminResource {
     @APIResponse(responseCode = "409", description = "account-unregistered")
     public AccountView recover(@PathParam("id") String id, @Context SecurityContext sc) {
         long uid = Ids.parse(id);
-        return AccountView.of(actions.run(Caller.id(sc), "recover", "account", id, null, () -> accounts.recover(uid)));
+        return actions.run(Caller.id(sc), "recover", "account", id, null, () -> accounts.recover(uid));
     }
 
     @DELETE
@@ -219,7 +219,7 @@ public class AdminResource {
     @APIResponse(responseCode = "404", description = "not-found: no such account")
     public Count revokeTokens(@PathParam("id") String id, @Context SecurityContext sc) {
         long uid = Ids.parse(id);
-        accounts.require(uid);
+        accounts.view(uid); // 404 unless the account exists
         return new Count(actions.run(Caller.id(sc), "revoke-tokens", "account", id, null, () -> tokens.revokeAll(uid)));
     }
 

@@ -67,7 +67,7 @@ public class AccountResource {
     @APIResponse(responseCode = "404", description = "not-found: no such account")
     public AccountView get(@PathParam("id") long id, @Context SecurityContext security) {
         Caller.requireSelfOrOperator(id, security, "Users may only read their own account.");
-        return AccountView.of(accounts.require(id));
+        return accounts.view(id);
     }
 
     @GET
@@ -76,7 +76,7 @@ public class AccountResource {
     @Operation(operationId = "getMyAccount", summary = "The calling account")
     @APIResponse(responseCode = "200", description = "The calling account")
     public AccountView me(@Context SecurityContext security) {
-        return AccountView.of(accounts.require(Caller.id(security)));
+        return accounts.view(Caller.id(security));
     }
 
     @PATCH
@@ -137,7 +137,7 @@ public class AccountResource {
     @APIResponse(responseCode = "403", description = "forbidden: end users (the user role) only")
     @APIResponse(responseCode = "409", description = "account-unregistered")
     public AccountView disableSelf(@Context SecurityContext security) {
-        return AccountView.of(accounts.disable(Caller.id(security), false));
+        return accounts.disable(Caller.id(security), false);
     }
 
     @DELETE
@@ -162,7 +162,7 @@ public class AccountResource {
     @APIResponse(responseCode = "404", description = "not-found: no such account")
     @APIResponse(responseCode = "409", description = "account-unregistered")
     public AccountView disable(@PathParam("id") long id) {
-        return AccountView.of(accounts.disable(id, true));
+        return accounts.disable(id, true);
     }
 
     @POST
@@ -174,6 +174,6 @@ public class AccountResource {
     @APIResponse(responseCode = "404", description = "not-found: no such account")
     @APIResponse(responseCode = "409", description = "account-unregistered")
     public AccountView recover(@PathParam("id") long id) {
-        return AccountView.of(accounts.recover(id));
+        return accounts.recover(id);
     }
 }
