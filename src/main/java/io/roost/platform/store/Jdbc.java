@@ -6,6 +6,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 import javax.sql.DataSource;
 
 /**
@@ -28,6 +29,12 @@ public final class Jdbc {
      * one), {@code params} bound as {@link SqlArrays#bind} binds them, and reads every row.
      */
     public static <T> List<T> query(DataSource dataSource, String sql, Row<T> row, Object... params) {
+        return query(dataSource, Jdbc::failed, sql, row, params);
+    }
+
+    /** As {@link #query(DataSource, String, Row, Object...)}, a failure turned into the caller's own exception. */
+    public static <T> List<T> query(DataSource dataSource, Function<SQLException, RuntimeException> failure, String sql,
+                                    Row<T> row, Object... params) {
         try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
             SqlArrays.bind(c, ps, params);
             List<T> rows = new ArrayList<>();
@@ -38,7 +45,22 @@ public final class Jdbc {
             }
             return rows;
         } catch (SQLException e) {
-            throw new IllegalStateException("query failed: " + e.getMessage(), e);
+            throw failure.apply(e);
         }
+    }
+
+    /** Runs one insert, update or delete the same way; answers the row count. */
+    public static int update(DataSource dataSource, Function<SQLException, RuntimeException> failure, String sql,
+                             Object... params) {
+        try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
+            SqlArrays.bind(c, ps, params);
+            return ps.executeUpdate();
+        } catch (SQLException e) {
+            throw failure.apply(e);
+        }
+    }
+
+    private static RuntimeException failed(SQLException e) {
+        return new IllegalStateException("query failed: " + e.getMessage(), e);
     }
 }

@@ -1,25 +1,21 @@
 package io.roost.room.store;
 
+import io.roost.platform.store.Jdbc;
 import io.roost.room.LoyalFan;
 import io.roost.room.OpenRoom;
 import io.roost.room.RoomSession;
 import io.roost.room.RoomStats;
 import io.roost.room.RoomTotals;
 import io.roost.room.Viewer;
-
-import io.roost.platform.store.SqlArrays;
 import jakarta.annotation.Resource;
 import jakarta.ejb.ApplicationException;
 import jakarta.ejb.Stateless;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.OffsetDateTime;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import javax.sql.DataSource;
@@ -302,33 +298,12 @@ public class RoomStore {
         return rows.isEmpty() ? Optional.empty() : Optional.of(rows.get(0));
     }
 
-    @FunctionalInterface
-    private interface Row<T> {
-        T read(ResultSet rs) throws SQLException;
-    }
-
-    private <T> List<T> query(String sql, Row<T> row, Object... params) {
-        try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
-            SqlArrays.bind(c, ps, params);
-            List<T> rows = new ArrayList<>();
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    rows.add(row.read(rs));
-                }
-            }
-            return rows;
-        } catch (SQLException e) {
-            throw new RoomStoreException(e);
-        }
+    private <T> List<T> query(String sql, Jdbc.Row<T> row, Object... params) {
+        return Jdbc.query(dataSource, RoomStoreException::new, sql, row, params);
     }
 
     private int update(String sql, Object... params) {
-        try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
-            SqlArrays.bind(c, ps, params);
-            return ps.executeUpdate();
-        } catch (SQLException e) {
-            throw new RoomStoreException(e);
-        }
+        return Jdbc.update(dataSource, RoomStoreException::new, sql, params);
     }
 
     /** A failed room statement; {@link #deadlock()} says whether retrying the transaction is the cure. */
