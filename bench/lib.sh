@@ -1,6 +1,8 @@
 # Sourced by the benchmarks. This box is shared and its speed moves from day to day (pgbench on the
 # same database has measured 7,000 and 14,000 tps on different days), so a figure is best given
 # next to a baseline from the same run, and as CPU per operation per process.
+# The load generators (io.roost.bench, src/bench/java) and the dev-services launcher
+# (src/devservices/java) are compiled with the tests: the scripts run them from target/test-classes.
 #   pgbench_upsert_tps PORT DIR [CLIENTS] [SECONDS]
 #                           tps of a single-row conditional upsert (the shape of a presence write)
 #   pg_commit_settings PORT PostgreSQL's fsync and synchronous_commit as the server runs them (every

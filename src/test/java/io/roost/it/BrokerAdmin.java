@@ -24,12 +24,18 @@ public final class BrokerAdmin implements AutoCloseable {
     private final DefaultMQProducer producer;
 
     public BrokerAdmin(String nameServer) throws MQClientException {
-        String id = UUID.randomUUID().toString().substring(0, 8);
-        producer = new DefaultMQProducer("roost-it-admin-" + id);
+        producer = producer(nameServer, "admin");
+    }
+
+    /** A started producer of the test's own (group and instance {@code roost-it-<name>-<random>}); the caller shuts it down. */
+    public static DefaultMQProducer producer(String nameServer, String name) throws MQClientException {
+        String id = "roost-it-" + name + "-" + UUID.randomUUID().toString().substring(0, 8);
+        DefaultMQProducer producer = new DefaultMQProducer(id);
         producer.setNamesrvAddr(nameServer);
-        producer.setInstanceName("roost-it-admin-" + id);
+        producer.setInstanceName(id);
         producer.setVipChannelEnabled(false);
         producer.start();
+        return producer;
     }
 
     private MQClientAPIImpl api() {

@@ -3,13 +3,11 @@ package io.roost.it;
 import static io.roost.it.Http.json;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static io.roost.it.Wait.sleep;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import io.roost.devservices.DevServices;
-import io.roost.it.admin.AdminBrowser;
-import io.roost.it.presence.Ncs;
 import jakarta.json.JsonObject;
-import java.net.URL;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -26,13 +24,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
-import org.jboss.arquillian.container.test.api.Deployment;
-import org.jboss.arquillian.container.test.api.RunAsClient;
-import org.jboss.arquillian.junit5.ArquillianExtension;
-import org.jboss.arquillian.test.api.ArquillianResource;
-import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * The database goes away under load and comes back. While client threads keep calling health, an
@@ -46,9 +38,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  *
  * <p>The ITs share this database: it is started again in a finally, whatever happened.
  */
-@ExtendWith(ArquillianExtension.class)
-@RunAsClient
-class DatabaseOutageIT {
+class DatabaseOutageIT extends DeployedRoost {
 
     static final Duration BEFORE = Duration.ofMillis(1500);
     static final Duration OUTAGE = Duration.ofSeconds(8);
@@ -59,14 +49,6 @@ class DatabaseOutageIT {
     static final long PAUSE_MILLIS = 25;
     static final String UNAVAILABLE = "urn:roost:problem:service-unavailable";
     private static final Pattern STACK_FRAME = Pattern.compile("\\bat [\\w$.]+\\(");
-
-    @Deployment(testable = false)
-    static WebArchive deployment() {
-        return Deployments.roost();
-    }
-
-    @ArquillianResource
-    URL baseUrl;
 
     enum Kind { OK, UNAVAILABLE, WRONG }
 
@@ -84,12 +66,12 @@ class DatabaseOutageIT {
     @Test
     void everyFailureIs503WithRetryAfterOrServerBusyAndEveryPathRecovers() throws Exception {
         Path devServices = Path.of(System.getProperty("roost.test.data", "target/devservices"));
-        Http http = new Http(baseUrl.toURI());
-        Ncs ncs = new Ncs(baseUrl.toURI());
-        TestUsers.Registered user = TestUsers.register(baseUrl, "outage-");
+        Http http = http();
+        Ncs ncs = ncs();
+        TestUsers.User user = TestUsers.register(baseUrl, "outage-");
         String basic = Http.basic(user.name(), TestUsers.PASSWORD);
         // The admin console's session is in memory: its requests reach JAX-RS, whose mappers meet the failure.
-        AdminBrowser console = new AdminBrowser(baseUrl.toURI());
+        AdminBrowser console = new AdminBrowser(base());
         assertEquals(200, console.signIn(Http.ADMIN_USER, Http.ADMIN_PASSWORD).statusCode());
         String channel = "outage-" + UUID.randomUUID().toString().substring(0, 8);
         AtomicLong seq = new AtomicLong();
@@ -321,13 +303,5 @@ class DatabaseOutageIT {
         return String.format("stop took %.2f s, start %.2f s; %s", (t.stopped - t.stopAsked) / 1e9,
                 (t.started - t.startAsked) / 1e9,
                 lines.entrySet().stream().map(e -> e.getKey() + ": " + e.getValue()).collect(Collectors.joining("; ")));
-    }
-
-    private static void sleep(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
     }
 }

@@ -5,6 +5,7 @@ import jakarta.json.JsonObject;
 import jakarta.json.JsonReader;
 import java.io.StringReader;
 import java.net.URI;
+import java.net.URL;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -17,6 +18,8 @@ public final class Http {
 
     public static final String ADMIN_USER = "admin";
     public static final String ADMIN_PASSWORD = "admin-test-password";
+    /** The suite's admin (ROOST_ADMIN_USER / ROOST_ADMIN_PASSWORD in pom.xml), as an Authorization header. */
+    public static final String ADMIN = basic(ADMIN_USER, ADMIN_PASSWORD);
 
     private static final HttpClient CLIENT = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5)).build();
 
@@ -24,6 +27,10 @@ public final class Http {
 
     public Http(URI base) {
         this.base = base;
+    }
+
+    public Http(URL base) {
+        this(URI.create(base.toString()));
     }
 
     public static String basic(String user, String password) {

@@ -1,8 +1,6 @@
 package io.roost.it;
 
-import static io.roost.it.Http.ADMIN_PASSWORD;
-import static io.roost.it.Http.ADMIN_USER;
-import static io.roost.it.Http.basic;
+import static io.roost.it.Http.ADMIN;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.net.URL;
@@ -17,7 +15,7 @@ public final class LoginLog {
 
     /** The user's login-log events, newest first. */
     public static List<String> events(URL base, String uid) throws Exception {
-        var r = new Http(base.toURI()).get("api/v1/presence/users/" + uid + "/logins", basic(ADMIN_USER, ADMIN_PASSWORD));
+        var r = new Http(base).get("api/v1/presence/users/" + uid + "/logins", ADMIN);
         assertEquals(200, r.statusCode(), r.body());
         return Http.jsonArray(r.body()).stream().map(e -> e.asJsonObject().getString("event")).toList();
     }

@@ -1,7 +1,6 @@
 package io.roost.it;
 
-import static io.roost.it.Http.ADMIN_PASSWORD;
-import static io.roost.it.Http.ADMIN_USER;
+import static io.roost.it.Http.ADMIN;
 import static io.roost.it.Http.json;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -24,7 +23,6 @@ import jakarta.json.JsonObject;
 import jakarta.json.JsonReader;
 import jakarta.json.JsonValue;
 import java.io.Reader;
-import java.net.URL;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -37,22 +35,14 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.UUID;
 import java.util.stream.Collectors;
-import org.jboss.arquillian.container.test.api.Deployment;
-import org.jboss.arquillian.container.test.api.RunAsClient;
-import org.jboss.arquillian.junit5.ArquillianExtension;
-import org.jboss.arquillian.test.api.ArquillianResource;
-import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * The OpenAPI document: the server serves the document the build generated the test client from
  * (target/openapi), it says what the server does (who may call what, what each failure looks like),
  * and the client generated from it works against the server.
  */
-@ExtendWith(ArquillianExtension.class)
-@RunAsClient
-class OpenApiIT {
+class OpenApiIT extends DeployedRoost {
 
     /** What anyone may call: health, the ways in and the operator sign-in (issue 22). */
     private static final Set<String> PUBLIC = Set.of("getHealth", "register", "login", "resetPassword", "recoverOwnAccount",
@@ -63,14 +53,6 @@ class OpenApiIT {
     private static final JsonValue ANONYMOUS = Json.createArrayBuilder().add(JsonValue.EMPTY_JSON_OBJECT).build();
     private static final String PROBLEM_REF = "#/components/schemas/Problem";
     private static final Set<String> METHODS = Set.of("get", "put", "post", "delete", "patch", "head", "options", "trace");
-
-    @Deployment(testable = false)
-    static WebArchive deployment() {
-        return Deployments.roost();
-    }
-
-    @ArquillianResource
-    URL baseUrl;
 
     /** One operation of the document. */
     record Op(String path, String method, JsonObject operation) {
@@ -89,7 +71,7 @@ class OpenApiIT {
     }
 
     private JsonObject served() throws Exception {
-        HttpResponse<String> response = new Http(baseUrl.toURI()).get("openapi?format=JSON", null);
+        HttpResponse<String> response = http().get("openapi?format=JSON", null);
         assertEquals(200, response.statusCode(), response.body());
         return json(response);
     }
@@ -191,7 +173,7 @@ class OpenApiIT {
      */
     @Test
     void theServerEnforcesWhatTheDocumentDeclares() throws Exception {
-        Http http = new Http(baseUrl.toURI());
+        Http http = http();
         for (Op op : operations(served())) {
             String path = op.path().substring(1).replaceAll("\\{[^}]+}", "1");
             HttpResponse<String> response = switch (op.method()) {
@@ -211,11 +193,11 @@ class OpenApiIT {
     /** Two of the failures the document gives every operation that reads a number or a body. */
     @Test
     void theFailuresTheDocumentAddsEverywhereHappen() throws Exception {
-        Http http = new Http(baseUrl.toURI());
-        HttpResponse<String> notANumber = http.get("api/v1/users?q=abc&limit=ten", Http.basic(ADMIN_USER, ADMIN_PASSWORD));
+        Http http = http();
+        HttpResponse<String> notANumber = http.get("api/v1/users?q=abc&limit=ten", ADMIN);
         assertEquals(404, notANumber.statusCode(), notANumber.body());
         assertEquals("urn:roost:problem:not-found", json(notANumber).getString("type"));
-        HttpResponse<String> notJson = http.post("api/v1/auth/tokens", Http.basic(ADMIN_USER, ADMIN_PASSWORD), "text/plain", "{}");
+        HttpResponse<String> notJson = http.post("api/v1/auth/tokens", ADMIN, "text/plain", "{}");
         assertEquals(415, notJson.statusCode(), notJson.body());
         assertEquals("urn:roost:problem:unsupported-media-type", json(notJson).getString("type"));
     }
@@ -299,7 +281,7 @@ class OpenApiIT {
         assertEquals(registered.getAccount().getId(), me.getId());
         assertEquals(Set.of("user"), me.getRoles());
 
-        PageAccountView found = new AdminApi(client(Http.basic(ADMIN_USER, ADMIN_PASSWORD))).searchAccounts(null, 10, name);
+        PageAccountView found = new AdminApi(client(ADMIN)).searchAccounts(null, 10, name);
         assertEquals(List.of(me.getId()), found.getItems().stream().map(AccountView::getId).toList());
 
         // A failure reaches the client as a problem it can read with the document's Problem schema.

@@ -1,6 +1,6 @@
 package io.roost.it;
 
-import static io.roost.it.Http.ADMIN_PASSWORD;
+import static io.roost.it.Http.ADMIN;
 import static io.roost.it.Http.ADMIN_USER;
 import static io.roost.it.Http.basic;
 import static io.roost.it.Http.bearer;
@@ -10,42 +10,16 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import jakarta.json.JsonObject;
-import java.net.URI;
-import java.net.URL;
 import java.net.http.HttpResponse;
 import java.util.UUID;
-import org.jboss.arquillian.container.test.api.Deployment;
-import org.jboss.arquillian.container.test.api.RunAsClient;
-import org.jboss.arquillian.junit5.ArquillianExtension;
-import org.jboss.arquillian.test.api.ArquillianResource;
-import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /** Client-mode: real HTTP against the deployed WAR, as an enterprise back end would call it. */
-@ExtendWith(ArquillianExtension.class)
-@RunAsClient
-class PlatformApiIT {
+class PlatformApiIT extends DeployedRoost {
 
-    @Deployment(testable = false)
-    static WebArchive deployment() {
-        return Deployments.roost();
-    }
-
-    @ArquillianResource
-    URL baseUrl;
-
-    private Http http() throws Exception {
-        return new Http(baseUrl.toURI());
-    }
-
+    /** A problem, as {@link Problems#assertProblem}, whose body gives nothing of the server's insides away. */
     private static void assertProblem(HttpResponse<String> response, int status, String slug) {
-        assertEquals(status, response.statusCode(), response.body());
-        assertTrue(response.headers().firstValue("Content-Type").orElse("").startsWith("application/problem+json"),
-                "problem+json expected, got " + response.headers().firstValue("Content-Type") + ": " + response.body());
-        JsonObject problem = json(response);
-        assertEquals("urn:roost:problem:" + slug, problem.getString("type"), response.body());
-        assertEquals(status, problem.getInt("status"));
+        Problems.assertProblem(response, status, slug);
         assertFalse(response.body().contains("at io.roost") || response.body().contains("Exception:"),
                 "no stack trace in a problem: " + response.body());
     }
@@ -113,7 +87,7 @@ class PlatformApiIT {
 
     @Test
     void adminSeesItself() throws Exception {
-        HttpResponse<String> response = http().get("api/v1/accounts/me", basic(ADMIN_USER, ADMIN_PASSWORD));
+        HttpResponse<String> response = http().get("api/v1/accounts/me", ADMIN);
         assertEquals(200, response.statusCode(), response.body());
         JsonObject me = json(response);
         assertEquals(ADMIN_USER, me.getString("username"));
@@ -123,9 +97,8 @@ class PlatformApiIT {
     @Test
     void userWithBearerTokenIsForbiddenAdminWorkAndRevocationEndsTheToken() throws Exception {
         Http http = http();
-        String admin = basic(ADMIN_USER, ADMIN_PASSWORD);
         String name = "user-" + UUID.randomUUID().toString().substring(0, 8);
-        HttpResponse<String> created = http.post("api/v1/accounts", admin,
+        HttpResponse<String> created = http.post("api/v1/accounts", ADMIN,
                 "{\"username\":\"" + name + "\",\"password\":\"correct horse battery\",\"roles\":[\"user\"]}");
         assertEquals(201, created.statusCode(), created.body());
         String id = json(created).getString("id");
@@ -142,7 +115,7 @@ class PlatformApiIT {
         // Role check: a user may not create accounts, nor read someone else's.
         assertProblem(http.post("api/v1/accounts", bearer(token),
                 "{\"username\":\"x" + name + "\",\"password\":\"correct horse battery\",\"roles\":[\"admin\"]}"), 403, "forbidden");
-        String adminId = json(http.get("api/v1/accounts/me", admin)).getString("id");
+        String adminId = json(http.get("api/v1/accounts/me", ADMIN)).getString("id");
         assertProblem(http.get("api/v1/accounts/" + adminId, bearer(token)), 403, "forbidden");
 
         assertEquals(204, http.delete("api/v1/auth/tokens/current", bearer(token)).statusCode());
@@ -152,34 +125,31 @@ class PlatformApiIT {
     @Test
     void malformedJsonIs400ProblemAndCreatesNothing() throws Exception {
         Http http = http();
-        String admin = basic(ADMIN_USER, ADMIN_PASSWORD);
         String name = "broken-" + UUID.randomUUID().toString().substring(0, 8);
-        assertProblem(http.post("api/v1/accounts", admin, "{\"username\":\"" + name + "\",\"password\":"), 400, "malformed-json");
-        assertProblem(http.post("api/v1/accounts", admin, "[1,2,3]"), 400, "malformed-json");
+        assertProblem(http.post("api/v1/accounts", ADMIN, "{\"username\":\"" + name + "\",\"password\":"), 400, "malformed-json");
+        assertProblem(http.post("api/v1/accounts", ADMIN, "[1,2,3]"), 400, "malformed-json");
         // The account was not created: creating it properly now succeeds.
-        assertEquals(201, http.post("api/v1/accounts", admin,
+        assertEquals(201, http.post("api/v1/accounts", ADMIN,
                 "{\"username\":\"" + name + "\",\"password\":\"long enough password\",\"roles\":[\"service\"]}").statusCode());
     }
 
     @Test
     void invalidInputIs400WithFieldErrorsAndDuplicateIs409() throws Exception {
         Http http = http();
-        String admin = basic(ADMIN_USER, ADMIN_PASSWORD);
-        HttpResponse<String> invalid = http.post("api/v1/accounts", admin,
+        HttpResponse<String> invalid = http.post("api/v1/accounts", ADMIN,
                 "{\"username\":\"a b\",\"password\":\"short\",\"roles\":[\"emperor\"]}");
         assertProblem(invalid, 400, "validation-failed");
         String fields = json(invalid).getJsonArray("errors").toString();
         assertTrue(fields.contains("username") && fields.contains("password") && fields.contains("roles"), fields);
 
-        assertProblem(http.post("api/v1/accounts", admin, ""), 400, "validation-failed");
-        assertProblem(http.post("api/v1/accounts", admin,
+        assertProblem(http.post("api/v1/accounts", ADMIN, ""), 400, "validation-failed");
+        assertProblem(http.post("api/v1/accounts", ADMIN,
                 "{\"username\":\"ADMIN\",\"password\":\"long enough password\",\"roles\":[\"user\"]}"), 409, "username-taken");
     }
 
     @Test
     void concurrentCreationsOfOneNameMakeExactlyOneAccount() throws Exception {
         Http http = http();
-        String admin = basic(ADMIN_USER, ADMIN_PASSWORD);
         String name = "race-" + UUID.randomUUID().toString().substring(0, 8);
         String body = "{\"username\":\"" + name + "\",\"password\":\"long enough password\",\"roles\":[\"user\"]}";
         var pool = java.util.concurrent.Executors.newFixedThreadPool(10);
@@ -188,7 +158,7 @@ class PlatformApiIT {
         for (int i = 0; i < 10; i++) {
             results.add(pool.submit(() -> {
                 start.await();
-                return http.post("api/v1/accounts", admin, body).statusCode();
+                return http.post("api/v1/accounts", ADMIN, body).statusCode();
             }));
         }
         start.countDown();
@@ -204,12 +174,12 @@ class PlatformApiIT {
     @Test
     void oversizedBodyIsRefusedWith413Problem() throws Exception {
         String huge = "{\"username\":\"" + "x".repeat(1536 * 1024) + "\"}";
-        HttpResponse<String> response = http().post("api/v1/accounts", basic(ADMIN_USER, ADMIN_PASSWORD), huge);
+        HttpResponse<String> response = http().post("api/v1/accounts", ADMIN, huge);
         assertProblem(response, 413, "payload-too-large");
     }
 
     @Test
     void unknownPathIs404Problem() throws Exception {
-        assertProblem(http().get("api/v1/no-such-thing", basic(ADMIN_USER, ADMIN_PASSWORD)), 404, "not-found");
+        assertProblem(http().get("api/v1/no-such-thing", ADMIN), 404, "not-found");
     }
 }

@@ -4,10 +4,13 @@ import static io.roost.it.Http.json;
 
 import jakarta.json.JsonObject;
 import java.nio.charset.StandardCharsets;
+import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Consumer;
 import org.apache.rocketmq.client.consumer.DefaultMQPushConsumer;
 import org.apache.rocketmq.client.consumer.listener.ConsumeConcurrentlyStatus;
 import org.apache.rocketmq.client.consumer.listener.MessageListenerConcurrently;
@@ -26,20 +29,23 @@ public final class TopicListener implements AutoCloseable {
     private static final String PROBE = "topicListenerProbe";
 
     private final DefaultMQPushConsumer consumer;
+    private final Map<String, BlockingQueue<JsonObject>> byKey;
 
-    private TopicListener(DefaultMQPushConsumer consumer) {
+    private TopicListener(DefaultMQPushConsumer consumer, Map<String, BlockingQueue<JsonObject>> byKey) {
         this.consumer = consumer;
+        this.byKey = byKey;
     }
 
-    /** Listens to {@code topic} with a group of its own; {@code onEvent} gets each JSON body but the probe. */
-    public static TopicListener start(String topic, Consumer<JsonObject> onEvent) throws Exception {
+    /**
+     * Listens to {@code topic} with a group of its own, keeping each JSON event (but the probe) in a
+     * queue by the value of its field {@code key}: a test waits for the events of its own room or phone.
+     */
+    public static TopicListener start(String topic, String key) throws Exception {
+        Map<String, BlockingQueue<JsonObject>> byKey = new ConcurrentHashMap<>();
         String nameServer = System.getProperty("roost.test.namesrv");
         String probeId = UUID.randomUUID().toString();
         // The probe also creates the topic on the dev broker, so the consumer finds its route at start.
-        DefaultMQProducer producer = new DefaultMQProducer("roost-it-probe-" + probeId.substring(0, 8));
-        producer.setNamesrvAddr(nameServer);
-        producer.setInstanceName("roost-it-listener-" + probeId.substring(0, 8));
-        producer.start();
+        DefaultMQProducer producer = BrokerAdmin.producer(nameServer, "listener");
         try {
             producer.send(new Message(topic, "probe", ("{\"" + PROBE + "\":\"" + probeId + "\"}").getBytes(StandardCharsets.UTF_8)));
         } finally {
@@ -59,7 +65,7 @@ public final class TopicListener implements AutoCloseable {
                         probed.countDown();
                     }
                 } else {
-                    onEvent.accept(event);
+                    queue(byKey, event.getString(key)).add(event);
                 }
             });
             return ConsumeConcurrentlyStatus.CONSUME_SUCCESS;
@@ -69,7 +75,16 @@ public final class TopicListener implements AutoCloseable {
             consumer.shutdown();
             throw new IllegalStateException("the listener on " + topic + " did not get its probe back within 60 s");
         }
-        return new TopicListener(consumer);
+        return new TopicListener(consumer, byKey);
+    }
+
+    /** The events whose key is {@code key}, as they arrive. */
+    public BlockingQueue<JsonObject> events(String key) {
+        return queue(byKey, key);
+    }
+
+    private static BlockingQueue<JsonObject> queue(Map<String, BlockingQueue<JsonObject>> byKey, String key) {
+        return byKey.computeIfAbsent(key, k -> new LinkedBlockingQueue<>());
     }
 
     @Override

@@ -14,6 +14,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /** A device on a real WebSocket to /ws: frames received in order, and how it was closed. */
 public final class WsDevice implements WebSocket.Listener {
@@ -21,6 +22,7 @@ public final class WsDevice implements WebSocket.Listener {
     public final BlockingQueue<JsonObject> frames = new LinkedBlockingQueue<>();
     public final CompletableFuture<Integer> closed = new CompletableFuture<>();
     private final StringBuilder partial = new StringBuilder();
+    private final AtomicInteger ops = new AtomicInteger();
     public WebSocket socket;
 
     public static WsDevice connect(URL base) throws Exception {
@@ -30,15 +32,38 @@ public final class WsDevice implements WebSocket.Listener {
         return device;
     }
 
-    /** Connects, says hello and logs in with the token; fails unless both are answered. */
-    public static WsDevice login(URL base, String token, String deviceType, String deviceId) throws Exception {
+    /** Connects and says hello; fails unless it is answered. */
+    public static WsDevice hello(URL base, String deviceType, String deviceId) throws Exception {
         WsDevice d = connect(base);
         d.send("{\"v\":1,\"type\":\"hello\",\"deviceId\":\"" + deviceId + "\",\"deviceType\":\"" + deviceType
                 + "\",\"protocolVersion\":1,\"clientVersion\":\"it\"}");
         d.expect("hello");
-        d.send("{\"v\":1,\"type\":\"login\",\"token\":\"" + token + "\"}");
+        return d;
+    }
+
+    /** Connects, says hello and logs in with the token; fails unless both are answered. */
+    public static WsDevice login(URL base, String token, String deviceType, String deviceId) throws Exception {
+        WsDevice d = hello(base, deviceType, deviceId);
+        d.sendLogin(token);
         d.expect("login");
         return d;
+    }
+
+    /** Asks to log in with the token; the answer (login, or an error) is the caller's to read. */
+    public void sendLogin(String token) {
+        send("{\"v\":1,\"type\":\"login\",\"token\":\"" + token + "\"}");
+    }
+
+    /**
+     * A request frame of {@code type} (friendOp, groupOp, roomOp) with these fields, and its answer
+     * ({@code type}Ret, skipping other frames), which must carry the request's seq.
+     */
+    public JsonObject op(String type, String fields) throws InterruptedException {
+        String seq = Integer.toString(ops.incrementAndGet());
+        send("{\"v\":1,\"type\":\"" + type + "\",\"seq\":\"" + seq + "\"," + fields + "}");
+        JsonObject ret = await(type + "Ret");
+        assertEquals(seq, ret.getString("seq"), ret.toString());
+        return ret;
     }
 
     @Override

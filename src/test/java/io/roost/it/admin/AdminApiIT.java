@@ -1,72 +1,45 @@
 package io.roost.it.admin;
 
+import static io.roost.it.Http.ADMIN;
 import static io.roost.it.Http.ADMIN_PASSWORD;
 import static io.roost.it.Http.ADMIN_USER;
-import static io.roost.it.Http.basic;
 import static io.roost.it.Http.bearer;
 import static io.roost.it.Http.json;
+import static io.roost.it.Problems.assertProblem;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.roost.it.Deployments;
-import io.roost.it.Http;
+import io.roost.it.AdminBrowser;
+import io.roost.it.DeployedRoost;
+import io.roost.it.Ncs;
 import io.roost.it.TestUsers;
-import io.roost.it.TestUsers.Registered;
+import io.roost.it.TestUsers.User;
+import io.roost.it.Wait;
 import io.roost.it.WsDevice;
-import io.roost.it.presence.Ncs;
 import jakarta.json.JsonObject;
-import java.net.URI;
-import java.net.URL;
-import java.net.http.HttpResponse;
+import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
-import java.util.concurrent.TimeUnit;
-import org.jboss.arquillian.container.test.api.Deployment;
-import org.jboss.arquillian.container.test.api.RunAsClient;
-import org.jboss.arquillian.junit5.ArquillianExtension;
-import org.jboss.arquillian.test.api.ArquillianResource;
-import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /** The admin API: the operator session (cookie + CSRF), the overview and its history, audited actions. */
-@ExtendWith(ArquillianExtension.class)
-@RunAsClient
-class AdminApiIT {
+class AdminApiIT extends DeployedRoost {
 
-    static final String ADMIN = basic(ADMIN_USER, ADMIN_PASSWORD);
     static final String PASSWORD = TestUsers.PASSWORD;
 
-    @Deployment(testable = false)
-    static WebArchive deployment() {
-        return Deployments.roost();
-    }
-
-    @ArquillianResource
-    URL baseUrl;
-
-    Http http() throws Exception {
-        return new Http(baseUrl.toURI());
-    }
-
-    Registered user() throws Exception {
+    User user() throws Exception {
         return TestUsers.register(baseUrl, "ad-");
-    }
-
-    static void assertProblem(HttpResponse<String> r, int status, String type) {
-        assertEquals(status, r.statusCode(), r.body());
-        assertEquals("urn:roost:problem:" + type, json(r).getString("type"), r.body());
     }
 
     @Test
     void operatorsSignInWithACookieAndEveryChangeNeedsTheCsrfToken() throws Exception {
-        AdminBrowser b = new AdminBrowser(baseUrl.toURI());
+        AdminBrowser b = new AdminBrowser(base());
         assertProblem(b.send("GET", "api/v1/admin/session", null, false), 401, "no-session");
         assertProblem(b.send("GET", "api/v1/admin/overview", null, false), 401, "missing-credentials");
         assertProblem(b.signIn(ADMIN_USER, "wrong password"), 401, "invalid-credentials");
-        Registered plain = user();
+        User plain = user();
         assertProblem(b.signIn(plain.name(), PASSWORD), 403, "forbidden");
         assertProblem(b.send("POST", "api/v1/admin/session", "{\"username\":", false), 400, "malformed-json");
 
@@ -76,7 +49,7 @@ class AdminApiIT {
         assertTrue(cookie.contains("HttpOnly"), cookie);
         assertTrue(cookie.toLowerCase().contains("samesite=strict"), cookie);
         assertEquals(200, b.send("GET", "api/v1/admin/overview", null, false).statusCode());
-        assertEquals(b.csrf, json(b.send("GET", "api/v1/admin/session", null, false)).getString("csrfToken"));
+        assertEquals(b.csrf(), json(b.send("GET", "api/v1/admin/session", null, false)).getString("csrfToken"));
 
         // a change with the cookie but without the token is refused before it reaches the API
         assertProblem(b.send("DELETE", "api/v1/admin/accounts/" + plain.id() + "/tokens", null, false), 403, "csrf-token-missing");
@@ -93,11 +66,11 @@ class AdminApiIT {
 
     @Test
     void theOverviewCountsWhatIsOnlineAndItsHistoryIsSampled() throws Exception {
-        Registered u = user();
+        User u = user();
         JsonObject before = json(http().get("api/v1/admin/overview", ADMIN));
         WsDevice device = WsDevice.login(baseUrl, u.token(), "web", "w");
         String channel = "admin-ch-" + UUID.randomUUID().toString().substring(0, 8);
-        Ncs ncs = new Ncs(baseUrl.toURI());
+        Ncs ncs = ncs();
         assertEquals(200, ncs.send(Ncs.member("n1-" + channel, 103, channel, 4242, 1, System.currentTimeMillis(), null)).statusCode());
         JsonObject after = json(http().get("api/v1/admin/overview", ADMIN));
         assertTrue(after.getJsonNumber("onlineUsers").longValue() >= 1);
@@ -111,12 +84,10 @@ class AdminApiIT {
         assertTrue(lag.values().stream().allMatch(v -> ((jakarta.json.JsonNumber) v).longValue() >= 0), "every lag is known: " + lag);
 
         // the sampler writes every 10 s: within half a minute the last hour has points
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        JsonObject metrics;
-        do {
-            metrics = json(http().get("api/v1/admin/metrics?range=1h", ADMIN));
-        } while (metrics.getJsonArray("series").stream().noneMatch(s -> s.asJsonObject().getString("metric").equals("online_users"))
-                && System.nanoTime() < deadline && sleep(1000));
+        Wait.until("the last hour has online_users points", Duration.ofSeconds(30),
+                () -> json(http().get("api/v1/admin/metrics?range=1h", ADMIN)).getJsonArray("series").stream()
+                        .anyMatch(s -> s.asJsonObject().getString("metric").equals("online_users")));
+        JsonObject metrics = json(http().get("api/v1/admin/metrics?range=1h", ADMIN));
         assertTrue(metrics.getJsonArray("series").stream().anyMatch(s -> s.asJsonObject().getString("metric").equals("online_users")),
                 metrics.toString());
         assertEquals(10, metrics.getInt("stepSeconds"));
@@ -127,7 +98,7 @@ class AdminApiIT {
 
     @Test
     void accountActionsAreAuditedAndReachTheDevices() throws Exception {
-        Registered u = user();
+        User u = user();
         WsDevice device = WsDevice.login(baseUrl, u.token(), "web", "w");
         var found = json(http().get("api/v1/admin/accounts?q=" + u.name(), ADMIN));
         assertEquals(u.id(), found.getJsonArray("items").getJsonObject(0).getString("id"));
@@ -156,8 +127,8 @@ class AdminApiIT {
 
     @Test
     void groupsRoomsAndChannelsForOperators() throws Exception {
-        Registered owner = user();
-        Registered member = user();
+        User owner = user();
+        User member = user();
         var created = http().post("api/v1/groups", owner.auth(), "{\"name\":\"Secret club " + owner.name() + "\",\"type\":\"chat\","
                 + "\"joinPolicy\":\"open\",\"visibility\":\"hidden\"}");
         assertEquals(201, created.statusCode(), created.body());
@@ -183,7 +154,7 @@ class AdminApiIT {
         assertProblem(http().delete("api/v1/admin/rooms/" + room + "/session", ADMIN), 404, "no-open-session");
 
         String channel = "admin-kick-" + UUID.randomUUID().toString().substring(0, 8);
-        Ncs ncs = new Ncs(baseUrl.toURI());
+        Ncs ncs = ncs();
         assertEquals(200, ncs.send(Ncs.member("k1-" + channel, 105, channel, 777, 1, System.currentTimeMillis(), null)).statusCode());
         assertProblem(http().post("api/v1/admin/channels/" + channel + "/members/778/kick", ADMIN, ""), 409, "not-online");
         assertEquals(1, json(http().post("api/v1/admin/channels/" + channel + "/members/777/kick", ADMIN, "")).getInt("count"));
@@ -195,14 +166,5 @@ class AdminApiIT {
                 .map(e -> e.getString("action") + ":" + e.getString("outcome")).toList());
         assertFalse(json(http().get("api/v1/admin/audit?limit=5", ADMIN)).getJsonArray("items").isEmpty());
         assertProblem(http().get("api/v1/admin/audit?limit=0", ADMIN), 400, "invalid-limit");
-    }
-
-    static boolean sleep(long ms) {
-        try {
-            Thread.sleep(ms);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        return true;
     }
 }

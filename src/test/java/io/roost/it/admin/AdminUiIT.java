@@ -1,35 +1,26 @@
 package io.roost.it.admin;
 
+import static io.roost.it.Http.ADMIN;
 import static io.roost.it.Http.ADMIN_PASSWORD;
 import static io.roost.it.Http.ADMIN_USER;
-import static io.roost.it.Http.basic;
-import static io.roost.it.Http.bearer;
 import static io.roost.it.Http.json;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.roost.it.Deployments;
-import io.roost.it.Http;
+import io.roost.it.DeployedRoost;
+import io.roost.it.Ncs;
 import io.roost.it.TestUsers;
-import io.roost.it.TestUsers.Registered;
+import io.roost.it.TestUsers.User;
 import io.roost.it.WsDevice;
-import io.roost.it.presence.Ncs;
 import java.io.File;
-import java.net.URL;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.UUID;
-import org.jboss.arquillian.container.test.api.Deployment;
-import org.jboss.arquillian.container.test.api.RunAsClient;
-import org.jboss.arquillian.junit5.ArquillianExtension;
-import org.jboss.arquillian.test.api.ArquillianResource;
-import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.openqa.selenium.By;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.StaleElementReferenceException;
@@ -46,20 +37,9 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * (packages {@code chromium}, {@code chromium-driver}; paths overridable with
  * {@code -Droost.test.chromium=} / {@code -Droost.test.chromedriver=}).
  */
-@ExtendWith(ArquillianExtension.class)
-@RunAsClient
-class AdminUiIT {
+class AdminUiIT extends DeployedRoost {
 
-    static final String ADMIN = basic(ADMIN_USER, ADMIN_PASSWORD);
     static final String PASSWORD = TestUsers.PASSWORD;
-
-    @Deployment(testable = false)
-    static WebArchive deployment() {
-        return Deployments.roost();
-    }
-
-    @ArquillianResource
-    URL baseUrl;
 
     WebDriver browser;
     WebDriverWait wait;
@@ -90,11 +70,7 @@ class AdminUiIT {
         }
     }
 
-    Http http() throws Exception {
-        return new Http(baseUrl.toURI());
-    }
-
-    Registered user() throws Exception {
+    User user() throws Exception {
         return TestUsers.register(baseUrl, "ui-");
     }
 
@@ -131,7 +107,7 @@ class AdminUiIT {
 
     @Test
     void aUserWhoIsNoOperatorIsRefused() throws Exception {
-        Registered plain = user();
+        User plain = user();
         open("");
         signIn(plain.name(), PASSWORD);
         wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("notice"), "Forbidden"));
@@ -149,7 +125,7 @@ class AdminUiIT {
 
         // webhook events arrive: the dashboard (refreshing every 3 s) shows the new channel
         String channel = "ui-ch-" + UUID.randomUUID().toString().substring(0, 8);
-        Ncs ncs = new Ncs(baseUrl.toURI());
+        Ncs ncs = ncs();
         assertEquals(200, ncs.send(Ncs.member("u1-" + channel, 103, channel, 9001, 1, System.currentTimeMillis(), null)).statusCode());
         wait.until(d -> number("rtc-channels") > channelsBefore);
         Path shot = Path.of("target", "admin-dashboard.png");
@@ -165,7 +141,7 @@ class AdminUiIT {
                 .getJsonObject(0).getInt("uid"));
 
         // find an account and disable it: its WebSocket is closed
-        Registered u = user();
+        User u = user();
         WsDevice device = WsDevice.login(baseUrl, u.token(), "web", "w");
         open("#/accounts");
         WebElement q = wait.until(ExpectedConditions.visibilityOfElementLocated(By.name("q")));
@@ -180,8 +156,8 @@ class AdminUiIT {
         wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("account-status"), "DISABLED"));
 
         // dissolve a group
-        Registered owner = user();
-        var created = http().post("api/v1/groups", bearer(owner.token()), "{\"name\":\"UI club " + owner.name() + "\",\"type\":\"chat\"}");
+        User owner = user();
+        var created = http().post("api/v1/groups", owner.auth(), "{\"name\":\"UI club " + owner.name() + "\",\"type\":\"chat\"}");
         String groupId = json(created).getString("id");
         open("#/group?id=" + groupId);
         confirm("action-dissolve");

@@ -1,49 +1,29 @@
 package io.roost.it.gateway;
 
-import static io.roost.it.Http.ADMIN_PASSWORD;
-import static io.roost.it.Http.ADMIN_USER;
-import static io.roost.it.Http.basic;
+import static io.roost.it.Http.ADMIN;
 import static io.roost.it.Http.json;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.roost.it.Deployments;
-import io.roost.it.Http;
+import io.roost.it.Database;
+import io.roost.it.DeployedRoost;
 import io.roost.it.LoginLog;
+import io.roost.it.TestUsers;
+import io.roost.it.TestUsers.User;
 import io.roost.it.WsDevice;
 import jakarta.json.JsonObject;
-import java.net.URL;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-import org.jboss.arquillian.container.test.api.Deployment;
-import org.jboss.arquillian.container.test.api.RunAsClient;
-import org.jboss.arquillian.junit5.ArquillianExtension;
-import org.jboss.arquillian.test.api.ArquillianResource;
-import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /** Devices on real WebSockets: hello, login, heartbeat, logout, kick-out, timeout, bad frames. */
-@ExtendWith(ArquillianExtension.class)
-@RunAsClient
-class DeviceSessionIT {
-
-    static final String ADMIN = basic(ADMIN_USER, ADMIN_PASSWORD);
-
-    @Deployment(testable = false)
-    static WebArchive deployment() {
-        return Deployments.roost();
-    }
-
-    @ArquillianResource
-    URL baseUrl;
+class DeviceSessionIT extends DeployedRoost {
 
     WsDevice connect() throws Exception {
         return WsDevice.connect(baseUrl);
@@ -53,62 +33,64 @@ class DeviceSessionIT {
         return WsDevice.login(baseUrl, token, deviceType, deviceId);
     }
 
-    /** A fresh user account and a bearer token for it. */
-    String[] user() throws Exception {
-        Http http = new Http(baseUrl.toURI());
-        String name = "dev-" + UUID.randomUUID().toString().substring(0, 10);
-        var created = http.post("api/v1/accounts", ADMIN, "{\"username\":\"" + name
-                + "\",\"password\":\"long enough password\",\"roles\":[\"user\"]}");
-        assertEquals(201, created.statusCode(), created.body());
-        var token = http.post("api/v1/auth/tokens", basic(name, "long enough password"), "{}");
-        return new String[] {json(created).getString("id"), json(token).getString("token")};
+    /** A fresh user account and a token that binds no device, so each test picks its devices. */
+    User user() throws Exception {
+        return TestUsers.create(baseUrl, "dev-");
     }
 
     JsonObject presence(String uid) throws Exception {
-        return json(new Http(baseUrl.toURI()).get("api/v1/presence/users/" + uid, ADMIN));
+        return json(http().get("api/v1/presence/users/" + uid, ADMIN));
+    }
+
+    /** A device that says hello and logs in with the token is refused with this error, and closed as a policy violation. */
+    void assertLoginRefused(String token, String deviceType, String deviceId, String code) throws Exception {
+        WsDevice d = WsDevice.hello(baseUrl, deviceType, deviceId);
+        d.sendLogin(token);
+        assertEquals(code, d.expect("error").getString("code"));
+        assertEquals(1008, d.closeCode());
     }
 
     @Test
     void helloLoginHeartbeatLogout() throws Exception {
-        String[] user = user();
-        WsDevice d = login(user[1], "android", "phone-1");
+        User user = user();
+        WsDevice d = login(user.token(), "android", "phone-1");
         d.send("{\"v\":1,\"type\":\"heartbeat\"}");
         d.expect("heartbeat");
-        JsonObject online = presence(user[0]);
+        JsonObject online = presence(user.id());
         assertTrue(online.getBoolean("online"));
         assertEquals("android", online.getJsonArray("devices").getJsonObject(0).getString("deviceType"));
         assertEquals("phone-1", online.getJsonArray("devices").getJsonObject(0).getString("deviceId"));
         d.send("{\"v\":1,\"type\":\"logout\"}");
         d.expect("logout");
         assertEquals(1000, d.closeCode());
-        assertFalse(presence(user[0]).getBoolean("online"));
-        LoginLog.await(baseUrl, user[0], List.of("logout", "login"));
+        assertFalse(presence(user.id()).getBoolean("online"));
+        LoginLog.await(baseUrl, user.id(), List.of("logout", "login"));
         // Logout keeps the token (seed 001): the device can log in again with it.
-        login(user[1], "android", "phone-1").socket.sendClose(1000, "bye").join();
+        login(user.token(), "android", "phone-1").bye();
     }
 
     @Test
     void aSecondLoginOfTheSameTypeKicksTheFirstAndOtherTypesStay() throws Exception {
-        String[] user = user();
-        WsDevice phone = login(user[1], "android", "phone-old");
-        WsDevice tablet = login(user[1], "ios", "ipad");
-        WsDevice newPhone = login(user[1], "android", "phone-new");
+        User user = user();
+        WsDevice phone = login(user.token(), "android", "phone-old");
+        WsDevice tablet = login(user.token(), "ios", "ipad");
+        WsDevice newPhone = login(user.token(), "android", "phone-new");
         JsonObject kick = phone.expect("kick");
         assertEquals("replaced_by_new_login", kick.getString("reason"));
         assertEquals(1008, phone.closeCode());
         tablet.send("{\"v\":1,\"type\":\"heartbeat\"}");
         tablet.expect("heartbeat");
-        JsonObject p = presence(user[0]);
+        JsonObject p = presence(user.id());
         assertEquals(2, p.getJsonArray("devices").size(), p.toString());
         assertTrue(p.toString().contains("phone-new") && !p.toString().contains("phone-old"), p.toString());
-        newPhone.socket.sendClose(1000, "bye").join();
-        tablet.socket.sendClose(1000, "bye").join();
-        LoginLog.await(baseUrl, user[0], List.of("kick", "login"));
+        newPhone.bye();
+        tablet.bye();
+        LoginLog.await(baseUrl, user.id(), List.of("kick", "login"));
     }
 
     @Test
     void twentyConcurrentLoginsLeaveExactlyOneSession() throws Exception {
-        String[] user = user();
+        User user = user();
         List<WsDevice> devices = new ArrayList<>();
         for (int i = 0; i < 20; i++) {
             WsDevice d = connect();
@@ -121,7 +103,7 @@ class DeviceSessionIT {
         for (WsDevice d : devices) {
             pool.submit(() -> {
                 start.await();
-                d.send("{\"v\":1,\"type\":\"login\",\"token\":\"" + user[1] + "\"}");
+                d.send("{\"v\":1,\"type\":\"login\",\"token\":\"" + user.token() + "\"}");
                 return null;
             });
         }
@@ -134,7 +116,7 @@ class DeviceSessionIT {
         }
         List<WsDevice> survivors = devices.stream().filter(d -> !d.closed.isDone()).toList();
         assertEquals(1, survivors.size(), "exactly one live session");
-        JsonObject p = presence(user[0]);
+        JsonObject p = presence(user.id());
         assertEquals(1, p.getJsonArray("devices").size(), p.toString());
         WsDevice survivor = survivors.get(0);
         survivor.send("{\"v\":1,\"type\":\"heartbeat\"}");
@@ -142,17 +124,12 @@ class DeviceSessionIT {
         do {
             frame = survivor.next(); // skip its own login answer
         } while (!frame.getString("type").equals("heartbeat"));
-        survivor.socket.sendClose(1000, "bye").join();
+        survivor.bye();
     }
 
     @Test
     void forgedTokenIsRefusedWithPolicyViolation() throws Exception {
-        WsDevice d = connect();
-        d.send("{\"v\":1,\"type\":\"hello\",\"deviceId\":\"x\",\"deviceType\":\"android\"}");
-        d.expect("hello");
-        d.send("{\"v\":1,\"type\":\"login\",\"token\":\"rst_forged\"}");
-        assertEquals("invalid-token", d.expect("error").getString("code"));
-        assertEquals(1008, d.closeCode());
+        assertLoginRefused("rst_forged", "android", "x", "invalid-token");
     }
 
     @Test
@@ -171,47 +148,47 @@ class DeviceSessionIT {
         loginFirst.send("{\"v\":1,\"type\":\"login\",\"token\":\"x\"}");
         assertEquals("hello-first", loginFirst.expect("error").getString("code"));
 
-        String[] user = user();
-        WsDevice d = login(user[1], "desktop", "pc");
+        User user = user();
+        WsDevice d = login(user.token(), "desktop", "pc");
         d.send("{\"v\":1,\"type\":\"teleport\"}");
         assertEquals("unknown-type", d.expect("error").getString("code"));
         d.send("{\"v\":1,\"type\":\"heartbeat\"}");
         d.expect("heartbeat"); // an unknown type is not a violation: still connected
-        d.socket.sendClose(1000, "bye").join();
+        d.bye();
     }
 
     @Test
     void aSilentDeviceTimesOutAndIsKicked() throws Exception {
-        String[] user = user();
-        WsDevice d = login(user[1], "pad", "tab"); // ROOST_SESSION_HEARTBEAT_TIMEOUT is 8 s in the tests
+        User user = user();
+        WsDevice d = login(user.token(), "pad", "tab"); // ROOST_SESSION_HEARTBEAT_TIMEOUT is 8 s in the tests
         JsonObject kick = d.frames.poll(40, TimeUnit.SECONDS);
         assertNotNull(kick, "kicked within 40 s");
         assertEquals("kick", kick.getString("type"));
         assertEquals("heartbeat_timeout", kick.getString("reason"));
         assertEquals(1008, d.closeCode());
-        assertFalse(presence(user[0]).getBoolean("online"));
+        assertFalse(presence(user.id()).getBoolean("online"));
     }
 
     @Test
     void bulkPresenceQuery() throws Exception {
-        String[] a = user();
-        String[] b = user();
-        WsDevice d = login(a[1], "web", "browser");
-        var r = new Http(baseUrl.toURI()).post("api/v1/presence/users:query", ADMIN,
-                "{\"uids\":[\"" + a[0] + "\",\"" + b[0] + "\"]}");
+        User a = user();
+        User b = user();
+        WsDevice d = login(a.token(), "web", "browser");
+        var r = http().post("api/v1/presence/users:query", ADMIN,
+                "{\"uids\":[\"" + a.id() + "\",\"" + b.id() + "\"]}");
         assertEquals(200, r.statusCode(), r.body());
         var users = json(r).getJsonArray("users");
         assertTrue(users.getJsonObject(0).getBoolean("online"));
         assertFalse(users.getJsonObject(1).getBoolean("online"));
-        assertEquals(400, new Http(baseUrl.toURI()).post("api/v1/presence/users:query", ADMIN, "{\"uids\":[]}").statusCode());
-        d.socket.sendClose(1000, "bye").join();
+        assertEquals(400, http().post("api/v1/presence/users:query", ADMIN, "{\"uids\":[]}").statusCode());
+        d.bye();
     }
 
     @Test
     void gatewayStatsCountConnectionsAndLoginBatches() throws Exception {
-        String[] a = user();
-        WsDevice d = login(a[1], "web", "browser");
-        var r = new Http(baseUrl.toURI()).get("api/v1/gateway/stats", ADMIN);
+        User a = user();
+        WsDevice d = login(a.token(), "web", "browser");
+        var r = http().get("api/v1/gateway/stats", ADMIN);
         assertEquals(200, r.statusCode(), r.body());
         var stats = json(r);
         assertTrue(stats.getInt("connections") >= 1, r.body());
@@ -220,75 +197,49 @@ class DeviceSessionIT {
         assertTrue(logins.getJsonNumber("batches").longValue() >= 1, r.body());
         assertTrue(logins.getJsonNumber("batches").longValue() <= logins.getJsonNumber("attempts").longValue(), r.body());
         assertTrue(logins.getJsonNumber("largestBatch").longValue() >= 1, r.body());
-        assertEquals(401, new Http(baseUrl.toURI()).get("api/v1/gateway/stats", null).statusCode(), "not without credentials");
-        d.socket.sendClose(1000, "bye").join();
+        assertEquals(401, http().get("api/v1/gateway/stats", null).statusCode(), "not without credentials");
+        d.bye();
     }
 
     @Test
     void disablingAnAccountKicksEveryDeviceAtOnce() throws Exception {
-        String[] user = user();
-        WsDevice phone = login(user[1], "android", "p");
-        WsDevice browser = login(user[1], "web", "b");
-        var r = new Http(baseUrl.toURI()).post("api/v1/accounts/" + user[0] + "/disable", ADMIN, "");
+        User user = user();
+        WsDevice phone = login(user.token(), "android", "p");
+        WsDevice browser = login(user.token(), "web", "b");
+        var r = http().post("api/v1/accounts/" + user.id() + "/disable", ADMIN, "");
         assertEquals(200, r.statusCode(), r.body());
         assertEquals("account_disabled", phone.expect("kick").getString("reason"));
         assertEquals("account_disabled", browser.expect("kick").getString("reason"));
         assertEquals(1008, phone.closeCode());
         assertEquals(1008, browser.closeCode());
-        assertFalse(presence(user[0]).getBoolean("online"));
+        assertFalse(presence(user.id()).getBoolean("online"));
         // Its tokens are revoked: recovering the account does not bring them back.
-        assertEquals(200, new Http(baseUrl.toURI()).post("api/v1/accounts/" + user[0] + "/recover", ADMIN, "").statusCode());
-        WsDevice again = connect();
-        again.send("{\"v\":1,\"type\":\"hello\",\"deviceId\":\"p\",\"deviceType\":\"android\"}");
-        again.expect("hello");
-        again.send("{\"v\":1,\"type\":\"login\",\"token\":\"" + user[1] + "\"}");
-        assertEquals("invalid-token", again.expect("error").getString("code"));
-        assertEquals(1008, again.closeCode());
-        LoginLog.await(baseUrl, user[0], List.of("kick"));
+        assertEquals(200, http().post("api/v1/accounts/" + user.id() + "/recover", ADMIN, "").statusCode());
+        assertLoginRefused(user.token(), "android", "p", "invalid-token");
+        LoginLog.await(baseUrl, user.id(), List.of("kick"));
     }
 
     @Test
     void aDeviceTokenOnlyLogsInItsOwnDevice() throws Exception {
-        Http http = new Http(baseUrl.toURI());
-        String name = "bound-" + UUID.randomUUID().toString().substring(0, 8);
-        assertEquals(201, http.post("api/v1/registrations", null, "{\"username\":\"" + name
-                + "\",\"password\":\"long enough password\"}").statusCode());
-        var issued = http.post("api/v1/auth/login", null, "{\"login\":\"" + name + "\",\"password\":\"long enough password\","
-                + "\"deviceType\":\"android\",\"deviceId\":\"own-phone\"}");
-        assertEquals(200, issued.statusCode(), issued.body());
-        String token = json(issued).getString("token");
-        WsDevice other = connect();
-        other.send("{\"v\":1,\"type\":\"hello\",\"deviceId\":\"stolen-into\",\"deviceType\":\"android\"}");
-        other.expect("hello");
-        other.send("{\"v\":1,\"type\":\"login\",\"token\":\"" + token + "\"}");
-        assertEquals("token-device-mismatch", other.expect("error").getString("code"));
-        assertEquals(1008, other.closeCode());
-        login(token, "android", "own-phone").socket.sendClose(1000, "bye").join();
+        User user = TestUsers.register(baseUrl, "bound-");
+        String token = TestUsers.login(baseUrl, user.name(), TestUsers.PASSWORD, "android", "own-phone");
+        assertLoginRefused(token, "android", "stolen-into", "token-device-mismatch");
+        login(token, "android", "own-phone").bye();
     }
 
     @Test
     void expiredAndRevokedTokensAreRefused() throws Exception {
-        String[] user = user();
-        try (var c = java.sql.DriverManager.getConnection(System.getProperty("roost.test.db.url"), "roost", "roost");
+        User user = user();
+        try (var c = Database.connect();
              var ps = c.prepareStatement("UPDATE access_token SET expires_at = now() - interval '1 second' WHERE account_id = ?")) {
-            ps.setLong(1, Long.parseLong(user[0]));
+            ps.setLong(1, Long.parseLong(user.id()));
             assertEquals(1, ps.executeUpdate());
         }
-        WsDevice expired = connect();
-        expired.send("{\"v\":1,\"type\":\"hello\",\"deviceId\":\"e\",\"deviceType\":\"web\"}");
-        expired.expect("hello");
-        expired.send("{\"v\":1,\"type\":\"login\",\"token\":\"" + user[1] + "\"}");
-        assertEquals("invalid-token", expired.expect("error").getString("code"));
-        assertEquals(1008, expired.closeCode());
+        assertLoginRefused(user.token(), "web", "e", "invalid-token");
 
-        String[] other = user();
-        assertEquals(204, new Http(baseUrl.toURI()).delete("api/v1/auth/tokens/current", Http.bearer(other[1])).statusCode());
-        WsDevice revoked = connect();
-        revoked.send("{\"v\":1,\"type\":\"hello\",\"deviceId\":\"r\",\"deviceType\":\"web\"}");
-        revoked.expect("hello");
-        revoked.send("{\"v\":1,\"type\":\"login\",\"token\":\"" + other[1] + "\"}");
-        assertEquals("invalid-token", revoked.expect("error").getString("code"));
-        assertEquals(1008, revoked.closeCode());
+        User other = user();
+        assertEquals(204, http().delete("api/v1/auth/tokens/current", other.auth()).statusCode());
+        assertLoginRefused(other.token(), "web", "r", "invalid-token");
     }
 
     @Test

@@ -5,21 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.roost.it.Deployments;
+import io.roost.it.DeployedRoost;
 import io.roost.it.LoginLog;
 import io.roost.it.TestUsers;
 import io.roost.it.WsDevice;
 import jakarta.json.JsonObject;
-import java.net.URL;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
-import org.jboss.arquillian.container.test.api.Deployment;
-import org.jboss.arquillian.container.test.api.RunAsClient;
-import org.jboss.arquillian.junit5.ArquillianExtension;
-import org.jboss.arquillian.test.api.ArquillianResource;
-import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * A device that says nothing after its login, with a heartbeat timeout above WildFly's 90 s
@@ -28,27 +21,17 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * a timeout entry in the login log. Before the socket's limits followed the heartbeat timeout,
  * the listener dropped the TCP connection at 90 s (1006, logged as a logout).
  */
-@ExtendWith(ArquillianExtension.class)
-@RunAsClient
-class SilentDeviceIT {
+class SilentDeviceIT extends DeployedRoost {
 
     /** The sweep runs every 5 s; the kick may follow the timeout by that, plus a commit. */
     private static final Duration SWEEP_SLACK = Duration.ofSeconds(15);
-
-    @Deployment(testable = false)
-    static WebArchive deployment() {
-        return Deployments.roost();
-    }
-
-    @ArquillianResource
-    URL baseUrl;
 
     @Test
     void aSilentDeviceIsKickedAtTheHeartbeatTimeoutAndNotBefore() throws Exception {
         Duration timeout = Duration.ofSeconds(Long.getLong("roost.test.heartbeat.timeout.seconds", 0));
         assertTrue(timeout.toSeconds() > 90, "needs a heartbeat timeout above the listener's 90 s: "
                 + "the pom's long-heartbeat execution runs it");
-        TestUsers.Registered user = TestUsers.register(baseUrl, "silent-");
+        TestUsers.User user = TestUsers.register(baseUrl, "silent-");
         long loggedInAt = System.nanoTime();
         WsDevice device = WsDevice.login(baseUrl, user.token(), "web", "w");
 

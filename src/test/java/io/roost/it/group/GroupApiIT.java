@@ -1,21 +1,17 @@
 package io.roost.it.group;
 
-import static io.roost.it.Http.ADMIN_PASSWORD;
-import static io.roost.it.Http.ADMIN_USER;
-import static io.roost.it.Http.basic;
-import static io.roost.it.Http.bearer;
 import static io.roost.it.Http.json;
+import static io.roost.it.Problems.assertProblem;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.roost.it.Deployments;
-import io.roost.it.Http;
+import io.roost.it.Database;
+import io.roost.it.DeployedRoost;
+import io.roost.it.TestUsers;
+import io.roost.it.TestUsers.User;
 import jakarta.json.JsonObject;
-import java.net.URL;
-import java.net.http.HttpResponse;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.util.ArrayList;
@@ -28,52 +24,19 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import org.jboss.arquillian.container.test.api.Deployment;
-import org.jboss.arquillian.container.test.api.RunAsClient;
-import org.jboss.arquillian.junit5.ArquillianExtension;
-import org.jboss.arquillian.test.api.ArquillianResource;
-import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /** Groups and channels over REST: roles, refusals, joins, invitations, transfer, dissolve, search, races. */
-@ExtendWith(ArquillianExtension.class)
-@RunAsClient
-class GroupApiIT {
-
-    static final String ADMIN = basic(ADMIN_USER, ADMIN_PASSWORD);
-
-    @Deployment(testable = false)
-    static WebArchive deployment() {
-        return Deployments.roost();
-    }
-
-    @ArquillianResource
-    URL baseUrl;
-
-    record User(String id, String auth) {
-    }
-
-    Http http() throws Exception {
-        return new Http(baseUrl.toURI());
-    }
+class GroupApiIT extends DeployedRoost {
 
     User user() throws Exception {
-        var r = http().post("api/v1/registrations", null, "{\"username\":\"gr-" + UUID.randomUUID().toString().substring(0, 10)
-                + "\",\"deviceType\":\"web\",\"deviceId\":\"w\"}");
-        assertEquals(201, r.statusCode(), r.body());
-        return new User(json(r).getJsonObject("account").getString("id"), bearer(json(r).getJsonObject("token").getString("token")));
+        return TestUsers.registerWithoutPassword(baseUrl, "gr-", "web", "w");
     }
 
     JsonObject create(User owner, String body) throws Exception {
         var r = http().post("api/v1/groups", owner.auth(), body);
         assertEquals(201, r.statusCode(), r.body());
         return json(r);
-    }
-
-    static void assertProblem(HttpResponse<String> r, int status, String type) {
-        assertEquals(status, r.statusCode(), r.body());
-        assertEquals("urn:roost:problem:" + type, json(r).getString("type"), r.body());
     }
 
     String role(String groupId, User viewer, String uid) throws Exception {
@@ -131,7 +94,7 @@ class GroupApiIT {
         assertProblem(http().patch("api/v1/groups/" + id, admin.auth(), "{\"notice\":\"again\"}"), 409, "group-dissolved");
         assertProblem(http().post("api/v1/groups/" + id + "/join", other.auth(), "{}"), 409, "group-dissolved");
         // The audit log recorded every change.
-        try (Connection c = db(); PreparedStatement ps = c.prepareStatement(
+        try (Connection c = Database.connect(); PreparedStatement ps = c.prepareStatement(
                 "SELECT event_type FROM group_event WHERE group_id = ? ORDER BY id")) {
             ps.setLong(1, Long.parseLong(id));
             List<String> events = new ArrayList<>();
@@ -216,7 +179,7 @@ class GroupApiIT {
                 assertTrue(s < 500, "status " + s);
             }
             pool.shutdown();
-            try (Connection c = db(); PreparedStatement ps = c.prepareStatement(
+            try (Connection c = Database.connect(); PreparedStatement ps = c.prepareStatement(
                     "SELECT count(*) FILTER (WHERE role = 'O'), count(*), (SELECT member_count FROM grp WHERE id = ?),"
                             + " (SELECT owner_id FROM grp WHERE id = ?) = max(uid) FILTER (WHERE role = 'O')"
                             + " FROM group_member WHERE group_id = ?")) {
@@ -268,7 +231,7 @@ class GroupApiIT {
     void searchPagesAreCompleteAndStableAndHiddenGroupsNeverShow() throws Exception {
         String stem = "srch" + UUID.randomUUID().toString().substring(0, 6);
         Set<String> expected = new HashSet<>();
-        try (Connection c = db(); PreparedStatement ps = c.prepareStatement("""
+        try (Connection c = Database.connect(); PreparedStatement ps = c.prepareStatement("""
                 INSERT INTO grp (id, name, tags, group_type, visibility, owner_id, member_count)
                 VALUES (?, ?, CAST(? AS varchar[]), 'chat', ?, 1, 0)""")) {
             long base = System.nanoTime();
@@ -306,9 +269,5 @@ class GroupApiIT {
         var sample = json(http().get("api/v1/groups?limit=20", u.auth())).getJsonArray("items");
         assertEquals(20, sample.size());
         assertFalse(sample.stream().anyMatch(x -> x.asJsonObject().getString("visibility").equals("hidden")));
-    }
-
-    Connection db() throws Exception {
-        return DriverManager.getConnection(System.getProperty("roost.test.db.url"), "roost", "roost");
     }
 }

@@ -1,51 +1,25 @@
 package io.roost.it.group;
 
-import static io.roost.it.Http.json;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.roost.it.Deployments;
-import io.roost.it.Http;
+import io.roost.it.DeployedRoost;
+import io.roost.it.TestUsers;
+import io.roost.it.TestUsers.User;
 import io.roost.it.WsDevice;
 import jakarta.json.JsonObject;
-import java.net.URL;
 import java.util.UUID;
-import org.jboss.arquillian.container.test.api.Deployment;
-import org.jboss.arquillian.container.test.api.RunAsClient;
-import org.jboss.arquillian.junit5.ArquillianExtension;
-import org.jboss.arquillian.test.api.ArquillianResource;
-import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /** groupOp frames over real WebSockets: the same operations as REST, and join requests forwarded to online admins. */
-@ExtendWith(ArquillianExtension.class)
-@RunAsClient
-class GroupFramesIT {
-
-    @Deployment(testable = false)
-    static WebArchive deployment() {
-        return Deployments.roost();
-    }
-
-    @ArquillianResource
-    URL baseUrl;
-
-    record User(String id, String token) {
-    }
+class GroupFramesIT extends DeployedRoost {
 
     User user() throws Exception {
-        var r = new Http(baseUrl.toURI()).post("api/v1/registrations", null, "{\"username\":\"gf-"
-                + UUID.randomUUID().toString().substring(0, 10) + "\",\"deviceType\":\"pad\",\"deviceId\":\"p\"}");
-        assertEquals(201, r.statusCode(), r.body());
-        return new User(json(r).getJsonObject("account").getString("id"), json(r).getJsonObject("token").getString("token"));
+        return TestUsers.registerWithoutPassword(baseUrl, "gf-", "pad", "p");
     }
 
     static JsonObject op(WsDevice d, String fields) throws Exception {
-        d.send("{\"v\":1,\"type\":\"groupOp\",\"seq\":\"g1\"," + fields + "}");
-        JsonObject ret = d.await("groupOpRet");
-        assertEquals("g1", ret.getString("seq"));
-        return ret;
+        return d.op("groupOp", fields);
     }
 
     static JsonObject awaitOp(WsDevice d, String op) throws Exception {

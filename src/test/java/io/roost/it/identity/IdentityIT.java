@@ -1,10 +1,9 @@
 package io.roost.it.identity;
 
-import static io.roost.it.Http.ADMIN_PASSWORD;
-import static io.roost.it.Http.ADMIN_USER;
-import static io.roost.it.Http.basic;
+import static io.roost.it.Http.ADMIN;
 import static io.roost.it.Http.bearer;
 import static io.roost.it.Http.json;
+import static io.roost.it.Problems.assertProblem;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -13,73 +12,50 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.icegreen.greenmail.util.GreenMail;
 import com.icegreen.greenmail.util.ServerSetup;
-import io.roost.it.Deployments;
-import io.roost.it.Http;
+import io.roost.it.Database;
+import io.roost.it.DeployedRoost;
+import io.roost.it.TestUsers;
 import io.roost.it.TopicListener;
 import jakarta.json.JsonObject;
 import jakarta.mail.Message;
 import jakarta.mail.internet.MimeMessage;
-import java.net.URL;
 import java.net.http.HttpResponse;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.jboss.arquillian.container.test.api.Deployment;
-import org.jboss.arquillian.container.test.api.RunAsClient;
-import org.jboss.arquillian.junit5.ArquillianExtension;
-import org.jboss.arquillian.test.api.ArquillianResource;
-import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Registration, codes, login, reset, profile, address change, disable/recover/unregister and user
  * search against the deployed server. Codes arrive by real mail (GreenMail's SMTP server in this
  * JVM) and as real roost-sms events on the dev RocketMQ broker.
  */
-@ExtendWith(ArquillianExtension.class)
-@RunAsClient
-class IdentityIT {
+class IdentityIT extends DeployedRoost {
 
-    static final String ADMIN = basic(ADMIN_USER, ADMIN_PASSWORD);
     static final String PASSWORD = "correct horse battery";
     static final Pattern CODE = Pattern.compile("code: ([0-9]{5})");
 
     static GreenMail smtp;
+    /** The roost-sms events, by phone number. */
     static TopicListener sms;
-    static final Map<String, BlockingQueue<JsonObject>> smsByPhone = new ConcurrentHashMap<>();
-
-    @Deployment(testable = false)
-    static WebArchive deployment() {
-        return Deployments.roost();
-    }
-
-    @ArquillianResource
-    URL baseUrl;
 
     @BeforeAll
     static void startMailAndSms() throws Exception {
         smtp = new GreenMail(new ServerSetup(Integer.getInteger("roost.test.smtp.port", 13025), "127.0.0.1", "smtp"));
         smtp.start();
-        sms = TopicListener.start("roost-sms",
-                event -> smsByPhone.computeIfAbsent(event.getString("phone"), p -> new LinkedBlockingQueue<>()).add(event));
+        sms = TopicListener.start("roost-sms", "phone");
     }
 
     @AfterAll
@@ -90,10 +66,6 @@ class IdentityIT {
         if (smtp != null) {
             smtp.stop();
         }
-    }
-
-    Http http() throws Exception {
-        return new Http(baseUrl.toURI());
     }
 
     static String unique(String prefix) {
@@ -124,11 +96,6 @@ class IdentityIT {
         throw new AssertionError("no mail #" + nth + " to " + address);
     }
 
-    static void assertProblem(HttpResponse<String> r, int status, String type) {
-        assertEquals(status, r.statusCode(), r.body());
-        assertEquals("urn:roost:problem:" + type, json(r).getString("type"), r.body());
-    }
-
     String registerByEmail(String email) throws Exception {
         assertEquals(202, http().post("api/v1/registrations", null,
                 "{\"stage\":\"request\",\"email\":\"" + email + "\"}").statusCode());
@@ -139,10 +106,7 @@ class IdentityIT {
     }
 
     String login(String login, String password) throws Exception {
-        var r = http().post("api/v1/auth/login", null, "{\"login\":\"" + login + "\",\"password\":\"" + password
-                + "\",\"deviceType\":\"android\",\"deviceId\":\"it-phone\"}");
-        assertEquals(200, r.statusCode(), r.body());
-        return json(r).getString("token");
+        return TestUsers.login(baseUrl, login, password, "android", "it-phone");
     }
 
     @Test
@@ -208,7 +172,7 @@ class IdentityIT {
         String phone = uniquePhone();
         assertEquals(202, http().post("api/v1/registrations", null, "{\"stage\":\"request\",\"phone\":\"" + phone + "\"}")
                 .statusCode());
-        JsonObject event = smsByPhone.computeIfAbsent(phone, p -> new LinkedBlockingQueue<>()).poll(60, TimeUnit.SECONDS);
+        JsonObject event = sms.events(phone).poll(60, TimeUnit.SECONDS);
         assertNotNull(event, "no roost-sms event for " + phone);
         assertEquals("register", event.getString("purpose"));
         var created = http().post("api/v1/registrations", null, "{\"stage\":\"validate\",\"phone\":\"" + phone
@@ -492,7 +456,7 @@ class IdentityIT {
         assertProblem(http().get("api/v1/users?q=ab", null), 401, "missing-credentials");
 
         // Both searches can be served by an index (the planner would pick a scan on a table this small).
-        try (Connection c = DriverManager.getConnection(System.getProperty("roost.test.db.url"), "roost", "roost");
+        try (Connection c = Database.connect();
              Statement st = c.createStatement()) {
             st.execute("SET enable_seqscan = off");
             assertTrue(plan(st, "SELECT id FROM account WHERE lower(username) LIKE 'srch%' AND lower(username) > '' "

@@ -1,18 +1,17 @@
 package io.roost.it.presence;
 
-import static io.roost.it.Http.ADMIN_PASSWORD;
-import static io.roost.it.Http.ADMIN_USER;
-import static io.roost.it.Http.basic;
+import static io.roost.it.Http.ADMIN;
 import static io.roost.it.Http.json;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.roost.it.Deployments;
+import io.roost.it.BrokerAdmin;
+import io.roost.it.Database;
+import io.roost.it.DeployedRoost;
 import io.roost.it.Http;
 import io.roost.presence.mqtt.ConnectionRules;
 import io.roost.presence.mqtt.MqttStatusEvent;
 import jakarta.json.JsonObject;
-import java.net.URL;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -24,33 +23,16 @@ import java.util.Map;
 import java.util.Random;
 import org.apache.rocketmq.client.producer.DefaultMQProducer;
 import org.apache.rocketmq.common.message.Message;
-import org.jboss.arquillian.container.test.api.Deployment;
-import org.jboss.arquillian.container.test.api.RunAsClient;
-import org.jboss.arquillian.junit5.ArquillianExtension;
-import org.jboss.arquillian.test.api.ArquillianResource;
-import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * MQTT status notifications through the real broker: a scrambled, duplicated stream for a few
  * hundred clients (flapping, takeovers, lost tcpcleans), plus a poison message, must end with
  * every client's online state equal to the oracle's. Randomized; seed printed.
  */
-@ExtendWith(ArquillianExtension.class)
-@RunAsClient
-class MqttPresenceIT {
+class MqttPresenceIT extends DeployedRoost {
 
-    static final String ADMIN = basic(ADMIN_USER, ADMIN_PASSWORD);
     static final String TOPIC = "GID_ROOST_IT_MQTT";
-
-    @Deployment(testable = false)
-    static WebArchive deployment() {
-        return Deployments.roost();
-    }
-
-    @ArquillianResource
-    URL baseUrl;
 
     record Event(String clientId, String channelId, MqttStatusEvent.Type type, long time) {
         String json() {
@@ -98,13 +80,9 @@ class MqttPresenceIT {
         }
         Collections.shuffle(deliveries, random);
 
-        Http http = new Http(baseUrl.toURI());
+        Http http = http();
         long deadBefore = json(http.get("api/v1/presence/mqtt/stats", ADMIN)).getJsonNumber("deadLettersStored").longValue();
-        DefaultMQProducer producer = new DefaultMQProducer("roost-it-mqtt-producer");
-        producer.setNamesrvAddr(System.getProperty("roost.test.namesrv"));
-        producer.setVipChannelEnabled(false);
-        producer.setInstanceName("mqtt-it-" + seed);
-        producer.start();
+        DefaultMQProducer producer = BrokerAdmin.producer(System.getProperty("roost.test.namesrv"), "mqtt");
         try {
             int poisonAt = deliveries.size() / 2;
             for (int i = 0; i < deliveries.size(); i++) {
@@ -168,8 +146,7 @@ class MqttPresenceIT {
     @Test
     void aBatchThatFailsIsRedeliveredAndAppliedExactlyOnce() throws Exception {
         String clientId = "GID_FAILONCE@@@dev-" + System.nanoTime();
-        try (java.sql.Connection db = java.sql.DriverManager.getConnection(System.getProperty("roost.test.db.url"),
-                "roost", "roost"); java.sql.Statement st = db.createStatement()) {
+        try (java.sql.Connection db = Database.connect(); java.sql.Statement st = db.createStatement()) {
             st.execute("CREATE SEQUENCE IF NOT EXISTS it_fail_once");
             st.execute("SELECT setval('it_fail_once', 1, false)");
             st.execute("""
@@ -183,18 +160,14 @@ class MqttPresenceIT {
             st.execute("DROP TRIGGER IF EXISTS it_fail_once_trg ON mqtt_connection");
             st.execute("CREATE TRIGGER it_fail_once_trg BEFORE INSERT ON mqtt_connection FOR EACH ROW EXECUTE FUNCTION it_fail_once()");
             try {
-                DefaultMQProducer producer = new DefaultMQProducer("roost-it-mqtt-fail-producer");
-                producer.setNamesrvAddr(System.getProperty("roost.test.namesrv"));
-                producer.setVipChannelEnabled(false);
-                producer.setInstanceName("mqtt-it-fail-" + System.nanoTime());
-                producer.start();
+                DefaultMQProducer producer = BrokerAdmin.producer(System.getProperty("roost.test.namesrv"), "mqtt-fail");
                 try {
                     Event connect = new Event(clientId, "ch-1", MqttStatusEvent.Type.CONNECT, 500);
                     producer.send(new Message(TOPIC, "connect", connect.json().getBytes(StandardCharsets.UTF_8)));
                 } finally {
                     producer.shutdown();
                 }
-                Http http = new Http(baseUrl.toURI());
+                Http http = http();
                 long deadline = System.currentTimeMillis() + 90_000;
                 HttpResponse<String> r = http.get("api/v1/presence/mqtt/clients/" + clientId, ADMIN);
                 while (r.statusCode() != 200 && System.currentTimeMillis() < deadline) {
@@ -217,7 +190,7 @@ class MqttPresenceIT {
 
     @Test
     void theHttpBridgeAppliesTheSameRulesAndRefusesBadInput() throws Exception {
-        Http http = new Http(baseUrl.toURI());
+        Http http = http();
         String clientId = "GID_HTTP@@@dev-" + System.nanoTime();
         String connect2 = "{\"clientId\":\"" + clientId + "\",\"time\":200,\"eventType\":\"connect\",\"channelId\":\"c2\"}";
         String clean1 = "{\"clientId\":\"" + clientId + "\",\"time\":201,\"eventType\":\"tcpclean\",\"channelId\":\"c1\"}";
@@ -249,15 +222,14 @@ class MqttPresenceIT {
      */
     @Test
     void purgedConnectionsKeepRejectingTheirDuplicates() throws Exception {
-        Http http = new Http(baseUrl.toURI());
+        Http http = http();
         String clientId = "GID_PURGE@@@dev-" + System.nanoTime();
         String events = "[" + String.join(",",
                 new Event(clientId, "old", MqttStatusEvent.Type.CONNECT, 1_000).json(),
                 new Event(clientId, "old", MqttStatusEvent.Type.TCPCLEAN, 1_005).json(),
                 new Event(clientId, "new", MqttStatusEvent.Type.CONNECT, 2_000).json()) + "]";
         assertEquals(200, http.post("api/v1/presence/mqtt/events", ADMIN, events).statusCode());
-        try (java.sql.Connection db = java.sql.DriverManager.getConnection(System.getProperty("roost.test.db.url"),
-                "roost", "roost"); java.sql.Statement st = db.createStatement()) {
+        try (java.sql.Connection db = Database.connect(); java.sql.Statement st = db.createStatement()) {
             // An hour past the connection retention; the old tcpclean's history row past the history age.
             st.executeUpdate("UPDATE mqtt_connection SET closed_at = now() - interval '2 hours' WHERE client_id = '"
                     + clientId + "' AND channel_id = 'old'");

@@ -1,18 +1,16 @@
 package io.roost.it.presence;
 
-import static io.roost.it.Http.ADMIN_PASSWORD;
-import static io.roost.it.Http.ADMIN_USER;
-import static io.roost.it.Http.basic;
+import static io.roost.it.Http.ADMIN;
 import static io.roost.it.Http.json;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.roost.it.Deployments;
+import io.roost.it.DeployedRoost;
 import io.roost.it.Http;
+import io.roost.it.Ncs;
 import io.roost.presence.rtc.MemberTransitions;
 import io.roost.presence.rtc.NcsNotice;
 import io.roost.presence.rtc.RtcRole;
 import jakarta.json.JsonObject;
-import java.net.URL;
 import java.net.http.HttpResponse;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -24,33 +22,16 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.jboss.arquillian.container.test.api.Deployment;
-import org.jboss.arquillian.container.test.api.RunAsClient;
-import org.jboss.arquillian.junit5.ArquillianExtension;
-import org.jboss.arquillian.test.api.ArquillianResource;
-import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Property: whatever the duplication and order of delivery, over 16 concurrent connections, every
  * (channel, uid) ends in the state of its highest-clientSeq event, and the maintained counts equal
  * the online members. Randomized; the seed is printed, and {@code -Droost.seed=N} replays it.
  */
-@ExtendWith(ArquillianExtension.class)
-@RunAsClient
-class RtcConvergenceIT {
+class RtcConvergenceIT extends DeployedRoost {
 
-    static final String ADMIN = basic(ADMIN_USER, ADMIN_PASSWORD);
     static final int[] MEMBER_TYPES = {103, 104, 105, 106, 107, 108, 111, 112};
-
-    @Deployment(testable = false)
-    static WebArchive deployment() {
-        return Deployments.roost();
-    }
-
-    @ArquillianResource
-    URL baseUrl;
 
     @Test
     void scrambledDuplicatedHistoriesConvergeToTheHighestClientSeq() throws Exception {
@@ -102,7 +83,7 @@ class RtcConvergenceIT {
             }
         }
         Collections.shuffle(deliveries, random);
-        Ncs ncs = new Ncs(baseUrl.toURI());
+        Ncs ncs = ncs();
         ExecutorService pool = Executors.newFixedThreadPool(16);
         AtomicInteger next = new AtomicInteger();
         List<Future<Integer>> workers = new ArrayList<>();
@@ -131,7 +112,7 @@ class RtcConvergenceIT {
                 (System.nanoTime() - start) / 1e9);
         assertEquals(0, failures, "every delivery is acknowledged (seed " + seed + ")");
 
-        Http http = new Http(baseUrl.toURI());
+        Http http = http();
         for (String channel : channels) {
             HttpResponse<String> r = http.get("api/v1/presence/channels/" + channel + "/members?limit=10000", ADMIN);
             Map<Long, JsonObject> actual = new HashMap<>();

@@ -1,55 +1,40 @@
 package io.roost.it.presence;
 
-import static io.roost.it.Http.ADMIN_PASSWORD;
-import static io.roost.it.Http.ADMIN_USER;
+import static io.roost.it.Http.ADMIN;
 import static io.roost.it.Http.basic;
 import static io.roost.it.Http.json;
+import static io.roost.it.Problems.assertProblem;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.sun.net.httpserver.HttpServer;
-import io.roost.it.Deployments;
+import io.roost.it.DeployedRoost;
 import io.roost.it.Http;
+import io.roost.it.Ncs;
+import io.roost.it.TestUsers;
+import io.roost.it.Wait;
 import io.roost.presence.rtc.AgoraSignature;
 import jakarta.json.JsonObject;
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.net.URL;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.Supplier;
-import org.jboss.arquillian.container.test.api.Deployment;
-import org.jboss.arquillian.container.test.api.RunAsClient;
-import org.jboss.arquillian.junit5.ArquillianExtension;
-import org.jboss.arquillian.test.api.ArquillianResource;
-import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /** The NCS webhook end to end: real signed HTTP in, PostgreSQL state out through the query API. */
-@ExtendWith(ArquillianExtension.class)
-@RunAsClient
-class RtcWebhookIT {
+class RtcWebhookIT extends DeployedRoost {
 
-    static final String ADMIN = basic(ADMIN_USER, ADMIN_PASSWORD);
     static HttpServer agora;
     static final List<String> KICK_REQUESTS = new CopyOnWriteArrayList<>();
     static final List<String> KICK_AUTH = new CopyOnWriteArrayList<>();
     static final AtomicInteger KICK_FAILURES_LEFT = new AtomicInteger();
-
-    @Deployment(testable = false)
-    static WebArchive deployment() {
-        return Deployments.roost();
-    }
-
-    @ArquillianResource
-    URL baseUrl;
 
     /** A stand-in for Agora's REST API: records kicking-rule requests, fails the first ones on demand. */
     @BeforeAll
@@ -76,14 +61,6 @@ class RtcWebhookIT {
         agora.stop(0);
     }
 
-    Http http() throws Exception {
-        return new Http(baseUrl.toURI());
-    }
-
-    Ncs ncs() throws Exception {
-        return new Ncs(baseUrl.toURI());
-    }
-
     static String channelName() {
         return "it-" + UUID.randomUUID().toString().substring(0, 12);
     }
@@ -102,17 +79,6 @@ class RtcWebhookIT {
         HttpResponse<String> r = http().get("api/v1/presence/channels/" + name + "/members" + query, ADMIN);
         assertEquals(200, r.statusCode(), r.body());
         return json(r);
-    }
-
-    static void await(String what, long timeoutMs, Supplier<Boolean> condition) throws InterruptedException {
-        long deadline = System.currentTimeMillis() + timeoutMs;
-        while (System.currentTimeMillis() < deadline) {
-            if (condition.get()) {
-                return;
-            }
-            Thread.sleep(100);
-        }
-        throw new AssertionError("timed out waiting for " + what);
     }
 
     @Test
@@ -144,8 +110,7 @@ class RtcWebhookIT {
     }
 
     private static void assertInvalidSignature(HttpResponse<String> r) {
-        assertEquals(401, r.statusCode(), r.body());
-        assertEquals("urn:roost:problem:invalid-signature", json(r).getString("type"));
+        assertProblem(r, 401, "invalid-signature");
     }
 
     @Test
@@ -273,13 +238,9 @@ class RtcWebhookIT {
         // NCS sends the same notice again: still one kick.
         assertEquals(200, ncs.send(Ncs.member("k2", 104, name, 77, 2, now(), 999)).statusCode());
 
-        await("kick DONE", 30_000, () -> {
-            try {
-                var kicks = json(http().get("api/v1/presence/channels/" + name + "/kicks", ADMIN)).getJsonArray("kicks");
-                return kicks.size() == 1 && kicks.getJsonObject(0).getString("status").equals("DONE");
-            } catch (Exception e) {
-                throw new IllegalStateException(e);
-            }
+        Wait.until("kick DONE", Duration.ofSeconds(30), () -> {
+            var kicks = json(http().get("api/v1/presence/channels/" + name + "/kicks", ADMIN)).getJsonArray("kicks");
+            return kicks.size() == 1 && kicks.getJsonObject(0).getString("status").equals("DONE");
         });
         JsonObject kick = json(http().get("api/v1/presence/channels/" + name + "/kicks", ADMIN))
                 .getJsonArray("kicks").getJsonObject(0);
@@ -307,13 +268,8 @@ class RtcWebhookIT {
         ncs.send(Ncs.member("r5", 105, name, 2, 3, now(), null)); // came back: keeps its row
         assertEquals(2, members(name, "").getJsonArray("members").size());
         // ROOST_PRESENCE_QUIT_RETENTION is 20 s in the test environment; the sweep runs every second.
-        await("tombstone of uid 1 removed", 40_000, () -> {
-            try {
-                return members(name, "").getJsonArray("members").size() == 1;
-            } catch (Exception e) {
-                throw new IllegalStateException(e);
-            }
-        });
+        Wait.until("tombstone of uid 1 removed", Duration.ofSeconds(40),
+                () -> members(name, "").getJsonArray("members").size() == 1);
         JsonObject left = members(name, "").getJsonArray("members").getJsonObject(0);
         assertEquals(2, left.getInt("uid"));
         assertTrue(left.getBoolean("online"));
@@ -330,9 +286,7 @@ class RtcWebhookIT {
         assertEquals(400, http.get("api/v1/presence/users/abc/channels", ADMIN).statusCode());
         assertEquals(404, http.get("api/v1/presence/channels/no-such-channel-" + UUID.randomUUID(), ADMIN).statusCode());
         assertEquals(401, http.get("api/v1/presence/channels", null).statusCode());
-        String user = "rtc-user-" + UUID.randomUUID().toString().substring(0, 8);
-        assertEquals(201, http.post("api/v1/accounts", ADMIN, "{\"username\":\"" + user
-                + "\",\"password\":\"long enough password\",\"roles\":[\"user\"]}").statusCode());
-        assertEquals(403, http.get("api/v1/presence/channels", basic(user, "long enough password")).statusCode());
+        TestUsers.User user = TestUsers.create(baseUrl, "rtc-user-");
+        assertEquals(403, http.get("api/v1/presence/channels", basic(user.name(), TestUsers.PASSWORD)).statusCode());
     }
 }

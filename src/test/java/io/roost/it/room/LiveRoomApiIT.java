@@ -1,65 +1,40 @@
 package io.roost.it.room;
 
-import static io.roost.it.Http.ADMIN_PASSWORD;
-import static io.roost.it.Http.ADMIN_USER;
-import static io.roost.it.Http.basic;
-import static io.roost.it.Http.bearer;
+import static io.roost.it.Http.ADMIN;
 import static io.roost.it.Http.json;
+import static io.roost.it.Problems.assertProblem;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.roost.it.Deployments;
-import io.roost.it.Http;
+import io.roost.it.DeployedRoost;
+import io.roost.it.TestUsers;
+import io.roost.it.TestUsers.User;
 import io.roost.it.TopicListener;
 import io.roost.it.WsDevice;
 import jakarta.json.JsonObject;
-import java.net.URL;
 import java.net.http.HttpResponse;
 import java.time.OffsetDateTime;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
-import org.jboss.arquillian.container.test.api.Deployment;
-import org.jboss.arquillian.container.test.api.RunAsClient;
-import org.jboss.arquillian.junit5.ArquillianExtension;
-import org.jboss.arquillian.test.api.ArquillianResource;
-import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /** The live-room REST API, its roomOp frames and its roost-room-events, as users, back ends and devices see them. */
-@ExtendWith(ArquillianExtension.class)
-@RunAsClient
-class LiveRoomApiIT {
+class LiveRoomApiIT extends DeployedRoost {
 
-    static final String ADMIN = basic(ADMIN_USER, ADMIN_PASSWORD);
-    static final ConcurrentHashMap<String, BlockingQueue<JsonObject>> EVENTS = new ConcurrentHashMap<>();
+    /** The roost-room-events, by room. */
     static TopicListener events;
-
-    @Deployment(testable = false)
-    static WebArchive deployment() {
-        return Deployments.roost();
-    }
-
-    @ArquillianResource
-    URL baseUrl;
-
-    record User(String id, String auth, String token) {
-    }
 
     @BeforeAll
     static void listenToRoomEvents() throws Exception {
-        events = TopicListener.start("roost-room-events",
-                e -> EVENTS.computeIfAbsent(e.getString("roomId"), r -> new LinkedBlockingQueue<>()).add(e));
+        events = TopicListener.start("roost-room-events", "roomId");
     }
 
     @AfterAll
@@ -69,16 +44,8 @@ class LiveRoomApiIT {
         }
     }
 
-    Http http() throws Exception {
-        return new Http(baseUrl.toURI());
-    }
-
     User user() throws Exception {
-        var r = http().post("api/v1/registrations", null, "{\"username\":\"lr-" + UUID.randomUUID().toString().substring(0, 10)
-                + "\",\"deviceType\":\"web\",\"deviceId\":\"w\"}");
-        assertEquals(201, r.statusCode(), r.body());
-        String token = json(r).getJsonObject("token").getString("token");
-        return new User(json(r).getJsonObject("account").getString("id"), bearer(token), token);
+        return TestUsers.registerWithoutPassword(baseUrl, "lr-", "web", "w");
     }
 
     /** In approval mode a fan is a friend: {@code fan} asks, {@code anchor} accepts, and each follows the other. */
@@ -92,12 +59,6 @@ class LiveRoomApiIT {
 
     static String room() {
         return "api-room-" + UUID.randomUUID().toString().substring(0, 8);
-    }
-
-    static void assertProblem(HttpResponse<String> r, int status, String type) {
-        assertEquals(status, r.statusCode(), r.body());
-        assertEquals("application/problem+json", r.headers().firstValue("content-type").orElse("").split(";")[0], r.body());
-        assertEquals("urn:roost:problem:" + type, json(r).getString("type"), r.body());
     }
 
     static void assertStats(HttpResponse<String> r, int online, int fans) {
@@ -221,7 +182,7 @@ class LiveRoomApiIT {
         assertEquals(0, json(http().post(base + "/viewers:leave", ADMIN, "{\"uids\":[" + ten + "]}")).getInt("count"));
         assertStats(http().get(base + "/stats", ADMIN), 40, 0);
 
-        BlockingQueue<JsonObject> seen = EVENTS.computeIfAbsent(room, r -> new LinkedBlockingQueue<>());
+        BlockingQueue<JsonObject> seen = events.events(room);
         JsonObject openedEvent = seen.poll(60, TimeUnit.SECONDS);
         assertNotNull(openedEvent, "no opened event");
         assertEquals("opened", openedEvent.getString("type"));
@@ -282,9 +243,6 @@ class LiveRoomApiIT {
     }
 
     static JsonObject op(WsDevice d, String op, String room) throws Exception {
-        d.send("{\"v\":1,\"type\":\"roomOp\",\"seq\":\"r1\",\"op\":\"" + op + "\",\"roomId\":\"" + room + "\"}");
-        JsonObject ret = d.await("roomOpRet");
-        assertEquals("r1", ret.getString("seq"));
-        return ret;
+        return d.op("roomOp", "\"op\":\"" + op + "\",\"roomId\":\"" + room + "\"");
     }
 }

@@ -1,5 +1,6 @@
 package io.roost.it.room;
 
+import static io.roost.it.Wait.sleep;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -8,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.roost.identity.AccountService;
 import io.roost.it.Deployments;
+import io.roost.it.Wait;
 import io.roost.platform.problem.ProblemException;
 import io.roost.platform.security.Roles;
 import io.roost.room.LiveRooms;
@@ -40,7 +42,6 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.BooleanSupplier;
 import java.util.stream.LongStream;
 import javax.sql.DataSource;
 import org.jboss.arquillian.container.test.api.Deployment;
@@ -60,7 +61,7 @@ class LiveRoomInContainerIT {
 
     @Deployment
     static WebArchive deployment() {
-        return Deployments.roost().addClasses(LiveRoomInContainerIT.class);
+        return Deployments.roost().addClasses(LiveRoomInContainerIT.class, Wait.class, Wait.Condition.class);
     }
 
     @Inject
@@ -111,16 +112,6 @@ class LiveRoomInContainerIT {
     static void assertCounts(int online, int fans, RoomStats s) {
         assertEquals(online, s.online(), "online");
         assertEquals(fans, s.onlineFans(), "onlineFans");
-    }
-
-    static void eventually(String what, Duration within, BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + within.toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("not within " + within + ": " + what);
-            }
-            Thread.sleep(200);
-        }
     }
 
     static int status(Runnable call) {
@@ -194,7 +185,7 @@ class LiveRoomInContainerIT {
         assertEquals("no-open-session", assertThrows(ProblemException.class, () -> rooms.stats(room)).type());
         assertEquals(404, status(() -> rooms.enter(room, List.of(fanA))));
         assertEquals(0, rooms.leave(room, List.of(fanA)), "leaving a room that is not live changes nothing");
-        eventually("the closed session is cleared", Duration.ofSeconds(30), () -> rooms.session(room, closed.id()).cleared());
+        Wait.until("the closed session is cleared", Duration.ofSeconds(30), () -> rooms.session(room, closed.id()).cleared());
         Viewer history = rooms.attendance(closed.id(), fanB).orElseThrow();
         assertFalse(history.online());
         assertEquals("close", history.leftBy());
@@ -251,7 +242,7 @@ class LiveRoomInContainerIT {
 
         // the anchor stops: the session closes by itself after the 8 s anchor timeout
         long sessionId = rooms.openSession(room).id();
-        eventually("the anchor's session times out", Duration.ofSeconds(25),
+        Wait.until("the anchor's session times out", Duration.ofSeconds(25),
                 () -> !rooms.session(room, sessionId).open());
         RoomSession closed = rooms.session(room, sessionId);
         assertEquals("anchor_timeout", closed.closeReason());
@@ -457,13 +448,5 @@ class LiveRoomInContainerIT {
         assertEquals(List.of(), store.viewers(sessionId, false, null, 10));
         rooms.anchorHeartbeat(small, smallAnchor);
         rooms.close(small, smallAnchor);
-    }
-
-    static void sleep(long ms) {
-        try {
-            Thread.sleep(ms);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
     }
 }

@@ -1,62 +1,31 @@
 package io.roost.it.social;
 
-import static io.roost.it.Http.json;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.roost.it.Deployments;
-import io.roost.it.Http;
+import io.roost.it.DeployedRoost;
+import io.roost.it.TestUsers;
+import io.roost.it.TestUsers.User;
 import io.roost.it.WsDevice;
 import jakarta.json.JsonObject;
-import java.net.URL;
-import java.util.UUID;
-import org.jboss.arquillian.container.test.api.Deployment;
-import org.jboss.arquillian.container.test.api.RunAsClient;
-import org.jboss.arquillian.junit5.ArquillianExtension;
-import org.jboss.arquillian.test.api.ArquillianResource;
-import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /** friendOp frames over real WebSockets, forwarded requests and answers, and presence frames to friends. */
-@ExtendWith(ArquillianExtension.class)
-@RunAsClient
-class ContactPresenceIT {
-
-    static final String PASSWORD = "long enough password";
-
-    @Deployment(testable = false)
-    static WebArchive deployment() {
-        return Deployments.roost();
-    }
-
-    @ArquillianResource
-    URL baseUrl;
-
-    record User(String id, String name) {
-    }
+class ContactPresenceIT extends DeployedRoost {
 
     User user() throws Exception {
-        String name = "cp-" + UUID.randomUUID().toString().substring(0, 10);
-        var r = new Http(baseUrl.toURI()).post("api/v1/registrations", null,
-                "{\"username\":\"" + name + "\",\"password\":\"" + PASSWORD + "\"}");
-        assertEquals(201, r.statusCode(), r.body());
-        return new User(json(r).getJsonObject("account").getString("id"), name);
+        return TestUsers.register(baseUrl, "cp-");
     }
 
+    /** The user's device of this type (id TYPE-1), signed in with the password as an app does, then logged in. */
     WsDevice device(User u, String type) throws Exception {
-        var r = new Http(baseUrl.toURI()).post("api/v1/auth/login", null, "{\"login\":\"" + u.name() + "\",\"password\":\""
-                + PASSWORD + "\",\"deviceType\":\"" + type + "\",\"deviceId\":\"" + type + "-1\"}");
-        assertEquals(200, r.statusCode(), r.body());
-        return WsDevice.login(baseUrl, json(r).getString("token"), type, type + "-1");
+        String token = TestUsers.login(baseUrl, u.name(), TestUsers.PASSWORD, type, type + "-1");
+        return WsDevice.login(baseUrl, token, type, type + "-1");
     }
 
     static JsonObject op(WsDevice d, String fields) throws Exception {
-        d.send("{\"v\":1,\"type\":\"friendOp\",\"seq\":\"s1\"," + fields + "}");
-        JsonObject ret = d.await("friendOpRet");
-        assertEquals("s1", ret.getString("seq"));
-        return ret;
+        return d.op("friendOp", fields);
     }
 
     @Test

@@ -1,44 +1,26 @@
 package io.roost.it.social;
 
-import static io.roost.it.Http.bearer;
 import static io.roost.it.Http.json;
+import static io.roost.it.Problems.assertProblem;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.roost.it.Deployments;
-import io.roost.it.Http;
+import io.roost.it.DeployedRoost;
+import io.roost.it.TestUsers;
+import io.roost.it.TestUsers.User;
 import io.roost.it.WsDevice;
 import jakarta.json.JsonObject;
-import java.net.URL;
-import java.net.http.HttpResponse;
-import java.util.UUID;
-import org.jboss.arquillian.container.test.api.Deployment;
-import org.jboss.arquillian.container.test.api.RunAsClient;
-import org.jboss.arquillian.junit5.ArquillianExtension;
-import org.jboss.arquillian.test.api.ArquillianResource;
-import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * The social graph in follow mode (Weibo-like) over REST and frames. Runs in its own Failsafe
  * execution, against a WildFly started with ROOST_SOCIAL_MODE=follow (pom.xml); the other ITs run
  * approval mode.
  */
-@ExtendWith(ArquillianExtension.class)
-@RunAsClient
-class FollowModeIT {
-
-    @Deployment(testable = false)
-    static WebArchive deployment() {
-        return Deployments.roost();
-    }
-
-    @ArquillianResource
-    URL baseUrl;
+class FollowModeIT extends DeployedRoost {
 
     /** Only in the follow-mode execution (a -Dit.test=... run would otherwise start it against approval mode). */
     @BeforeAll
@@ -47,31 +29,12 @@ class FollowModeIT {
                 "runs in the follow-mode Failsafe execution");
     }
 
-    record User(String id, String auth, String token) {
-    }
-
-    Http http() throws Exception {
-        return new Http(baseUrl.toURI());
-    }
-
     User user() throws Exception {
-        var r = http().post("api/v1/registrations", null, "{\"username\":\"fm-" + UUID.randomUUID().toString().substring(0, 10)
-                + "\",\"deviceType\":\"web\",\"deviceId\":\"w\"}");
-        assertEquals(201, r.statusCode(), r.body());
-        String token = json(r).getJsonObject("token").getString("token");
-        return new User(json(r).getJsonObject("account").getString("id"), bearer(token), token);
-    }
-
-    static void assertProblem(HttpResponse<String> r, int status, String type) {
-        assertEquals(status, r.statusCode(), r.body());
-        assertEquals("urn:roost:problem:" + type, json(r).getString("type"), r.body());
+        return TestUsers.registerWithoutPassword(baseUrl, "fm-", "web", "w");
     }
 
     static JsonObject op(WsDevice d, String fields) throws Exception {
-        d.send("{\"v\":1,\"type\":\"friendOp\",\"seq\":\"f1\"," + fields + "}");
-        JsonObject ret = d.await("friendOpRet");
-        assertEquals("f1", ret.getString("seq"));
-        return ret;
+        return d.op("friendOp", fields);
     }
 
     @Test

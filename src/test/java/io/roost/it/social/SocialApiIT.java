@@ -1,68 +1,31 @@
 package io.roost.it.social;
 
-import static io.roost.it.Http.ADMIN_PASSWORD;
-import static io.roost.it.Http.ADMIN_USER;
-import static io.roost.it.Http.basic;
-import static io.roost.it.Http.bearer;
+import static io.roost.it.Http.ADMIN;
 import static io.roost.it.Http.json;
+import static io.roost.it.Problems.assertProblem;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.roost.it.Deployments;
-import io.roost.it.Http;
+import io.roost.it.DeployedRoost;
+import io.roost.it.TestUsers;
+import io.roost.it.TestUsers.User;
 import jakarta.json.JsonObject;
-import java.net.URL;
 import java.net.http.HttpResponse;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import org.jboss.arquillian.container.test.api.Deployment;
-import org.jboss.arquillian.container.test.api.RunAsClient;
-import org.jboss.arquillian.junit5.ArquillianExtension;
-import org.jboss.arquillian.test.api.ArquillianResource;
-import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /** The social REST API in approval mode (ROOST_SOCIAL_MODE=approval in the tests). */
-@ExtendWith(ArquillianExtension.class)
-@RunAsClient
-class SocialApiIT {
-
-    static final String ADMIN = basic(ADMIN_USER, ADMIN_PASSWORD);
-
-    @Deployment(testable = false)
-    static WebArchive deployment() {
-        return Deployments.roost();
-    }
-
-    @ArquillianResource
-    URL baseUrl;
-
-    record User(String id, String auth) {
-    }
-
-    Http http() throws Exception {
-        return new Http(baseUrl.toURI());
-    }
+class SocialApiIT extends DeployedRoost {
 
     User user() throws Exception {
-        String name = "so-" + UUID.randomUUID().toString().substring(0, 10);
-        var r = http().post("api/v1/registrations", null, "{\"username\":\"" + name
-                + "\",\"password\":\"long enough password\",\"deviceType\":\"web\",\"deviceId\":\"w\"}");
-        assertEquals(201, r.statusCode(), r.body());
-        return new User(json(r).getJsonObject("account").getString("id"), bearer(json(r).getJsonObject("token").getString("token")));
-    }
-
-    static void assertProblem(HttpResponse<String> r, int status, String type) {
-        assertEquals(status, r.statusCode(), r.body());
-        assertEquals("urn:roost:problem:" + type, json(r).getString("type"), r.body());
+        return TestUsers.register(baseUrl, "so-");
     }
 
     JsonObject relation(User a, User b) throws Exception {

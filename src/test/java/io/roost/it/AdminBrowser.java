@@ -1,4 +1,4 @@
-package io.roost.it.admin;
+package io.roost.it;
 
 import static io.roost.it.Http.json;
 
@@ -15,7 +15,7 @@ public final class AdminBrowser {
     private final HttpClient client = HttpClient.newBuilder().cookieHandler(new CookieManager())
             .connectTimeout(Duration.ofSeconds(5)).build();
     private final URI base;
-    String csrf;
+    private String csrf;
 
     public AdminBrowser(URI base) {
         this.base = base;
@@ -29,6 +29,11 @@ public final class AdminBrowser {
             b.header("X-CSRF-Token", csrf);
         }
         return client.send(b.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** The CSRF token the last accepted sign-in gave, or null. */
+    public String csrf() {
+        return csrf;
     }
 
     public HttpResponse<String> signIn(String user, String password) throws Exception {

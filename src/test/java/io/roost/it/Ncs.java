@@ -1,4 +1,4 @@
-package io.roost.it.presence;
+package io.roost.it;
 
 import io.roost.presence.rtc.AgoraSignature;
 import java.net.URI;
@@ -37,7 +37,7 @@ public final class Ncs {
         return send(body, AgoraSignature.hmacHex("HmacSHA1", SECRET, body), AgoraSignature.hmacHex("HmacSHA256", SECRET, body));
     }
 
-    HttpResponse<String> send(byte[] body, String sha1, String sha256) {
+    public HttpResponse<String> send(byte[] body, String sha1, String sha256) {
         HttpRequest.Builder b = HttpRequest.newBuilder(webhook).timeout(Duration.ofSeconds(30))
                 .header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofByteArray(body));
