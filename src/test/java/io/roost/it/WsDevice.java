@@ -66,6 +66,11 @@ public final class WsDevice implements WebSocket.Listener {
         return ret;
     }
 
+    /** A {@code friendOp} frame and its answer. */
+    public JsonObject friendOp(String fields) throws InterruptedException {
+        return op("friendOp", fields);
+    }
+
     @Override
     public CompletionStage<?> onText(WebSocket ws, CharSequence data, boolean last) {
         partial.append(data);

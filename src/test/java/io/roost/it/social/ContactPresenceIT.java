@@ -24,10 +24,6 @@ class ContactPresenceIT extends DeployedRoost {
         return WsDevice.login(baseUrl, token, type, type + "-1");
     }
 
-    static JsonObject op(WsDevice d, String fields) throws Exception {
-        return d.op("friendOp", fields);
-    }
-
     @Test
     void friendsOverFramesAndPresenceToFriendsWithGrowingVersions() throws Exception {
         User alice = user();
@@ -35,20 +31,20 @@ class ContactPresenceIT extends DeployedRoost {
         WsDevice aliceWeb = device(alice, "web");
         WsDevice bobWeb = device(bob, "web");
 
-        JsonObject asked = op(aliceWeb, "\"op\":\"request\",\"uid\":\"" + bob.id() + "\",\"message\":\"hi Bob\"");
+        JsonObject asked = aliceWeb.friendOp("\"op\":\"request\",\"uid\":\"" + bob.id() + "\",\"message\":\"hi Bob\"");
         assertEquals("ok", asked.getString("result"), asked.toString());
         JsonObject forwarded = bobWeb.await("friendOp");
         assertEquals("request", forwarded.getString("op"));
         assertEquals(alice.id(), forwarded.getString("from"));
         assertEquals("hi Bob", forwarded.getString("message"));
 
-        JsonObject answered = op(bobWeb, "\"op\":\"answer\",\"requestId\":\"" + forwarded.getString("requestId")
+        JsonObject answered = bobWeb.friendOp("\"op\":\"answer\",\"requestId\":\"" + forwarded.getString("requestId")
                 + "\",\"decision\":\"accept\"");
         assertEquals("ACCEPTED", answered.getString("status"), answered.toString());
         JsonObject told = aliceWeb.await("friendOp");
         assertEquals("answer", told.getString("op"));
         assertEquals("ACCEPTED", told.getString("status"));
-        assertTrue(op(aliceWeb, "\"op\":\"relation\",\"uid\":\"" + bob.id() + "\"").getBoolean("friends"));
+        assertTrue(aliceWeb.friendOp("\"op\":\"relation\",\"uid\":\"" + bob.id() + "\"").getBoolean("friends"));
 
         // A second device type of Alice's comes and goes: Bob hears both, versions growing.
         WsDevice alicePhone = device(alice, "android");
@@ -68,7 +64,7 @@ class ContactPresenceIT extends DeployedRoost {
         // Alice hides her presence from Bob: her next login tells him nothing.
         WsDevice aliceAgain = device(alice, "web");
         bobWeb.await("presence");
-        assertEquals("ok", op(aliceAgain, "\"op\":\"permission\",\"uid\":\"" + bob.id() + "\",\"hidePresence\":true")
+        assertEquals("ok", aliceAgain.friendOp("\"op\":\"permission\",\"uid\":\"" + bob.id() + "\",\"hidePresence\":true")
                 .getString("result"));
         device(alice, "android").bye();
         Thread.sleep(2000);
@@ -82,12 +78,12 @@ class ContactPresenceIT extends DeployedRoost {
     void badFriendOpsFailWithACodeAndKeepTheConnection() throws Exception {
         User carol = user();
         WsDevice d = device(carol, "desktop");
-        JsonObject unknown = op(d, "\"op\":\"poke\"");
+        JsonObject unknown = d.friendOp("\"op\":\"poke\"");
         assertEquals("fail", unknown.getString("result"));
         assertEquals("unknown-op", unknown.getString("code"));
-        assertEquals("wrong-social-mode", op(d, "\"op\":\"follow\",\"uid\":\"1\"").getString("code"));
-        assertEquals("invalid-id", op(d, "\"op\":\"block\",\"uid\":\"x\"").getString("code"));
-        assertEquals("self-relation", op(d, "\"op\":\"request\",\"uid\":\"" + carol.id() + "\"").getString("code"));
+        assertEquals("wrong-social-mode", d.friendOp("\"op\":\"follow\",\"uid\":\"1\"").getString("code"));
+        assertEquals("invalid-id", d.friendOp("\"op\":\"block\",\"uid\":\"x\"").getString("code"));
+        assertEquals("self-relation", d.friendOp("\"op\":\"request\",\"uid\":\"" + carol.id() + "\"").getString("code"));
         d.send("{\"v\":1,\"type\":\"heartbeat\"}");
         d.expect("heartbeat");
         d.bye();
@@ -100,29 +96,29 @@ class ContactPresenceIT extends DeployedRoost {
         WsDevice d = device(dora, "desktop");
         for (User a : askers) {
             WsDevice ad = device(a, "pad");
-            assertEquals("ok", op(ad, "\"op\":\"request\",\"uid\":\"" + dora.id() + "\"").getString("result"));
+            assertEquals("ok", ad.friendOp("\"op\":\"request\",\"uid\":\"" + dora.id() + "\"").getString("result"));
             ad.bye();
         }
-        JsonObject incoming = op(d, "\"op\":\"requests\",\"limit\":2");
+        JsonObject incoming = d.friendOp("\"op\":\"requests\",\"limit\":2");
         assertEquals("ok", incoming.getString("result"), incoming.toString());
         assertEquals(2, incoming.getJsonArray("items").size());
-        JsonObject rest = op(d, "\"op\":\"requests\",\"limit\":2,\"before\":\"" + incoming.getString("next") + "\"");
+        JsonObject rest = d.friendOp("\"op\":\"requests\",\"limit\":2,\"before\":\"" + incoming.getString("next") + "\"");
         assertEquals(1, rest.getJsonArray("items").size());
         assertTrue(rest.isNull("next"));
         for (JsonObject r : incoming.getJsonArray("items").getValuesAs(JsonObject.class)) {
             assertEquals(dora.id(), r.getString("to"));
-            op(d, "\"op\":\"answer\",\"requestId\":\"" + r.getString("id") + "\",\"decision\":\"accept\"");
+            d.friendOp("\"op\":\"answer\",\"requestId\":\"" + r.getString("id") + "\",\"decision\":\"accept\"");
         }
-        JsonObject friends = op(d, "\"op\":\"friends\",\"limit\":1");
+        JsonObject friends = d.friendOp("\"op\":\"friends\",\"limit\":1");
         assertEquals(1, friends.getJsonArray("items").size());
-        JsonObject more = op(d, "\"op\":\"friends\",\"limit\":5,\"after\":\"" + friends.getString("next") + "\"");
+        JsonObject more = d.friendOp("\"op\":\"friends\",\"limit\":5,\"after\":\"" + friends.getString("next") + "\"");
         assertEquals(1, more.getJsonArray("items").size(), "two friends accepted, one per page");
-        assertEquals(2, op(d, "\"op\":\"followers\"").getJsonArray("items").size());
-        assertEquals(2, op(d, "\"op\":\"counts\"").getInt("following"));
-        assertEquals("invalid-limit", op(d, "\"op\":\"friends\",\"limit\":0").getString("code"));
-        assertEquals("invalid-limit", op(d, "\"op\":\"friends\",\"limit\":\"x\"").getString("code"));
-        assertEquals("invalid-direction", op(d, "\"op\":\"requests\",\"direction\":\"sideways\"").getString("code"));
-        assertEquals("invalid-id", op(d, "\"op\":\"blocked\",\"after\":\"x\"").getString("code"));
+        assertEquals(2, d.friendOp("\"op\":\"followers\"").getJsonArray("items").size());
+        assertEquals(2, d.friendOp("\"op\":\"counts\"").getInt("following"));
+        assertEquals("invalid-limit", d.friendOp("\"op\":\"friends\",\"limit\":0").getString("code"));
+        assertEquals("invalid-limit", d.friendOp("\"op\":\"friends\",\"limit\":\"x\"").getString("code"));
+        assertEquals("invalid-direction", d.friendOp("\"op\":\"requests\",\"direction\":\"sideways\"").getString("code"));
+        assertEquals("invalid-id", d.friendOp("\"op\":\"blocked\",\"after\":\"x\"").getString("code"));
         d.bye();
     }
 }

@@ -33,10 +33,6 @@ class FollowModeIT extends DeployedRoost {
         return TestUsers.registerWithoutPassword(baseUrl, "fm-", "web", "w");
     }
 
-    static JsonObject op(WsDevice d, String fields) throws Exception {
-        return d.op("friendOp", fields);
-    }
-
     @Test
     void followWithoutConsentAndMutualFollowsAreFriends() throws Exception {
         User ann = user();
@@ -72,10 +68,10 @@ class FollowModeIT extends DeployedRoost {
         User cat = user();
         User dan = user();
         WsDevice catWeb = WsDevice.login(baseUrl, cat.token(), "web", "w");
-        JsonObject followed = op(catWeb, "\"op\":\"follow\",\"uid\":\"" + dan.id() + "\"");
+        JsonObject followed = catWeb.friendOp("\"op\":\"follow\",\"uid\":\"" + dan.id() + "\"");
         assertEquals("ok", followed.getString("result"), followed.toString());
-        assertEquals("wrong-social-mode", op(catWeb, "\"op\":\"request\",\"uid\":\"" + dan.id() + "\"").getString("code"));
-        assertEquals(1, op(catWeb, "\"op\":\"counts\"").getInt("following"));
+        assertEquals("wrong-social-mode", catWeb.friendOp("\"op\":\"request\",\"uid\":\"" + dan.id() + "\"").getString("code"));
+        assertEquals(1, catWeb.friendOp("\"op\":\"counts\"").getInt("following"));
 
         // follow mode tells followers (ROOST_SOCIAL_PRESENCE_AUDIENCE defaults to followers here)
         WsDevice danWeb = WsDevice.login(baseUrl, dan.token(), "web", "w");
@@ -83,8 +79,8 @@ class FollowModeIT extends DeployedRoost {
         assertEquals(dan.id(), presence.getString("uid"));
         assertTrue(presence.getBoolean("online"));
 
-        assertEquals("ok", op(catWeb, "\"op\":\"unfollow\",\"uid\":\"" + dan.id() + "\"").getString("result"));
-        assertEquals(0, op(catWeb, "\"op\":\"counts\"").getInt("following"));
+        assertEquals("ok", catWeb.friendOp("\"op\":\"unfollow\",\"uid\":\"" + dan.id() + "\"").getString("result"));
+        assertEquals(0, catWeb.friendOp("\"op\":\"counts\"").getInt("following"));
         danWeb.bye();
         catWeb.bye();
     }
