@@ -18,6 +18,9 @@
 #   jit_seconds PID         the JVM's total JIT compile time so far, in seconds
 #   wait_jit_quiet PID      waits (at most 180 s) until the JVM's compile time grows < 0.2 s in 3 s
 
+# Roost's HTTP address as bin/roost starts it (ROOST_PORT_OFFSET moves every port, as for a second node).
+ROOST_URL="http://127.0.0.1:$((8080 + ${ROOST_PORT_OFFSET:-0}))"
+
 pgbench_upsert_tps() {
   local port=$1 dir=$2 clients=${3:-64} seconds=${4:-20}
   command -v pgbench >/dev/null || [[ -x /usr/lib/postgresql/15/bin/pgbench ]] \

@@ -36,7 +36,7 @@ trap 'kill $SAMPLER 2>/dev/null; bin/roost stop >/dev/null 2>&1 || true; kill $R
 
 CP="target/test-classes:target/classes:$(cat target/devservices.classpath)"
 bench() {
-  java -Xmx1g -Xlog:gc:file="$ROOST_DATA_DIR/loadgen-gc.log" -cp "$CP" io.roost.bench.LiveRoomBench --url=http://127.0.0.1:8080 \
+  java -Xmx1g -Xlog:gc:file="$ROOST_DATA_DIR/loadgen-gc.log" -cp "$CP" io.roost.bench.LiveRoomBench --url="$ROOST_URL" \
     --db="jdbc:postgresql://127.0.0.1:$DB_PORT/roost" --redis-port="$REDIS_PORT" "$@"
 }
 WARMUP_VIEWERS=${ROOM_WARMUP_VIEWERS:-20000}

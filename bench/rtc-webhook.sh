@@ -24,7 +24,7 @@ PG_TPS=$(pgbench_upsert_tps "$DB_PORT" "$ROOST_DATA_DIR" "$CLIENTS" 20)
 
 echo "== Roost webhook: $CLIENTS connections"
 CP="target/test-classes:target/classes:$(cat target/devservices.classpath)"
-java -Xmx2g -cp "$CP" io.roost.bench.RtcWebhookBench --url=http://127.0.0.1:8080 --connections="$CLIENTS" "$@" | tee "$ROOST_DATA_DIR/bench.out"
+java -Xmx2g -cp "$CP" io.roost.bench.RtcWebhookBench --url="$ROOST_URL" --connections="$CLIENTS" "$@" | tee "$ROOST_DATA_DIR/bench.out"
 ROOST_RPS=$(awk '/^RESULT/ { for (i=1;i<=NF;i++) if ($i ~ /^requests_per_s=/) { split($i,a,"="); print a[2] } }' "$ROOST_DATA_DIR/bench.out")
 echo
 echo "machine: $(nproc) cores, $(free -g | awk '/Mem/ {print $2}') GiB"

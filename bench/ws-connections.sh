@@ -38,7 +38,7 @@ rss_kb() { awk '/VmRSS/ {print $2}' "/proc/$PID/status"; }
 CP="target/test-classes:target/classes:$(cat target/devservices.classpath)"
 OUT=$ROOST_DATA_DIR/bench.out
 GO=$ROOST_DATA_DIR/bench.go
-java -Xmx3g -cp "$CP" io.roost.bench.WsConnectionsBench --url=http://127.0.0.1:8080 --go-file="$GO" "$@" > "$OUT" 2>&1 &
+java -Xmx3g -cp "$CP" io.roost.bench.WsConnectionsBench --url="$ROOST_URL" --go-file="$GO" "$@" > "$OUT" 2>&1 &
 BENCH=$!
 # The baseline is taken once the users exist and the server is warm, right before the connections open.
 until grep -q "^BASELINE" "$OUT" 2>/dev/null || ! kill -0 $BENCH 2>/dev/null; do sleep 1; done
