@@ -16,7 +16,8 @@ class TopicsIT extends DeployedRoost {
 
     /** The topics of the test configuration (ROOST_MQTT_STATUS_TOPIC is GID_ROOST_IT_MQTT). */
     static final List<String> TOPICS = List.of("roost-sms", "roost-group-events", "roost-deliveries", "roost-session-kicks",
-            "roost-login-events", "roost-rtc-events", "roost-room-events", "GID_ROOST_IT_MQTT");
+            "roost-login-events", "roost-rtc-events", "roost-room-events", "roost-chat-events",
+            "GID_ROOST_IT_MQTT");
 
     @Test
     void everyTopicExistsBeforeItsFirstEvent() throws Exception {

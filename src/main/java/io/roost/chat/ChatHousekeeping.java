@@ -1,0 +1,64 @@
+package io.roost.chat;
+
+import io.roost.chat.store.ChatStore;
+import jakarta.ejb.ConcurrencyManagement;
+import jakarta.ejb.ConcurrencyManagementType;
+import jakarta.ejb.DependsOn;
+import jakarta.ejb.EJB;
+import jakarta.ejb.Schedule;
+import jakarta.ejb.Singleton;
+import jakarta.ejb.Startup;
+import jakarta.ejb.TransactionAttribute;
+import jakarta.ejb.TransactionAttributeType;
+import jakarta.inject.Inject;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * The chat timer {@code chat-send-purge}: every minute, sendIds older than
+ * {@code ROOST_CHAT_SEND_ID_RETENTION} are deleted, {@value #BATCH} a transaction, until none is left.
+ */
+@Singleton
+@Startup
+@DependsOn("DatabaseMigrator")
+@ConcurrencyManagement(ConcurrencyManagementType.BEAN)
+@TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
+public class ChatHousekeeping {
+
+    private static final Logger LOG = Logger.getLogger(ChatHousekeeping.class.getName());
+    static final int BATCH = 1_000;
+
+    @EJB
+    ChatStore store;
+
+    @Inject
+    ChatSettings settings;
+
+    private final AtomicBoolean purging = new AtomicBoolean();
+
+    @Schedule(hour = "*", minute = "*", persistent = false, info = "chat-send-purge")
+    void purgeTick() {
+        if (!purging.compareAndSet(false, true)) {
+            return;
+        }
+        try {
+            purgeSends();
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "chat sendId purge failed; the next tick retries", e);
+        } finally {
+            purging.set(false);
+        }
+    }
+
+    /** Deletes expired sendIds in batches; how many. */
+    public int purgeSends() {
+        int total = 0;
+        int n;
+        do {
+            n = store.purgeSends(settings.sendIdRetention(), BATCH);
+            total += n;
+        } while (n >= BATCH);
+        return total;
+    }
+}

@@ -1,0 +1,50 @@
+package io.roost.chat;
+
+import io.roost.platform.config.Durations;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+
+/** Chat configuration (environment variables in docs/configuration.md). */
+@ApplicationScoped
+public class ChatSettings {
+
+    @Inject
+    @ConfigProperty(name = "roost.chat.max-body-bytes", defaultValue = "16384")
+    int maxBodyBytes;
+
+    @Inject
+    @ConfigProperty(name = "roost.chat.send-id-retention", defaultValue = "24h")
+    String sendIdRetention;
+
+    @Inject
+    @ConfigProperty(name = "roost.chat.blocked-words")
+    Optional<String> blockedWords;
+
+    @Inject
+    @ConfigProperty(name = "roost.chat.blocked-words-action", defaultValue = "mask")
+    String blockedWordsAction;
+
+    /** The most bytes a message body may take (its JSON form, UTF-8). */
+    public int maxBodyBytes() {
+        return maxBodyBytes;
+    }
+
+    /** A sendId's answer is kept at least this long, so a resend within it writes nothing. */
+    public Duration sendIdRetention() {
+        return Durations.parse(sendIdRetention);
+    }
+
+    /** The default content filter's words (comma-separated, matched case-insensitively). */
+    public List<String> blockedWords() {
+        return WordList.parseWords(blockedWords.orElse(""));
+    }
+
+    /** What the default content filter does with a blocked word: reject the message, or mask the word. */
+    public WordList.Action blockedWordsAction() {
+        return WordList.Action.parse(blockedWordsAction);
+    }
+}

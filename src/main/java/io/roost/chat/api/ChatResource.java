@@ -1,0 +1,274 @@
+package io.roost.chat.api;
+
+import io.roost.chat.ChatMessage;
+import io.roost.chat.ChatService;
+import io.roost.chat.Conversation;
+import io.roost.chat.SendCommand;
+import io.roost.chat.Sent;
+import io.roost.platform.api.Page;
+import io.roost.platform.ids.Ids;
+import io.roost.platform.json.Jsonp;
+import io.roost.platform.problem.ProblemException;
+import io.roost.platform.security.Caller;
+import io.roost.platform.security.Roles;
+import jakarta.annotation.security.RolesAllowed;
+import jakarta.inject.Inject;
+import jakarta.json.JsonNumber;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonObjectBuilder;
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Size;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.DELETE;
+import jakarta.ws.rs.DefaultValue;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.SecurityContext;
+import java.time.OffsetDateTime;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+
+/**
+ * One-to-one chat over REST: users send as themselves and read their own conversations; back ends
+ * (service, admin) send on behalf of a user ({@code from}) or as the system, and read anyone's.
+ */
+@Path("/v1/chat")
+@Produces(MediaType.APPLICATION_JSON)
+@Consumes(MediaType.APPLICATION_JSON)
+@RolesAllowed({Roles.ADMIN, Roles.SERVICE, Roles.USER})
+@Tag(name = "chat")
+public class ChatResource {
+
+    @Schema(name = "ChatMedia", description = "A media reference (no bytes): image, file, voice")
+    public record Media(@Schema(required = true) String url, @Schema(required = true) Long size, @Schema(required = true) String mime,
+                        Integer width, Integer height, @Schema(description = "milliseconds") Long duration, String name) {
+    }
+
+    @Schema(name = "ChatLocation")
+    public record Location(@Schema(required = true) Double lat, @Schema(required = true) Double lon, String title) {
+    }
+
+    @Schema(name = "ChatSend", description = "text for text, custom and system; media for image, file, voice; location for location")
+    public record SendBody(@NotNull @Size(max = 20) String peer,
+                           @Schema(description = "back ends: the user it comes from (required); users: absent or themselves")
+                           @Size(max = 20) String from,
+                           @Schema(required = true, description = "the client's id of this message, unique per sending device; 1-64 of [A-Za-z0-9_.:-]")
+                           String sendId,
+                           @Schema(required = true, enumeration = {"text", "image", "file", "voice", "location", "custom", "system"})
+                           String type,
+                           String text, @Valid Media media, @Valid Location location,
+                           @Schema(description = "the msgId of a message of this conversation it quotes") @Size(max = 20) String quote,
+                           @Schema(description = "0-9, default 0") Integer priority) {
+    }
+
+    @Schema(name = "ChatSent", description = "The answer to a send, given after commit")
+    public record SentView(String sendId, String msgId, long seq, @Schema(description = "the message's time, epoch milliseconds") long tm) {
+        static SentView of(Sent s) {
+            return new SentView(s.sendId(), Long.toString(s.msgId()), s.seq(), s.tm().toInstant().toEpochMilli());
+        }
+    }
+
+    @Schema(name = "ChatMessage", description = "A message in its owner's timeline; a deleted one is a tombstone without content")
+    public record MessageView(String msgId, long seq, String peer, @Schema(description = "0: the system") String senderUid,
+                              String sendId, String type, String text, Media media, Location location, String quote, int priority,
+                              OffsetDateTime createdAt, boolean deleted, boolean recalled) {
+        static MessageView of(ChatMessage m) {
+            JsonObject b = m.body();
+            return new MessageView(Long.toString(m.msgId()), m.seq(), Long.toString(m.peer()), Long.toString(m.senderUid()), m.sendId(),
+                    m.type(), b == null ? null : b.getString("text", null), b == null ? null : mediaOf(b.getJsonObject("media")),
+                    b == null ? null : locationOf(b.getJsonObject("location")),
+                    m.quoteMsgId() == null ? null : Long.toString(m.quoteMsgId()), m.priority(), m.createdAt(), m.deleted(), m.recalled());
+        }
+    }
+
+    @Schema(name = "ChatConversation", description = "One side of a conversation; syncVersion orders its owner's changes")
+    public record ConversationView(String peer, long lastSeq, String lastMsgId, String lastSenderUid, String lastPreview, int unread,
+                                   long readSeq, long deliveredSeq, long syncVersion, OffsetDateTime updatedAt) {
+        static ConversationView of(Conversation c) {
+            return new ConversationView(Long.toString(c.peer()), c.lastSeq(), c.lastMsgId() == null ? null : Long.toString(c.lastMsgId()),
+                    c.lastSenderUid() == null ? null : Long.toString(c.lastSenderUid()), c.lastPreview(), c.unread(), c.readSeq(),
+                    c.deliveredSeq(), c.syncVersion(), c.updatedAt());
+        }
+    }
+
+    @Inject
+    ChatService chat;
+
+    @POST
+    @Path("/messages")
+    @Operation(operationId = "sendChatMessage",
+            summary = "Send a one-to-one message (201); a resend of the same sendId gets the same answer (200) and writes nothing")
+    @APIResponse(responseCode = "201", description = "Stored in both timelines (committed)",
+            content = @Content(schema = @Schema(implementation = SentView.class)))
+    @APIResponse(responseCode = "200", description = "A resend: the stored answer",
+            content = @Content(schema = @Schema(implementation = SentView.class)))
+    @APIResponse(responseCode = "400", description = "invalid-send-id, invalid-type, invalid-body, invalid-priority, invalid-quote,"
+            + " invalid-id, self-message, from-required, validation-failed")
+    @APIResponse(responseCode = "403", description = "blocked: one side blocks the other; forbidden: sending as another user, or a"
+            + " system message from a user")
+    @APIResponse(responseCode = "404", description = "not-found: no such active user (recipient or from)")
+    @APIResponse(responseCode = "409", description = "send-id-conflict: this sendId was used for another message")
+    @APIResponse(responseCode = "413", description = "body-too-large: over ROOST_CHAT_MAX_BODY_BYTES")
+    @APIResponse(responseCode = "422", description = "content-rejected: the content filter refused it")
+    public Response send(@NotNull @Valid SendBody b, @Context SecurityContext sc) {
+        long caller = Caller.id(sc);
+        boolean backEnd = Caller.actsForOthers(sc);
+        long from;
+        String deviceKey;
+        boolean system = false;
+        if (backEnd) {
+            if (b.from() == null) {
+                throw ProblemException.badRequest("from-required", "A back end names the user a message comes from (from).");
+            }
+            from = Ids.parse(b.from());
+            system = "system".equals(b.type());
+            deviceKey = (system ? "system:" : "svc:") + caller;
+        } else {
+            from = b.from() == null ? caller : Caller.user(b.from(), sc);
+            if (from != caller) {
+                throw ProblemException.forbidden("You send messages as yourself only.");
+            }
+            deviceKey = "rest";
+        }
+        Sent sent = chat.send(new SendCommand(from, Ids.parse(b.peer()), deviceKey, b.sendId(), b.type(), body(b),
+                b.quote() == null ? null : Ids.parse(b.quote()), b.priority() == null ? 0 : b.priority(), system));
+        return Response.status(sent.resent() ? 200 : 201).entity(SentView.of(sent)).build();
+    }
+
+    @GET
+    @Path("/users/{uid}/conversations")
+    @Operation(operationId = "listChatConversations",
+            summary = "A user's conversations changed after sync version since (0: all), in version order; next is the version to continue from")
+    @APIResponse(responseCode = "200", description = "A page of conversations")
+    @APIResponse(responseCode = "400", description = "invalid-id, invalid-cursor, invalid-limit")
+    @APIResponse(responseCode = "403", description = "forbidden: your own conversations only (back ends: anyone's)")
+    public Page<ConversationView> conversations(@PathParam("uid") String uid, @QueryParam("since") String since,
+                                                @QueryParam("limit") @DefaultValue("50") int limit, @Context SecurityContext sc) {
+        long owner = owner(uid, sc);
+        Page<Conversation> page = chat.conversations(owner, since == null ? 0 : cursor(since), limit);
+        return new Page<>(page.items().stream().map(ConversationView::of).toList(), page.next());
+    }
+
+    @GET
+    @Path("/users/{uid}/conversations/{peer}/messages")
+    @Operation(operationId = "listChatMessages",
+            summary = "A conversation's messages in seq order: after=seq (newer, next: the last seq) or before=seq / neither (older or"
+                    + " the newest, next: the first seq); deleted ones as tombstones")
+    @APIResponse(responseCode = "200", description = "A page of messages")
+    @APIResponse(responseCode = "400", description = "invalid-id, invalid-cursor, one-cursor, invalid-limit")
+    @APIResponse(responseCode = "403", description = "forbidden: your own conversations only (back ends: anyone's)")
+    public Page<MessageView> messages(@PathParam("uid") String uid, @PathParam("peer") String peer, @QueryParam("after") String after,
+                                      @QueryParam("before") String before, @QueryParam("limit") @DefaultValue("50") int limit,
+                                      @Context SecurityContext sc) {
+        long owner = owner(uid, sc);
+        Page<ChatMessage> page = chat.messages(owner, Ids.parse(peer), after == null ? null : cursor(after),
+                before == null ? null : cursor(before), limit);
+        return new Page<>(page.items().stream().map(MessageView::of).toList(), page.next());
+    }
+
+    @DELETE
+    @Path("/users/{uid}/conversations/{peer}/messages/{seq}")
+    @Operation(operationId = "deleteChatMessageForMe",
+            summary = "Delete a message from this user's timeline only; it stays as a tombstone, the peer keeps theirs")
+    @APIResponse(responseCode = "204", description = "Deleted (also if it was already)")
+    @APIResponse(responseCode = "400", description = "invalid-id, invalid-cursor")
+    @APIResponse(responseCode = "403", description = "forbidden: your own conversations only (back ends: anyone's)")
+    @APIResponse(responseCode = "404", description = "not-found: no such message in this conversation")
+    public Response deleteForMe(@PathParam("uid") String uid, @PathParam("peer") String peer, @PathParam("seq") String seq,
+                                @Context SecurityContext sc) {
+        chat.deleteForMe(owner(uid, sc), Ids.parse(peer), cursor(seq));
+        return Response.noContent().build();
+    }
+
+    private static long owner(String uid, SecurityContext sc) {
+        return Caller.requireSelfOrOperator(Caller.user(uid, sc), sc, "You may only read your own conversations.");
+    }
+
+    private static long cursor(String value) {
+        try {
+            long v = Long.parseLong(value);
+            if (v >= 0) {
+                return v;
+            }
+        } catch (NumberFormatException e) {
+            // below
+        }
+        throw ProblemException.badRequest("invalid-cursor", "'" + value + "' is not a sequence number or version (an integer ≥ 0).");
+    }
+
+    /** The body the service stores for the type: {"text"}, {"media"} or {"location"}; what the type needs is checked there. */
+    private static JsonObject body(SendBody b) {
+        JsonObjectBuilder o = Jsonp.PROVIDER.createObjectBuilder();
+        String type = b.type() == null ? "" : b.type();
+        switch (type) {
+            case "image", "file", "voice" -> {
+                if (b.media() != null) {
+                    Media m = b.media();
+                    JsonObjectBuilder j = Jsonp.PROVIDER.createObjectBuilder();
+                    put(j, "url", m.url());
+                    put(j, "size", m.size());
+                    put(j, "mime", m.mime());
+                    put(j, "width", m.width() == null ? null : m.width().longValue());
+                    put(j, "height", m.height() == null ? null : m.height().longValue());
+                    put(j, "duration", m.duration());
+                    put(j, "name", m.name());
+                    o.add("media", j);
+                }
+            }
+            case "location" -> {
+                if (b.location() != null) {
+                    JsonObjectBuilder j = Jsonp.PROVIDER.createObjectBuilder();
+                    if (b.location().lat() != null) {
+                        j.add("lat", b.location().lat());
+                    }
+                    if (b.location().lon() != null) {
+                        j.add("lon", b.location().lon());
+                    }
+                    put(j, "title", b.location().title());
+                    o.add("location", j);
+                }
+            }
+            default -> put(o, "text", b.text());
+        }
+        return o.build();
+    }
+
+    private static void put(JsonObjectBuilder j, String name, Object value) {
+        if (value instanceof String s) {
+            j.add(name, s);
+        } else if (value instanceof Long l) {
+            j.add(name, l);
+        }
+    }
+
+    private static Media mediaOf(JsonObject m) {
+        if (m == null) {
+            return null;
+        }
+        return new Media(m.getString("url", null), longOf(m, "size"), m.getString("mime", null),
+                m.get("width") == null ? null : (int) (long) longOf(m, "width"), m.get("height") == null ? null : (int) (long) longOf(m, "height"),
+                longOf(m, "duration"), m.getString("name", null));
+    }
+
+    private static Location locationOf(JsonObject l) {
+        if (l == null) {
+            return null;
+        }
+        return new Location(l.getJsonNumber("lat").doubleValue(), l.getJsonNumber("lon").doubleValue(), l.getString("title", null));
+    }
+
+    private static Long longOf(JsonObject o, String name) {
+        return o.get(name) instanceof JsonNumber n ? n.longValue() : null;
+    }
+}

@@ -1,0 +1,283 @@
+package io.roost.chat.store;
+
+import io.roost.chat.ChatMessage;
+import io.roost.chat.Conversation;
+import io.roost.platform.json.Jsonp;
+import io.roost.platform.store.Jdbc;
+import jakarta.annotation.Resource;
+import jakarta.ejb.ApplicationException;
+import jakarta.ejb.Stateless;
+import jakarta.ejb.TransactionAttribute;
+import jakarta.ejb.TransactionAttributeType;
+import jakarta.json.JsonObject;
+import java.io.StringReader;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.OffsetDateTime;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import javax.sql.DataSource;
+
+/**
+ * One-to-one messages: one statement per step of a send, in the lock order chat_send key →
+ * chat_pair → chat_user (uid order) → chat_conversation ((owner, peer) order); the timeline rows
+ * are new rows and wait for nobody.
+ */
+@Stateless
+@TransactionAttribute(TransactionAttributeType.SUPPORTS) // reads join a caller's transaction, never begin one; writers say theirs
+public class ChatStore {
+
+    /** A stored sendId's answer. {@code seq} 0 only inside the transaction that claimed it. */
+    public record SendRow(long msgId, long peer, long seq, byte[] bodyHash, OffsetDateTime createdAt) {
+    }
+
+    /** One timeline row to insert (the sender's copy or the recipient's). */
+    public record TimelineRow(long owner, long peer, long seq, long msgId, long senderUid, String sendId, String type,
+                              String bodyJson, Long quoteMsgId, int priority) {
+    }
+
+    /** One side's conversation change: the message, and whether it counts as unread for this owner. */
+    public record ConversationChange(long owner, long peer, long seq, long msgId, long senderUid, String preview,
+                                     boolean unread, long syncVersion) {
+    }
+
+    @Resource(lookup = "java:jboss/datasources/RoostDS")
+    DataSource dataSource;
+
+    // ---- sends ----
+
+    public Optional<SendRow> findSend(long sender, String deviceKey, String sendId) {
+        return first(query("""
+                SELECT msg_id, peer_uid, seq, body_hash, created_at FROM chat_send
+                WHERE sender_uid = ? AND device_key = ? AND send_id = ?""", ChatStore::send, sender, deviceKey, sendId));
+    }
+
+    /**
+     * Claims a sendId for this transaction: true if it was free. A concurrent claim of the same key
+     * waits here until the first commits (then false) or rolls back (then true): the first lock of a send.
+     */
+    @TransactionAttribute(TransactionAttributeType.MANDATORY)
+    public boolean claimSend(long sender, String deviceKey, String sendId, long msgId, long peer, byte[] bodyHash) {
+        return update("""
+                INSERT INTO chat_send (sender_uid, device_key, send_id, msg_id, peer_uid, body_hash) VALUES (?, ?, ?, ?, ?, ?)
+                ON CONFLICT DO NOTHING""", sender, deviceKey, sendId, msgId, peer, bodyHash) == 1;
+    }
+
+    @TransactionAttribute(TransactionAttributeType.MANDATORY)
+    public OffsetDateTime completeSend(long sender, String deviceKey, String sendId, long seq) {
+        return query("UPDATE chat_send SET seq = ? WHERE sender_uid = ? AND device_key = ? AND send_id = ? RETURNING created_at",
+                rs -> rs.getObject(1, OffsetDateTime.class), seq, sender, deviceKey, sendId).get(0);
+    }
+
+    /**
+     * The conversation's next seq: one upsert, so two first messages racing to create the pair row
+     * both succeed (the second waits for the first's row and increments it); the row lock serialises
+     * the conversation's senders until commit, and a rollback gives the number back.
+     */
+    @TransactionAttribute(TransactionAttributeType.MANDATORY)
+    public long nextSeq(long low, long high) {
+        return query("""
+                INSERT INTO chat_pair AS p (low_uid, high_uid, last_seq) VALUES (?, ?, 1)
+                ON CONFLICT (low_uid, high_uid) DO UPDATE SET last_seq = p.last_seq + 1, updated_at = now()
+                RETURNING last_seq""", rs -> rs.getLong(1), low, high).get(0);
+    }
+
+    /** Bumps the sync version of each uid (locked in uid order); the new versions by uid. */
+    @TransactionAttribute(TransactionAttributeType.MANDATORY)
+    public Map<Long, Long> bumpVersions(Long[] uids) {
+        Map<Long, Long> versions = new HashMap<>();
+        query("""
+                INSERT INTO chat_user AS u (uid, sync_version)
+                SELECT uid, 1 FROM unnest(?::int8[]) AS t(uid) ORDER BY uid
+                ON CONFLICT (uid) DO UPDATE SET sync_version = u.sync_version + 1
+                RETURNING uid, sync_version""", rs -> versions.put(rs.getLong(1), rs.getLong(2)), (Object) uids);
+        return versions;
+    }
+
+    @TransactionAttribute(TransactionAttributeType.MANDATORY)
+    public void insertTimeline(List<TimelineRow> rows) {
+        int n = rows.size();
+        Long[] owners = new Long[n], peers = new Long[n], seqs = new Long[n], msgIds = new Long[n], senders = new Long[n],
+                quotes = new Long[n];
+        String[] sendIds = new String[n], types = new String[n], bodies = new String[n];
+        Integer[] priorities = new Integer[n];
+        for (int i = 0; i < n; i++) {
+            TimelineRow r = rows.get(i);
+            owners[i] = r.owner();
+            peers[i] = r.peer();
+            seqs[i] = r.seq();
+            msgIds[i] = r.msgId();
+            senders[i] = r.senderUid();
+            sendIds[i] = r.sendId();
+            types[i] = r.type();
+            bodies[i] = r.bodyJson();
+            quotes[i] = r.quoteMsgId();
+            priorities[i] = r.priority();
+        }
+        update("""
+                INSERT INTO chat_timeline (owner_uid, peer_uid, seq, msg_id, sender_uid, send_id, msg_type, body, quote_msg_id, priority)
+                SELECT o, p, s, m, f, i, t, b::jsonb, q, r::smallint
+                FROM unnest(?::int8[], ?::int8[], ?::int8[], ?::int8[], ?::int8[], ?::varchar[], ?::varchar[], ?::varchar[],
+                            ?::int8[], ?::int4[]) AS x(o, p, s, m, f, i, t, b, q, r)""",
+                owners, peers, seqs, msgIds, senders, sendIds, types, bodies, quotes, priorities);
+    }
+
+    /** Both sides' conversation rows, in (owner, peer) order: last message, unread +1 where it counts, the owner's version. */
+    @TransactionAttribute(TransactionAttributeType.MANDATORY)
+    public void upsertConversations(List<ConversationChange> changes) {
+        int n = changes.size();
+        Long[] owners = new Long[n], peers = new Long[n], seqs = new Long[n], msgIds = new Long[n], senders = new Long[n],
+                versions = new Long[n];
+        String[] previews = new String[n];
+        Integer[] unread = new Integer[n];
+        for (int i = 0; i < n; i++) {
+            ConversationChange c = changes.get(i);
+            owners[i] = c.owner();
+            peers[i] = c.peer();
+            seqs[i] = c.seq();
+            msgIds[i] = c.msgId();
+            senders[i] = c.senderUid();
+            previews[i] = c.preview();
+            unread[i] = c.unread() ? 1 : 0;
+            versions[i] = c.syncVersion();
+        }
+        update("""
+                INSERT INTO chat_conversation AS c (owner_uid, peer_uid, last_seq, last_msg_id, last_sender_uid, last_preview, unread,
+                    sync_version, updated_at)
+                SELECT o, p, s, m, f, v, u, w, now()
+                FROM unnest(?::int8[], ?::int8[], ?::int8[], ?::int8[], ?::int8[], ?::varchar[], ?::int4[], ?::int8[])
+                    AS x(o, p, s, m, f, v, u, w)
+                ORDER BY o, p
+                ON CONFLICT (owner_uid, peer_uid) DO UPDATE SET last_seq = EXCLUDED.last_seq, last_msg_id = EXCLUDED.last_msg_id,
+                    last_sender_uid = EXCLUDED.last_sender_uid, last_preview = EXCLUDED.last_preview,
+                    unread = c.unread + EXCLUDED.unread, sync_version = EXCLUDED.sync_version, updated_at = now()""",
+                owners, peers, seqs, msgIds, senders, previews, unread, versions);
+    }
+
+    // ---- reads ----
+
+    /** Whether the message is in the owner's timeline of this conversation and not deleted there. */
+    public boolean visible(long owner, long peer, long msgId) {
+        return !query("SELECT 1 FROM chat_timeline WHERE owner_uid = ? AND msg_id = ? AND peer_uid = ? AND NOT deleted_for_owner",
+                rs -> 1, owner, msgId, peer).isEmpty();
+    }
+
+    /** Messages after {@code afterSeq}, ascending. */
+    public List<ChatMessage> messagesAfter(long owner, long peer, long afterSeq, int limit) {
+        return query(MESSAGE_SELECT + " WHERE owner_uid = ? AND peer_uid = ? AND seq > ? ORDER BY seq LIMIT ?",
+                ChatStore::message, owner, peer, afterSeq, limit);
+    }
+
+    /** Messages before {@code beforeSeq}, descending (newest first). */
+    public List<ChatMessage> messagesBefore(long owner, long peer, long beforeSeq, int limit) {
+        return query(MESSAGE_SELECT + " WHERE owner_uid = ? AND peer_uid = ? AND seq < ? ORDER BY seq DESC LIMIT ?",
+                ChatStore::message, owner, peer, beforeSeq, limit);
+    }
+
+    /** The owner's conversations changed after version {@code since}, in version order. */
+    public List<Conversation> conversationsSince(long owner, long since, int limit) {
+        return query(CONVERSATION_SELECT + " WHERE owner_uid = ? AND sync_version > ? ORDER BY sync_version LIMIT ?",
+                ChatStore::conversation, owner, since, limit);
+    }
+
+    public Optional<Conversation> conversation(long owner, long peer) {
+        return first(query(CONVERSATION_SELECT + " WHERE owner_uid = ? AND peer_uid = ?", ChatStore::conversation, owner, peer));
+    }
+
+    // ---- delete for me ----
+
+    /**
+     * Marks one message of the owner's timeline deleted (a tombstone) and moves the conversation to
+     * the owner's new version; false if there is no such message. Takes chat_user then the
+     * conversation row, a suffix of the send's lock order.
+     */
+    @TransactionAttribute(TransactionAttributeType.MANDATORY)
+    public boolean deleteForOwner(long owner, long peer, long seq, long syncVersion) {
+        if (update("UPDATE chat_timeline SET deleted_for_owner = true WHERE owner_uid = ? AND peer_uid = ? AND seq = ?",
+                owner, peer, seq) == 0) {
+            return false;
+        }
+        update("""
+                UPDATE chat_conversation SET sync_version = ?, updated_at = now(),
+                    last_preview = CASE WHEN last_seq = ? THEN NULL ELSE last_preview END
+                WHERE owner_uid = ? AND peer_uid = ?""", syncVersion, seq, owner, peer);
+        return true;
+    }
+
+    // ---- housekeeping ----
+
+    /** Deletes up to {@code batch} sendIds older than {@code age}; how many. */
+    @TransactionAttribute(TransactionAttributeType.REQUIRES_NEW)
+    public int purgeSends(Duration age, int batch) {
+        return update("""
+                DELETE FROM chat_send WHERE ctid = ANY (ARRAY(
+                    SELECT ctid FROM chat_send WHERE created_at < now() - make_interval(secs => ?) LIMIT ?))""",
+                age.toMillis() / 1000.0, batch);
+    }
+
+    private static final String MESSAGE_SELECT = """
+            SELECT owner_uid, peer_uid, seq, msg_id, sender_uid, send_id, msg_type, body::text, quote_msg_id, priority, created_at,
+                deleted_for_owner, recalled FROM chat_timeline""";
+
+    private static final String CONVERSATION_SELECT = """
+            SELECT owner_uid, peer_uid, last_seq, last_msg_id, last_sender_uid, last_preview, unread, read_seq, delivered_seq,
+                sync_version, updated_at FROM chat_conversation""";
+
+    private static SendRow send(ResultSet rs) throws SQLException {
+        return new SendRow(rs.getLong(1), rs.getLong(2), rs.getLong(3), rs.getBytes(4), rs.getObject(5, OffsetDateTime.class));
+    }
+
+    private static ChatMessage message(ResultSet rs) throws SQLException {
+        boolean deleted = rs.getBoolean(12);
+        long quote = rs.getLong(9);
+        Long quoteMsgId = rs.wasNull() ? null : quote;
+        return new ChatMessage(rs.getLong(1), rs.getLong(2), rs.getLong(3), rs.getLong(4), rs.getLong(5), rs.getString(6),
+                rs.getString(7), deleted ? null : json(rs.getString(8)), deleted ? null : quoteMsgId, rs.getInt(10),
+                rs.getObject(11, OffsetDateTime.class), deleted, rs.getBoolean(13));
+    }
+
+    private static Conversation conversation(ResultSet rs) throws SQLException {
+        long lastMsg = rs.getLong(4);
+        Long lastMsgId = rs.wasNull() ? null : lastMsg;
+        long lastSender = rs.getLong(5);
+        Long lastSenderUid = rs.wasNull() ? null : lastSender;
+        return new Conversation(rs.getLong(1), rs.getLong(2), rs.getLong(3), lastMsgId, lastSenderUid, rs.getString(6),
+                rs.getInt(7), rs.getLong(8), rs.getLong(9), rs.getLong(10), rs.getObject(11, OffsetDateTime.class));
+    }
+
+    private static JsonObject json(String text) {
+        try (var reader = Jsonp.PROVIDER.createReader(new StringReader(text))) {
+            return reader.readObject();
+        }
+    }
+
+    private static <T> Optional<T> first(List<T> rows) {
+        return rows.isEmpty() ? Optional.empty() : Optional.of(rows.get(0));
+    }
+
+    private <T> List<T> query(String sql, Jdbc.Row<T> row, Object... params) {
+        return Jdbc.query(dataSource, ChatStoreException::new, sql, row, params);
+    }
+
+    private int update(String sql, Object... params) {
+        return Jdbc.update(dataSource, ChatStoreException::new, sql, params);
+    }
+
+    /** A failed chat statement; {@link #deadlock()} says whether retrying the transaction is the cure. */
+    @ApplicationException(rollback = true)
+    public static class ChatStoreException extends RuntimeException {
+        private final String sqlState;
+
+        ChatStoreException(SQLException e) {
+            super("chat statement failed: " + e.getMessage(), e);
+            this.sqlState = e.getSQLState();
+        }
+
+        public boolean deadlock() {
+            return "40P01".equals(sqlState) || "40001".equals(sqlState);
+        }
+    }
+}

@@ -1,0 +1,295 @@
+package io.roost.it.chat;
+
+import static io.roost.it.Http.json;
+import static io.roost.it.Problems.assertProblem;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.roost.it.DeployedRoost;
+import io.roost.it.Http;
+import io.roost.it.TestUsers;
+import io.roost.it.TestUsers.User;
+import io.roost.it.TopicListener;
+import io.roost.it.WsDevice;
+import jakarta.json.JsonArray;
+import jakarta.json.JsonObject;
+import java.net.http.HttpResponse;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** One-to-one chat over REST: sends and resends, conversations, history, delete for me, every refusal, events and pushes. */
+class ChatApiIT extends DeployedRoost {
+
+    /** The roost-chat-events, by msgId. */
+    static TopicListener events;
+
+    @BeforeAll
+    static void listenToChatEvents() throws Exception {
+        events = TopicListener.start("roost-chat-events", "msgId");
+    }
+
+    @AfterAll
+    static void stopListening() {
+        if (events != null) {
+            events.close();
+        }
+    }
+
+    User user() throws Exception {
+        return TestUsers.registerWithoutPassword(baseUrl, "ch-", "web", "w");
+    }
+
+    static String sid() {
+        return "s-" + UUID.randomUUID();
+    }
+
+    HttpResponse<String> send(String auth, String fields) {
+        return http().post("api/v1/chat/messages", auth, "{" + fields + "}");
+    }
+
+    JsonObject sendText(User from, User to, String sendId, String text) {
+        var r = send(from.auth(), "\"peer\":\"" + to.id() + "\",\"sendId\":\"" + sendId + "\",\"type\":\"text\",\"text\":\"" + text + "\"");
+        assertEquals(201, r.statusCode(), r.body());
+        return json(r);
+    }
+
+    JsonArray messages(User owner, String auth, User peer, String query) {
+        var r = http().get("api/v1/chat/users/" + owner.id() + "/conversations/" + peer.id() + "/messages" + query, auth);
+        assertEquals(200, r.statusCode(), r.body());
+        return json(r).getJsonArray("items");
+    }
+
+    JsonObject conversation(User owner, User peer) {
+        var r = http().get("api/v1/chat/users/me/conversations?limit=100", owner.auth());
+        assertEquals(200, r.statusCode(), r.body());
+        return json(r).getJsonArray("items").stream().map(JsonObject.class::cast)
+                .filter(c -> c.getString("peer").equals(peer.id())).findFirst().orElse(null);
+    }
+
+    @Test
+    void aMessageIsStoredForBothSidesWithOneSeqAndAResendGetsTheSameAnswer() throws Exception {
+        User a = user();
+        User b = user();
+        String s1 = sid();
+        JsonObject first = sendText(a, b, s1, "hello b");
+        assertEquals(s1, first.getString("sendId"));
+        assertEquals(1, first.getInt("seq"));
+        assertTrue(first.getJsonNumber("tm").longValue() > 0);
+        String msgId = first.getString("msgId");
+
+        var again = send(a.auth(), "\"peer\":\"" + b.id() + "\",\"sendId\":\"" + s1 + "\",\"type\":\"text\",\"text\":\"hello b\"");
+        assertEquals(200, again.statusCode(), again.body());
+        assertEquals(first, json(again), "a resend gets the stored answer");
+        assertProblem(send(a.auth(), "\"peer\":\"" + b.id() + "\",\"sendId\":\"" + s1 + "\",\"type\":\"text\",\"text\":\"other\""),
+                409, "send-id-conflict");
+
+        JsonObject reply = sendText(b, a, sid(), "hi a");
+        assertEquals(2, reply.getInt("seq"));
+
+        for (User owner : List.of(a, b)) {
+            User peer = owner == a ? b : a;
+            JsonArray items = messages(owner, owner.auth(), peer, "");
+            assertEquals(2, items.size(), items.toString());
+            assertEquals(msgId, items.getJsonObject(0).getString("msgId"));
+            assertEquals("hello b", items.getJsonObject(0).getString("text"));
+            assertEquals(a.id(), items.getJsonObject(0).getString("senderUid"));
+            assertEquals(reply.getString("msgId"), items.getJsonObject(1).getString("msgId"));
+            assertEquals(peer.id(), items.getJsonObject(0).getString("peer"));
+        }
+        JsonObject ofA = conversation(a, b);
+        assertEquals(2, ofA.getInt("lastSeq"));
+        assertEquals(1, ofA.getInt("unread"), "b's message is unread for a; a's own is not");
+        assertEquals("hi a", ofA.getString("lastPreview"));
+        JsonObject ofB = conversation(b, a);
+        assertEquals(1, ofB.getInt("unread"));
+
+        // sync: nothing changed since the version a holds; a new message moves it
+        long version = ofA.getJsonNumber("syncVersion").longValue();
+        var since = json(http().get("api/v1/chat/users/me/conversations?since=" + version, a.auth()));
+        assertEquals(0, since.getJsonArray("items").size(), since.toString());
+        sendText(b, a, sid(), "third");
+        since = json(http().get("api/v1/chat/users/me/conversations?since=" + version, a.auth()));
+        assertEquals(1, since.getJsonArray("items").size(), since.toString());
+        assertTrue(since.getJsonArray("items").getJsonObject(0).getJsonNumber("syncVersion").longValue() > version);
+
+        // keyset both ways
+        JsonObject newest = json(http().get("api/v1/chat/users/me/conversations/" + b.id() + "/messages?limit=2", a.auth()));
+        assertEquals(List.of(2, 3), newest.getJsonArray("items").stream().map(m -> m.asJsonObject().getInt("seq")).toList());
+        assertEquals("2", newest.getString("next"));
+        JsonObject older = json(http().get("api/v1/chat/users/me/conversations/" + b.id() + "/messages?before=2&limit=2", a.auth()));
+        assertEquals(List.of(1), older.getJsonArray("items").stream().map(m -> m.asJsonObject().getInt("seq")).toList());
+        assertTrue(older.isNull("next"));
+        JsonObject after = json(http().get("api/v1/chat/users/me/conversations/" + b.id() + "/messages?after=1&limit=1", a.auth()));
+        assertEquals(2, after.getJsonArray("items").getJsonObject(0).getInt("seq"));
+        assertEquals("2", after.getString("next"));
+
+        // the event went to roost-chat-events through the outbox
+        JsonObject event = events.events(msgId).poll(30, TimeUnit.SECONDS);
+        assertNotNull(event, "no roost-chat-events message for " + msgId);
+        assertEquals(a.id(), event.getString("from"));
+        assertEquals(b.id(), event.getString("to"));
+        assertEquals(1, event.getInt("seq"));
+        assertEquals("text", event.getString("msgType"));
+        assertEquals("hello b", event.getJsonObject("body").getString("text"));
+    }
+
+    @Test
+    void mediaLocationAndQuotes() throws Exception {
+        User a = user();
+        User b = user();
+        var image = send(a.auth(), "\"peer\":\"" + b.id() + "\",\"sendId\":\"" + sid() + "\",\"type\":\"image\",\"media\":{\"url\":"
+                + "\"https://cdn.example/p.png\",\"size\":2048,\"mime\":\"image/png\",\"width\":640,\"height\":480}");
+        assertEquals(201, image.statusCode(), image.body());
+        var here = send(b.auth(), "\"peer\":\"" + a.id() + "\",\"sendId\":\"" + sid() + "\",\"type\":\"location\",\"location\":"
+                + "{\"lat\":52.52,\"lon\":13.4,\"title\":\"Berlin\"},\"quote\":\"" + json(image).getString("msgId") + "\",\"priority\":3");
+        assertEquals(201, here.statusCode(), here.body());
+        JsonArray items = messages(a, a.auth(), b, "");
+        assertEquals(640, items.getJsonObject(0).getJsonObject("media").getInt("width"));
+        assertEquals("image/png", items.getJsonObject(0).getJsonObject("media").getString("mime"));
+        assertEquals("Berlin", items.getJsonObject(1).getJsonObject("location").getString("title"));
+        assertEquals(json(image).getString("msgId"), items.getJsonObject(1).getString("quote"));
+        assertEquals(3, items.getJsonObject(1).getInt("priority"));
+        assertEquals("[location]", conversation(a, b).getString("lastPreview"));
+    }
+
+    @Test
+    void badInputIsRefusedAndWritesNothing() throws Exception {
+        User a = user();
+        User b = user();
+        User c = user();
+        String to = "\"peer\":\"" + b.id() + "\",";
+        assertProblem(send(a.auth(), to + "\"type\":\"text\",\"text\":\"x\""), 400, "invalid-send-id");
+        assertProblem(send(a.auth(), to + "\"sendId\":\"has space\",\"type\":\"text\",\"text\":\"x\""), 400, "invalid-send-id");
+        assertProblem(send(a.auth(), to + "\"sendId\":\"" + "x".repeat(65) + "\",\"type\":\"text\",\"text\":\"x\""), 400, "invalid-send-id");
+        assertProblem(send(a.auth(), to + "\"sendId\":\"" + sid() + "\",\"type\":\"video\",\"text\":\"x\""), 400, "invalid-type");
+        assertProblem(send(a.auth(), to + "\"sendId\":\"" + sid() + "\",\"type\":\"text\""), 400, "invalid-body");
+        assertProblem(send(a.auth(), to + "\"sendId\":\"" + sid() + "\",\"type\":\"image\",\"text\":\"x\""), 400, "invalid-body");
+        assertProblem(send(a.auth(), to + "\"sendId\":\"" + sid() + "\",\"type\":\"text\",\"text\":\"x\",\"priority\":10"), 400,
+                "invalid-priority");
+        assertProblem(send(a.auth(), to + "\"sendId\":\"" + sid() + "\",\"type\":\"text\",\"text\":\"" + "y".repeat(17_000) + "\""), 413,
+                "body-too-large");
+        assertProblem(send(a.auth(), "\"peer\":\"" + a.id() + "\",\"sendId\":\"" + sid() + "\",\"type\":\"text\",\"text\":\"x\""), 400,
+                "self-message");
+        assertProblem(send(a.auth(), "\"peer\":\"42\",\"sendId\":\"" + sid() + "\",\"type\":\"text\",\"text\":\"x\""), 404, "not-found");
+        assertProblem(send(a.auth(), "\"peer\":\"abc\",\"sendId\":\"" + sid() + "\",\"type\":\"text\",\"text\":\"x\""), 400, "invalid-id");
+        assertProblem(send(a.auth(), "\"sendId\":\"" + sid() + "\",\"type\":\"text\",\"text\":\"x\""), 400, "validation-failed");
+        assertProblem(send(a.auth(), to + "\"from\":\"" + c.id() + "\",\"sendId\":\"" + sid() + "\",\"type\":\"text\",\"text\":\"x\""), 403,
+                "forbidden");
+        assertProblem(send(a.auth(), to + "\"sendId\":\"" + sid() + "\",\"type\":\"system\",\"text\":\"x\""), 403, "forbidden");
+        assertProblem(send(Http.ADMIN, to + "\"sendId\":\"" + sid() + "\",\"type\":\"text\",\"text\":\"x\""), 400, "from-required");
+        // a quote of a message of another conversation
+        String elsewhere = sendText(a, c, sid(), "for c").getString("msgId");
+        assertProblem(send(a.auth(), to + "\"sendId\":\"" + sid() + "\",\"type\":\"text\",\"text\":\"x\",\"quote\":\"" + elsewhere + "\""),
+                400, "invalid-quote");
+        assertNull(conversation(a, b), "nothing was written for a-b");
+        assertNull(conversation(b, a));
+
+        String mine = "api/v1/chat/users/me/conversations/" + b.id() + "/messages";
+        assertProblem(http().get(mine + "?limit=101", a.auth()), 400, "invalid-limit");
+        assertProblem(http().get(mine + "?after=1&before=3", a.auth()), 400, "one-cursor");
+        assertProblem(http().get(mine + "?after=x", a.auth()), 400, "invalid-cursor");
+        assertProblem(http().get("api/v1/chat/users/me/conversations?since=-1", a.auth()), 400, "invalid-cursor");
+        assertProblem(http().delete(mine + "/7", a.auth()), 404, "not-found");
+    }
+
+    @Test
+    void aBlockEitherWayRefusesTheMessageAndWritesNothing() throws Exception {
+        User a = user();
+        User b = user();
+        assertEquals(201, http().put("api/v1/social/blocks/" + a.id(), b.auth(), "").statusCode());
+        assertProblem(send(a.auth(), "\"peer\":\"" + b.id() + "\",\"sendId\":\"" + sid() + "\",\"type\":\"text\",\"text\":\"x\""), 403,
+                "blocked");
+        assertProblem(send(b.auth(), "\"peer\":\"" + a.id() + "\",\"sendId\":\"" + sid() + "\",\"type\":\"text\",\"text\":\"x\""), 403,
+                "blocked");
+        assertNull(conversation(a, b));
+        assertEquals(0, messages(b, b.auth(), a, "").size());
+        assertEquals(204, http().delete("api/v1/social/blocks/" + a.id(), b.auth()).statusCode());
+        assertEquals(1, sendText(a, b, sid(), "sorry").getInt("seq"), "no seq was spent on the refused ones");
+    }
+
+    @Test
+    void usersReadOnlyTheirOwnConversationsAndBackEndsSendForThemOrAsTheSystem() throws Exception {
+        User a = user();
+        User b = user();
+        User c = user();
+        sendText(a, b, sid(), "private");
+        assertProblem(http().get("api/v1/chat/users/" + a.id() + "/conversations", c.auth()), 403, "forbidden");
+        assertProblem(http().get("api/v1/chat/users/" + a.id() + "/conversations/" + b.id() + "/messages", c.auth()), 403, "forbidden");
+        assertProblem(http().delete("api/v1/chat/users/" + a.id() + "/conversations/" + b.id() + "/messages/1", c.auth()), 403,
+                "forbidden");
+        assertEquals(1, messages(a, Http.ADMIN, b, "").size(), "operators read anyone's");
+        assertEquals(401, http().get("api/v1/chat/users/me/conversations", null).statusCode());
+
+        String s = sid();
+        var onBehalf = send(Http.ADMIN, "\"from\":\"" + a.id() + "\",\"peer\":\"" + b.id() + "\",\"sendId\":\"" + s
+                + "\",\"type\":\"text\",\"text\":\"from the shop\"");
+        assertEquals(201, onBehalf.statusCode(), onBehalf.body());
+        assertEquals(2, json(onBehalf).getInt("seq"));
+        assertEquals(200, send(Http.ADMIN, "\"from\":\"" + a.id() + "\",\"peer\":\"" + b.id() + "\",\"sendId\":\"" + s
+                + "\",\"type\":\"text\",\"text\":\"from the shop\"").statusCode(), "the back end's resend");
+        // the same sendId from another device of a (the REST device) is another message
+        assertEquals(3, sendText(a, b, s, "from a").getInt("seq"));
+
+        var system = send(Http.ADMIN, "\"from\":\"" + a.id() + "\",\"peer\":\"" + b.id() + "\",\"sendId\":\"" + sid()
+                + "\",\"type\":\"system\",\"text\":\"You are now connected\"");
+        assertEquals(201, system.statusCode(), system.body());
+        JsonObject last = messages(b, b.auth(), a, "?after=3").getJsonObject(0);
+        assertEquals("0", last.getString("senderUid"));
+        assertEquals("system", last.getString("type"));
+        assertEquals(1, conversation(a, b).getInt("unread"), "a system message is unread for both");
+        assertEquals(4, conversation(b, a).getInt("unread"));
+    }
+
+    @Test
+    void blockedWordsAreMaskedAndDeleteForMeLeavesATombstone() throws Exception {
+        User a = user();
+        User b = user();
+        sendText(a, b, sid(), "what a RoostBadWord day");
+        assertEquals("what a ************ day", messages(b, b.auth(), a, "").getJsonObject(0).getString("text"));
+        sendText(b, a, sid(), "second");
+        long before = conversation(a, b).getJsonNumber("syncVersion").longValue();
+        assertEquals(204, http().delete("api/v1/chat/users/me/conversations/" + b.id() + "/messages/1", a.auth()).statusCode());
+        assertEquals(204, http().delete("api/v1/chat/users/me/conversations/" + b.id() + "/messages/1", a.auth()).statusCode(),
+                "deleting twice is fine");
+        JsonArray mine = messages(a, a.auth(), b, "");
+        assertEquals(2, mine.size(), "the tombstone keeps its seq");
+        assertTrue(mine.getJsonObject(0).getBoolean("deleted"));
+        assertNull(mine.getJsonObject(0).getString("text", null), "a tombstone has no content");
+        assertFalse(mine.getJsonObject(1).getBoolean("deleted"));
+        assertFalse(messages(b, b.auth(), a, "").getJsonObject(0).getBoolean("deleted"), "only my timeline");
+        assertTrue(conversation(a, b).getJsonNumber("syncVersion").longValue() > before, "other devices see the change");
+        // a deleted message cannot be quoted any more
+        String msgId = messages(b, b.auth(), a, "").getJsonObject(0).getString("msgId");
+        assertProblem(send(a.auth(), "\"peer\":\"" + b.id() + "\",\"sendId\":\"" + sid() + "\",\"type\":\"text\",\"text\":\"x\",\"quote\":\""
+                + msgId + "\""), 400, "invalid-quote");
+    }
+
+    @Test
+    void connectedDevicesOfBothSidesGetTheChatMsgNotice() throws Exception {
+        User a = user();
+        User b = user();
+        WsDevice bDevice = WsDevice.login(baseUrl, b.token(), "web", "w");
+        WsDevice aDevice = WsDevice.login(baseUrl, a.token(), "web", "w");
+        try {
+            JsonObject sent = sendText(a, b, sid(), "are you there");
+            for (WsDevice d : List.of(bDevice, aDevice)) {
+                JsonObject frame = d.await("chatMsg");
+                assertEquals(sent.getString("msgId"), frame.getString("msgId"), frame.toString());
+                assertEquals(1, frame.getInt("seq"));
+                assertEquals(a.id(), frame.getString("from"));
+                assertEquals(b.id(), frame.getString("to"));
+                assertEquals("are you there", frame.getJsonObject("body").getString("text"));
+            }
+        } finally {
+            bDevice.bye();
+            aDevice.bye();
+        }
+    }
+}

@@ -1,0 +1,163 @@
+package io.roost.it.chat;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+import io.roost.chat.ChatMessage;
+import io.roost.chat.ChatService;
+import io.roost.chat.Conversation;
+import io.roost.chat.SendCommand;
+import io.roost.chat.Sent;
+import io.roost.identity.AccountService;
+import io.roost.it.Deployments;
+import io.roost.platform.api.Page;
+import io.roost.platform.json.Jsonp;
+import io.roost.platform.security.Roles;
+import jakarta.inject.Inject;
+import jakarta.json.JsonObject;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/** The send core in the container against the real database: concurrent resends and concurrent senders. */
+@ExtendWith(ArquillianExtension.class)
+class ChatInContainerIT {
+
+    @Deployment
+    static WebArchive deployment() {
+        return Deployments.roost().addClasses(ChatInContainerIT.class);
+    }
+
+    @Inject
+    ChatService chat;
+
+    @Inject
+    AccountService accounts;
+
+    long user() {
+        return accounts.create("ci-" + UUID.randomUUID().toString().substring(0, 12), "long enough password", Set.of(Roles.USER)).getId();
+    }
+
+    static JsonObject text(String t) {
+        return Jsonp.PROVIDER.createObjectBuilder().add("text", t).build();
+    }
+
+    List<ChatMessage> timeline(long owner, long peer) {
+        List<ChatMessage> all = new ArrayList<>();
+        Long after = 0L;
+        while (after != null) {
+            Page<ChatMessage> page = chat.messages(owner, peer, after, null, ChatService.MAX_LIMIT);
+            all.addAll(page.items());
+            after = page.next() == null ? null : Long.parseLong(page.next());
+        }
+        return all;
+    }
+
+    @Test
+    void fiftyConcurrentResendsOfOneSendIdStoreOneMessage() throws Exception {
+        long a = user();
+        long b = user();
+        SendCommand c = new SendCommand(a, b, "web:phone", "once-" + UUID.randomUUID(), "text", text("only once"), null, 0, false);
+        ExecutorService pool = Executors.newFixedThreadPool(50);
+        CountDownLatch start = new CountDownLatch(1);
+        List<Future<Sent>> answers = new ArrayList<>();
+        for (int i = 0; i < 50; i++) {
+            answers.add(pool.submit(() -> {
+                start.await();
+                return chat.send(c);
+            }));
+        }
+        start.countDown();
+        List<Sent> sent = new ArrayList<>();
+        for (Future<Sent> f : answers) {
+            sent.add(f.get(60, TimeUnit.SECONDS));
+        }
+        pool.shutdown();
+        assertEquals(1, sent.stream().filter(s -> !s.resent()).count(), "exactly one send wrote");
+        assertEquals(1, sent.stream().map(s -> List.of(s.msgId(), s.seq(), s.tm().toInstant())).distinct().count(),
+                "all 50 got the same answer: " + sent);
+        assertEquals(1L, sent.get(0).seq());
+        assertEquals(1, timeline(a, b).size());
+        assertEquals(1, timeline(b, a).size());
+        assertEquals(1, chat.conversations(b, 0, 10).items().get(0).unread());
+    }
+
+    @Test
+    void twoDevicesOfOneUserAndThePeerSendingAtOnceEndGapFreeAndIdentical() throws Exception {
+        long seed = System.nanoTime();
+        System.out.println("ChatInContainerIT seed=" + seed);
+        long a = user();
+        long b = user();
+        int perSender = 100;
+        record Sender(long from, long to, String device) {
+        }
+        List<Sender> senders = List.of(new Sender(a, b, "web:a1"), new Sender(a, b, "phone:a2"), new Sender(b, a, "web:b1"));
+        ExecutorService pool = Executors.newFixedThreadPool(senders.size());
+        CountDownLatch start = new CountDownLatch(1);
+        List<Future<List<Sent>>> results = new ArrayList<>();
+        for (int t = 0; t < senders.size(); t++) {
+            Sender s = senders.get(t);
+            Random random = new Random(seed + t);
+            results.add(pool.submit(() -> {
+                start.await();
+                List<Sent> mine = new ArrayList<>();
+                for (int i = 0; i < perSender; i++) {
+                    mine.add(chat.send(new SendCommand(s.from(), s.to(), s.device(), "m-" + i, "text",
+                            text(s.device() + " " + i + " " + "x".repeat(random.nextInt(200))), null, 0, false)));
+                }
+                return mine;
+            }));
+        }
+        long began = System.nanoTime();
+        start.countDown();
+        List<Sent> all = new ArrayList<>();
+        for (Future<List<Sent>> f : results) {
+            all.addAll(f.get(300, TimeUnit.SECONDS));
+        }
+        long tookMs = (System.nanoTime() - began) / 1_000_000;
+        pool.shutdown();
+        int n = senders.size() * perSender;
+        System.out.println("ChatInContainerIT: " + n + " concurrent sends (3 senders) took " + tookMs + " ms, "
+                + (n * 1000L / Math.max(1, tookMs)) + " sends/s");
+        // each sender's own answers increase (one thread sends in order)
+        for (int t = 0; t < senders.size(); t++) {
+            List<Sent> mine = results.get(t).get();
+            for (int i = 1; i < mine.size(); i++) {
+                if (mine.get(i).seq() <= mine.get(i - 1).seq()) {
+                    throw new AssertionError("a sender's seqs must increase: " + mine.get(i - 1) + " then " + mine.get(i));
+                }
+            }
+        }
+        assertEquals(n, all.stream().map(Sent::seq).distinct().count(), "every answer has its own seq");
+        List<ChatMessage> ofA = timeline(a, b);
+        List<ChatMessage> ofB = timeline(b, a);
+        assertEquals(n, ofA.size());
+        assertEquals(n, ofB.size());
+        for (int i = 0; i < n; i++) {
+            assertEquals(i + 1, ofA.get(i).seq(), "a's timeline is gap-free");
+            assertEquals(i + 1, ofB.get(i).seq(), "b's timeline is gap-free");
+            assertEquals(ofA.get(i).msgId(), ofB.get(i).msgId(), "both copies of seq " + (i + 1) + " are one message");
+            assertEquals(ofA.get(i).body(), ofB.get(i).body());
+        }
+        Conversation aSide = chat.conversations(a, 0, 10).items().get(0);
+        Conversation bSide = chat.conversations(b, 0, 10).items().get(0);
+        assertEquals(n, aSide.lastSeq());
+        assertEquals(n, bSide.lastSeq());
+        assertEquals(perSender, aSide.unread(), "b's messages are unread for a");
+        assertEquals(2 * perSender, bSide.unread(), "a's two devices' messages are unread for b");
+        assertNull(chat.conversations(a, aSide.syncVersion(), 10).next());
+        assertEquals(0, chat.conversations(a, aSide.syncVersion(), 10).items().size());
+    }
+}
