@@ -1,7 +1,7 @@
 package io.roost.chat;
 
 /**
- * The content check every message's text passes before anything is written (seed 003's anti-spam
+ * The content check every message's text passes before anything is written (the anti-spam
  * step). The default is {@link WordListFilter}; a deployment replaces it with an
  * {@code @Alternative @Priority} bean of its own.
  */
