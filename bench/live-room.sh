@@ -11,6 +11,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export ROOST_DATA_DIR=${ROOST_DATA_DIR:-$PWD/target/bench-room}
+mkdir -p "$(dirname "$ROOST_DATA_DIR")"  # a fresh clone has no target/ yet
 export ROOST_MODE=dev ROOST_ADMIN_PASSWORD=bench-admin-password
 export JBOSS_JAVA_SIZING=${JBOSS_JAVA_SIZING:--Xms1g -Xmx2g}
 export GC_LOG=true # standalone.sh then logs every collection to the server's log directory

@@ -9,6 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source bench/lib.sh
 export ROOST_DATA_DIR=${ROOST_DATA_DIR:-$PWD/target/bench-rtc}
+mkdir -p "$(dirname "$ROOST_DATA_DIR")"  # a fresh clone has no target/ yet
 export ROOST_AGORA_SECRET=bench-secret ROOST_MODE=dev ROOST_ADMIN_PASSWORD=bench-admin-password
 # Tombstones must outlive the run's reordering window (they do by far: 600 s vs a few seconds).
 export ROOST_PRESENCE_QUIT_RETENTION=${ROOST_PRESENCE_QUIT_RETENTION:-600s}

@@ -11,6 +11,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source bench/lib.sh
 export ROOST_DATA_DIR=${ROOST_DATA_DIR:-$PWD/target/bench-ws}
+mkdir -p "$(dirname "$ROOST_DATA_DIR")"  # a fresh clone has no target/ yet
 export ROOST_MODE=dev ROOST_ADMIN_PASSWORD=bench-admin-password
 export ROOST_SESSION_HEARTBEAT_INTERVAL=30s
 # WildFly's default 512 MB heap is sized for a demo, not for 20,000 connections.
