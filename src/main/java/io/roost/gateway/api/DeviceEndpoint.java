@@ -1,6 +1,7 @@
 package io.roost.gateway.api;
 
 import io.roost.platform.json.Jsonp;
+import io.roost.gateway.ChatOps;
 import io.roost.gateway.Connections;
 import io.roost.gateway.Frames;
 import io.roost.gateway.FriendOps;
@@ -94,6 +95,9 @@ public class DeviceEndpoint {
         RoomOps roomOps;
 
         @Inject
+        ChatOps chatOps;
+
+        @Inject
         @ConfigProperty(name = "roost.gateway.redirect-url")
         Optional<String> redirectUrl;
     }
@@ -184,6 +188,11 @@ public class DeviceEndpoint {
             case "roomOp" -> {
                 if (requireLogin(session)) {
                     send(session, gw.roomOps.handle(uid, frame, roomsEntered));
+                }
+            }
+            case "chatOp" -> {
+                if (requireLogin(session)) {
+                    send(session, gw.chatOps.handle(uid, deviceType, deviceId, frame));
                 }
             }
             case "logout" -> {

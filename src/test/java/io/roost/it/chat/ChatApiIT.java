@@ -292,4 +292,42 @@ class ChatApiIT extends DeployedRoost {
             aDevice.bye();
         }
     }
+
+    @Test
+    void aDeviceSendsOverItsWebSocketAndIsAnsweredAfterCommit() throws Exception {
+        User a = user();
+        User b = user();
+        WsDevice bDevice = WsDevice.login(baseUrl, b.token(), "web", "w");
+        WsDevice aDevice = WsDevice.login(baseUrl, a.token(), "web", "w");
+        try {
+            String sendId = sid();
+            String frame = "\"op\":\"send\",\"peer\":\"" + b.id() + "\",\"sendId\":\"" + sendId
+                    + "\",\"msgType\":\"text\",\"body\":{\"text\":\"over the socket\"}";
+            JsonObject sent = aDevice.op("chatOp", frame);
+            assertEquals("ok", sent.getString("result"), sent.toString());
+            assertEquals(sendId, sent.getString("sendId"));
+            assertEquals(1, sent.getInt("msgSeq"));
+            assertFalse(sent.getBoolean("resent"));
+            JsonObject pushed = bDevice.await("chatMsg");
+            assertEquals(sent.getString("msgId"), pushed.getString("msgId"), pushed.toString());
+            assertEquals("over the socket", pushed.getJsonObject("body").getString("text"));
+
+            // the device timed out and sends again: the same answer, nothing written
+            JsonObject again = aDevice.op("chatOp", frame);
+            assertEquals(sent.getString("msgId"), again.getString("msgId"), again.toString());
+            assertTrue(again.getBoolean("resent"));
+            JsonObject other = aDevice.op("chatOp", frame.replace("over the socket", "something else"));
+            assertEquals("send-id-conflict", other.getString("code"), other.toString());
+            assertEquals("invalid-id", aDevice.op("chatOp", "\"op\":\"send\",\"peer\":\"x\",\"sendId\":\"" + sid()
+                    + "\",\"msgType\":\"text\",\"body\":{\"text\":\"x\"}").getString("code"));
+            assertEquals("invalid-send-id", aDevice.op("chatOp", "\"op\":\"send\",\"peer\":\"" + b.id()
+                    + "\",\"msgType\":\"text\",\"body\":{\"text\":\"x\"}").getString("code"));
+            assertEquals("unknown-op", aDevice.op("chatOp", "\"op\":\"shout\"").getString("code"));
+            JsonObject history = json(http().get("api/v1/chat/users/me/conversations/" + b.id() + "/messages", a.auth()));
+            assertEquals(1, history.getJsonArray("items").size(), history.toString());
+        } finally {
+            bDevice.bye();
+            aDevice.bye();
+        }
+    }
 }

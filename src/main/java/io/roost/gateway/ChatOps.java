@@ -1,0 +1,56 @@
+package io.roost.gateway;
+
+import io.roost.chat.ChatService;
+import io.roost.chat.SendCommand;
+import io.roost.chat.Sent;
+import io.roost.platform.ids.Ids;
+import io.roost.platform.problem.ProblemException;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import jakarta.json.JsonNumber;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonObjectBuilder;
+import jakarta.json.JsonString;
+import jakarta.json.JsonValue;
+
+/**
+ * {@code chatOp} frames for logged-in devices: {@code send} stores a one-to-one message through the
+ * chat service, answered ({@code chatOpRet}) only after commit with its {@code msgId} and
+ * conversation sequence {@code msgSeq} ({@code seq} stays the client's request id, as in every
+ * op answer). The device's sendIds are its own: the key is the device type and id.
+ */
+@ApplicationScoped
+public class ChatOps {
+
+    @Inject
+    ChatService chat;
+
+    public String handle(long me, String deviceType, String deviceId, JsonObject frame) {
+        JsonObjectBuilder ret = Frames.reply(frame);
+        try {
+            String op = text(frame, "op");
+            if (!"send".equals(op)) {
+                throw ProblemException.badRequest("unknown-op", "Unknown chatOp '" + op + "'.");
+            }
+            JsonValue body = frame.get("body");
+            JsonValue priority = frame.get("priority");
+            if (priority != null && !(priority instanceof JsonNumber)) {
+                throw ProblemException.badRequest("invalid-priority", "priority is a number.");
+            }
+            String quote = text(frame, "quote");
+            Sent sent = chat.send(new SendCommand(me, Ids.parse(text(frame, "peer")), deviceType + ":" + deviceId,
+                    text(frame, "sendId"), text(frame, "msgType"), body instanceof JsonObject o ? o : null,
+                    quote == null ? null : Ids.parse(quote), priority == null ? 0 : ((JsonNumber) priority).intValue(), false));
+            ret.add("sendId", sent.sendId()).add("msgId", Long.toString(sent.msgId())).add("msgSeq", sent.seq())
+                    .add("sentAt", sent.tm().toInstant().toEpochMilli()).add("resent", sent.resent());
+            return Frames.outcome(ret, null);
+        } catch (ProblemException e) {
+            return Frames.outcome(ret, e);
+        }
+    }
+
+    /** A string field, or null when absent or not a string (the service then refuses it with its own code). */
+    private static String text(JsonObject frame, String field) {
+        return frame.get(field) instanceof JsonString s ? s.getString() : null;
+    }
+}
