@@ -12,6 +12,10 @@ import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
 import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
 
 /**
  * {@code chatOp} frames for logged-in devices: {@code send} stores a one-to-one message through the
@@ -38,7 +42,7 @@ public class ChatOps {
                 throw ProblemException.badRequest("invalid-priority", "priority is a number.");
             }
             String quote = text(frame, "quote");
-            Sent sent = chat.send(new SendCommand(me, Ids.parse(text(frame, "peer")), deviceType + ":" + deviceId,
+            Sent sent = chat.send(new SendCommand(me, Ids.parse(text(frame, "peer")), deviceKey(deviceType, deviceId),
                     text(frame, "sendId"), text(frame, "msgType"), body instanceof JsonObject o ? o : null,
                     quote == null ? null : Ids.parse(quote), priority == null ? 0 : ((JsonNumber) priority).intValue(), false));
             ret.add("sendId", sent.sendId()).add("msgId", Long.toString(sent.msgId())).add("msgSeq", sent.seq())
@@ -46,6 +50,23 @@ public class ChatOps {
             return Frames.outcome(ret, null);
         } catch (ProblemException e) {
             return Frames.outcome(ret, e);
+        }
+    }
+
+    /**
+     * The key a device's sendIds are unique under: type and id, the id hashed when the two would
+     * not fit the 80 characters the chat service keeps (device ids may have 128).
+     */
+    static String deviceKey(String deviceType, String deviceId) {
+        String key = deviceType + ":" + deviceId;
+        if (key.length() <= 80) {
+            return key;
+        }
+        try {
+            byte[] digest = MessageDigest.getInstance("SHA-256").digest(deviceId.getBytes(StandardCharsets.UTF_8));
+            return deviceType + "#" + HexFormat.of().formatHex(digest, 0, 20);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
         }
     }
 
