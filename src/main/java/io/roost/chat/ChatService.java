@@ -71,7 +71,7 @@ public class ChatService {
         }
         accounts.requireActiveUser(c.sender());
         accounts.requireActiveUser(c.peer());
-        if (!c.system() && (graph.blocks(c.peer(), c.sender()) || graph.blocks(c.sender(), c.peer()))) {
+        if (!c.system() && graph.relation(c.sender(), c.peer()).blockedEitherWay()) {
             throw new ProblemException(403, "blocked", "Forbidden", "One of you blocks the other; nothing was sent.");
         }
         if (c.quoteMsgId() != null && !store.visible(c.sender(), c.peer(), c.quoteMsgId())) {

@@ -35,6 +35,11 @@ public class SocialGraph {
 
     /** How {@code a} stands to {@code b}. */
     public record Relation(boolean following, boolean followedBy, boolean friends, boolean blocking, boolean blockedBy) {
+
+        /** One of the two blocks the other: nothing passes between them either way. */
+        public boolean blockedEitherWay() {
+            return blocking || blockedBy;
+        }
     }
 
     /** Whether {@code from} may message {@code to}: never if blocked; freely if friends; else a stranger. */
