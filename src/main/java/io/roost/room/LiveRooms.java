@@ -5,6 +5,7 @@ import io.roost.platform.ids.IdGenerator;
 import io.roost.platform.json.Jsonp;
 import io.roost.platform.outbox.OutboxPublisher;
 import io.roost.platform.problem.ProblemException;
+import io.roost.platform.store.StatementFailed;
 import io.roost.room.store.RoomStore;
 import io.roost.social.SocialGraph;
 import jakarta.ejb.EJB;
@@ -308,7 +309,7 @@ public class LiveRooms {
         for (int attempt = 1; ; attempt++) {
             try {
                 return statement.get();
-            } catch (RoomStore.RoomStoreException e) {
+            } catch (StatementFailed e) {
                 if (!e.deadlock() || attempt == 3) {
                     throw e;
                 }

@@ -4,8 +4,8 @@ import io.roost.chat.ChatMessage;
 import io.roost.chat.Conversation;
 import io.roost.platform.json.Jsonp;
 import io.roost.platform.store.Jdbc;
+import io.roost.platform.store.StatementFailed;
 import jakarta.annotation.Resource;
-import jakarta.ejb.ApplicationException;
 import jakarta.ejb.Stateless;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
@@ -50,7 +50,7 @@ public class ChatStore {
     // ---- sends ----
 
     public Optional<SendRow> findSend(long sender, String deviceKey, String sendId) {
-        return first(query("""
+        return Jdbc.first(query("""
                 SELECT msg_id, peer_uid, seq, body_hash, created_at FROM chat_send
                 WHERE sender_uid = ? AND device_key = ? AND send_id = ?""", ChatStore::send, sender, deviceKey, sendId));
     }
@@ -184,7 +184,7 @@ public class ChatStore {
     }
 
     public Optional<Conversation> conversation(long owner, long peer) {
-        return first(query(CONVERSATION_SELECT + " WHERE owner_uid = ? AND peer_uid = ?", ChatStore::conversation, owner, peer));
+        return Jdbc.first(query(CONVERSATION_SELECT + " WHERE owner_uid = ? AND peer_uid = ?", ChatStore::conversation, owner, peer));
     }
 
     // ---- delete for me ----
@@ -254,30 +254,11 @@ public class ChatStore {
         }
     }
 
-    private static <T> Optional<T> first(List<T> rows) {
-        return rows.isEmpty() ? Optional.empty() : Optional.of(rows.get(0));
-    }
-
     private <T> List<T> query(String sql, Jdbc.Row<T> row, Object... params) {
-        return Jdbc.query(dataSource, ChatStoreException::new, sql, row, params);
+        return Jdbc.query(dataSource, e -> new StatementFailed("chat", e), sql, row, params);
     }
 
     private int update(String sql, Object... params) {
-        return Jdbc.update(dataSource, ChatStoreException::new, sql, params);
-    }
-
-    /** A failed chat statement; {@link #deadlock()} says whether retrying the transaction is the cure. */
-    @ApplicationException(rollback = true)
-    public static class ChatStoreException extends RuntimeException {
-        private final String sqlState;
-
-        ChatStoreException(SQLException e) {
-            super("chat statement failed: " + e.getMessage(), e);
-            this.sqlState = e.getSQLState();
-        }
-
-        public boolean deadlock() {
-            return "40P01".equals(sqlState) || "40001".equals(sqlState);
-        }
+        return Jdbc.update(dataSource, e -> new StatementFailed("chat", e), sql, params);
     }
 }

@@ -6,6 +6,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Function;
 import javax.sql.DataSource;
 
@@ -58,6 +59,11 @@ public final class Jdbc {
         } catch (SQLException e) {
             throw failure.apply(e);
         }
+    }
+
+    /** The first row of a result, if any. */
+    public static <T> Optional<T> first(List<T> rows) {
+        return rows.isEmpty() ? Optional.empty() : Optional.of(rows.get(0));
     }
 
     private static RuntimeException failed(SQLException e) {

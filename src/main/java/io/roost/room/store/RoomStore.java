@@ -1,6 +1,7 @@
 package io.roost.room.store;
 
 import io.roost.platform.store.Jdbc;
+import io.roost.platform.store.StatementFailed;
 import io.roost.room.LoyalFan;
 import io.roost.room.OpenRoom;
 import io.roost.room.RoomSession;
@@ -8,7 +9,6 @@ import io.roost.room.RoomStats;
 import io.roost.room.RoomTotals;
 import io.roost.room.Viewer;
 import jakarta.annotation.Resource;
-import jakarta.ejb.ApplicationException;
 import jakarta.ejb.Stateless;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
@@ -73,11 +73,11 @@ public class RoomStore {
     }
 
     public Optional<RoomSession> openSession(String roomId) {
-        return first(query(SESSION_SELECT + " WHERE s.room_id = ? AND s.closed_at IS NULL", RoomStore::session, roomId));
+        return Jdbc.first(query(SESSION_SELECT + " WHERE s.room_id = ? AND s.closed_at IS NULL", RoomStore::session, roomId));
     }
 
     public Optional<RoomSession> sessionById(long id) {
-        return first(query(SESSION_SELECT + " WHERE s.id = ?", RoomStore::session, id));
+        return Jdbc.first(query(SESSION_SELECT + " WHERE s.id = ?", RoomStore::session, id));
     }
 
     /** A room's sessions, newest first (snowflake ids follow opening time), before {@code beforeId}. */
@@ -88,7 +88,7 @@ public class RoomStore {
 
     /** The open session's counts in one round trip: 8 counter rows summed (the dashboard's poll). */
     public Optional<RoomStats> stats(String roomId) {
-        return first(query("""
+        return Jdbc.first(query("""
                 SELECT s.id, s.anchor_id, coalesce(sum(c.online), 0)::int, coalesce(sum(c.online_fans), 0)::int
                 FROM room_session s LEFT JOIN room_count c ON c.session_id = s.id
                 WHERE s.room_id = ? AND s.closed_at IS NULL GROUP BY s.id""",
@@ -228,7 +228,7 @@ public class RoomStore {
     }
 
     public Optional<Viewer> viewer(long sessionId, long uid) {
-        return first(query("SELECT " + VIEWER_COLUMNS + " FROM room_viewer WHERE session_id = ? AND uid = ?", RoomStore::viewer,
+        return Jdbc.first(query("SELECT " + VIEWER_COLUMNS + " FROM room_viewer WHERE session_id = ? AND uid = ?", RoomStore::viewer,
                 sessionId, uid));
     }
 
@@ -294,30 +294,11 @@ public class RoomStore {
         return d.toMillis() / 1000.0;
     }
 
-    private static <T> Optional<T> first(List<T> rows) {
-        return rows.isEmpty() ? Optional.empty() : Optional.of(rows.get(0));
-    }
-
     private <T> List<T> query(String sql, Jdbc.Row<T> row, Object... params) {
-        return Jdbc.query(dataSource, RoomStoreException::new, sql, row, params);
+        return Jdbc.query(dataSource, e -> new StatementFailed("room", e), sql, row, params);
     }
 
     private int update(String sql, Object... params) {
-        return Jdbc.update(dataSource, RoomStoreException::new, sql, params);
-    }
-
-    /** A failed room statement; {@link #deadlock()} says whether retrying the transaction is the cure. */
-    @ApplicationException(rollback = true)
-    public static class RoomStoreException extends RuntimeException {
-        private final String sqlState;
-
-        RoomStoreException(SQLException e) {
-            super("room statement failed: " + e.getMessage(), e);
-            this.sqlState = e.getSQLState();
-        }
-
-        public boolean deadlock() {
-            return "40P01".equals(sqlState) || "40001".equals(sqlState);
-        }
+        return Jdbc.update(dataSource, e -> new StatementFailed("room", e), sql, params);
     }
 }
