@@ -1,4 +1,4 @@
--- Roost V16: one-to-one chat by write diffusion (seed 001 §3.1–3.2, seed 003). A message is stored
+-- Roost V16: one-to-one chat by write diffusion (docs/architecture.md, "chat"). A message is stored
 -- once per participant (the sender's and the recipient's timeline), with both sides' conversation
 -- rows, in one transaction. Lock order of a send: chat_send key → chat_pair → chat_user (uid order)
 -- → chat_conversation ((owner_uid, peer_uid) order).

@@ -1,0 +1,29 @@
+-- Roost V17: delivery of one-to-one chat — receipts as cursors, per-user chat settings, and the
+-- offline-push coalescing buffer (docs/architecture.md, "chat delivery").
+
+-- Each side's row also carries how far the peer's devices got (delivered) and how far the peer read:
+-- the sender's devices see their receipts on the sender's own row.
+ALTER TABLE chat_conversation
+    ADD COLUMN peer_delivered_seq BIGINT NOT NULL DEFAULT 0,
+    ADD COLUMN peer_read_seq      BIGINT NOT NULL DEFAULT 0;
+
+-- Per-user chat settings: whether peers get read receipts, and how much of a message an offline
+-- push may show (full preview, the sender only, nothing).
+ALTER TABLE chat_user
+    ADD COLUMN read_receipts BOOLEAN    NOT NULL DEFAULT true,
+    ADD COLUMN push_preview  VARCHAR(8) NOT NULL DEFAULT 'full' CHECK (push_preview IN ('full', 'sender', 'none'));
+
+-- Messages waiting for an offline push, one row per recipient: a burst becomes one event with a
+-- count. Written in the send transaction (recipient offline) or later by the gateway (unreachable,
+-- unacknowledged); flushed to roost-offline-push through the outbox once due_at has passed.
+CREATE TABLE chat_offline_push (
+    recipient_uid    BIGINT       PRIMARY KEY,
+    pending          INTEGER      NOT NULL CHECK (pending > 0),
+    last_sender_uid  BIGINT       NOT NULL,
+    last_msg_id      BIGINT       NOT NULL,
+    last_seq         BIGINT       NOT NULL,
+    preview          VARCHAR(200),
+    first_at         TIMESTAMPTZ  NOT NULL DEFAULT now(),
+    due_at           TIMESTAMPTZ  NOT NULL
+);
+CREATE INDEX chat_offline_push_due_idx ON chat_offline_push (due_at);
