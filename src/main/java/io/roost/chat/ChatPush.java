@@ -3,8 +3,9 @@ package io.roost.chat;
 import jakarta.json.JsonObject;
 
 /**
- * A stored message to push to the live devices of both participants, fired in the send
- * transaction and observed after commit by the gateway, which looks the routes up only then: a
+ * A stored message to push to the live devices of both participants. A send transaction fires
+ * its messages together ({@link Batch}), observed after commit by the gateway, which looks the
+ * routes up only then (one query for the batch): a
  * device whose login commits later reads the message in its catch-up instead (write, then look
  * up, then push; log in, then catch up — between the two orders nothing falls through).
  *
@@ -13,4 +14,8 @@ import jakarta.json.JsonObject;
  * @param message the {@code chatMsg} frame's fields
  */
 public record ChatPush(long from, long to, long seq, long msgId, JsonObject message) {
+
+    /** The messages one send transaction stored, in the order they were written. */
+    public record Batch(java.util.List<ChatPush> pushes) {
+    }
 }

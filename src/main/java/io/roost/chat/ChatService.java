@@ -3,9 +3,7 @@ package io.roost.chat;
 import io.roost.chat.store.ChatStore;
 import io.roost.identity.AccountService;
 import io.roost.platform.api.Page;
-import io.roost.platform.json.Jsonp;
 import io.roost.platform.problem.ProblemException;
-import io.roost.social.SocialGraph;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.json.JsonObject;
@@ -14,19 +12,26 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * One-to-one chat, the module's public face. A send is checked first (sendId, type, body, size,
  * recipient active, no block either way, the quote visible, the content filter) and then written by
- * write diffusion in one transaction of its own ({@link ChatWriter}): the conversation's seq, both
- * timeline rows, both conversation rows, the outbox event and the {@code chatMsg} notice. It
- * returns after commit, so an answer means durable. A resend of a stored sendId gets the stored
+ * write diffusion, batched with the messages that arrive with it ({@link SendQueue}) into one
+ * transaction ({@link ChatWriter}): the conversation's seq, both timeline rows, both conversation
+ * rows, the outbox event and the push. It answers after commit, so an answer means durable. A resend of a stored sendId gets the stored
  * answer and writes nothing; the same sendId with another content is 409 {@code send-id-conflict}.
  */
 @ApplicationScoped
 public class ChatService {
 
     public static final String EVENTS_TOPIC = "roost-chat-events";
+
+    /** How long a synchronous send waits for its batch's commit. */
+    static final long SEND_WAIT_SECONDS = 30;
 
     /** The most items a page holds. */
     public static final int MAX_LIMIT = 100;
@@ -38,16 +43,13 @@ public class ChatService {
     ChatWriter writer;
 
     @Inject
+    SendQueue queue;
+
+    @Inject
     ChatSettings settings;
 
     @Inject
-    ContentFilter filter;
-
-    @Inject
     AccountService accounts;
-
-    @Inject
-    SocialGraph graph;
 
     @Inject
     Receipts receipts;
@@ -57,46 +59,46 @@ public class ChatService {
 
     /** Sends (or answers a resend); returns after commit. */
     public Sent send(SendCommand c) {
-        ChatRules.checkSendId(c.sendId());
-        ChatRules.checkType(c.type());
-        ChatRules.checkPriority(c.priority());
-        if (c.system() != c.type().equals("system")) {
-            throw ProblemException.forbidden("System messages come from back ends, as the system.");
-        }
-        if (c.deviceKey() == null || c.deviceKey().isBlank() || c.deviceKey().length() > 80) {
-            throw new IllegalArgumentException("a device key of 1 to 80 characters is required");
-        }
-        if (c.sender() == c.peer()) {
-            throw ProblemException.badRequest("self-message", "A message goes to someone else.");
-        }
-        ChatRules.checkBody(c.type(), c.body(), settings.maxBodyBytes());
-        byte[] hash = ChatRules.hash(c);
-        // A resend is answered from the stored sendId before any other check: what was accepted stays accepted.
-        var stored = store.findSend(c.sender(), c.deviceKey(), c.sendId());
-        if (stored.isPresent()) {
-            return ChatWriter.resent(c, hash, stored.get());
-        }
-        accounts.requireActiveUser(c.sender());
-        accounts.requireActiveUser(c.peer());
-        if (!c.system() && graph.relation(c.sender(), c.peer()).blockedEitherWay()) {
-            throw new ProblemException(403, "blocked", "Forbidden", "One of you blocks the other; nothing was sent.");
-        }
-        if (c.quoteMsgId() != null && !store.visible(c.sender(), c.peer(), c.quoteMsgId())) {
-            throw ProblemException.badRequest("invalid-quote", "The quoted message is not in this conversation (or you deleted it).");
-        }
-        JsonObject body = c.body();
-        if (c.type().equals("text")) {
-            String text = body.getString("text");
-            try {
-                String checked = filter.check(c.sender(), c.peer(), text);
-                if (!checked.equals(text)) {
-                    body = Jsonp.PROVIDER.createObjectBuilder(body).add("text", checked).build();
-                }
-            } catch (ContentFilter.ContentRejected e) {
-                throw new ProblemException(422, "content-rejected", "Unprocessable content", e.getMessage());
+        try {
+            return sendAsync(c).get(SEND_WAIT_SECONDS, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while the message was being stored", e);
+        } catch (TimeoutException e) {
+            throw new ProblemException(503, "service-unavailable", "Service Unavailable",
+                    "The message was not stored within " + SEND_WAIT_SECONDS + " s; send it again (same sendId).");
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof RuntimeException r) {
+                throw r;
             }
+            throw new IllegalStateException(e.getCause());
         }
-        return writer.write(c, body, hash);
+    }
+
+    /**
+     * Sends without holding the caller's thread: the checks that need no database run now (a bad
+     * message fails at once, with nothing queued), the rest in the message's batch; the stage
+     * completes after commit with the answer, or with the {@link ProblemException} that refused it.
+     */
+    public CompletableFuture<Sent> sendAsync(SendCommand c) {
+        try {
+            ChatRules.checkSendId(c.sendId());
+            ChatRules.checkType(c.type());
+            ChatRules.checkPriority(c.priority());
+            if (c.system() != c.type().equals("system")) {
+                throw ProblemException.forbidden("System messages come from back ends, as the system.");
+            }
+            if (c.deviceKey() == null || c.deviceKey().isBlank() || c.deviceKey().length() > 80) {
+                throw new IllegalArgumentException("a device key of 1 to 80 characters is required");
+            }
+            if (c.sender() == c.peer()) {
+                throw ProblemException.badRequest("self-message", "A message goes to someone else.");
+            }
+            ChatRules.checkBody(c.type(), c.body(), settings.maxBodyBytes());
+            return queue.submit(c, ChatRules.hash(c));
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
     }
 
     /** The owner's conversations changed after sync version {@code since}, in version order; {@code next} is a version. */

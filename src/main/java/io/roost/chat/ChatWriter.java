@@ -1,6 +1,7 @@
 package io.roost.chat;
 
 import io.roost.chat.store.ChatStore;
+import io.roost.chat.store.SendBatchStore;
 import io.roost.platform.ids.IdGenerator;
 import io.roost.platform.json.Jsonp;
 import io.roost.platform.outbox.OutboxPublisher;
@@ -12,14 +13,19 @@ import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
 import jakarta.transaction.Transactional;
 import java.time.OffsetDateTime;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
 
 /**
- * The send transaction, in the lock order chat_send key → chat_pair → chat_user (uid order) →
- * chat_conversation ((owner, peer) order): two devices of one user and both participants sending at
- * once queue on the pair row and never deadlock. Its own transaction, committed before it returns.
+ * The send transaction, for a batch of messages at once (group commit: {@link SendQueue}), in the
+ * lock order chat_send keys → chat_pair rows → chat_user rows (uid order) → chat_conversation rows
+ * ((owner, peer) order): two devices of one user and both participants sending at once queue on
+ * the pair row and never deadlock. Its own transaction, committed before it returns.
  */
 @ApplicationScoped
 public class ChatWriter {
@@ -28,41 +34,154 @@ public class ChatWriter {
     ChatStore store;
 
     @Inject
+    SendBatchStore batch;
+
+    @Inject
     IdGenerator ids;
 
     @Inject
     OutboxPublisher outbox;
 
     @Inject
-    Event<ChatPush> pushes;
+    Event<ChatPush.Batch> pushes;
 
+    /** One checked message to write: the command, the body as stored (after the content filter), its resend hash. */
+    public record Write(SendCommand command, JsonObject body, byte[] hash) {
+    }
+
+    /**
+     * Writes a batch of checked messages in one transaction, each step one statement for all of
+     * them in the one lock order (sendId keys, pairs, users, conversations). Answers per write, in
+     * order: its {@link Sent}, or null where a concurrent transaction had claimed its sendId first
+     * (the caller reads that one's answer after this commit). The sendIds must be distinct.
+     */
     @Transactional(Transactional.TxType.REQUIRES_NEW)
-    public Sent write(SendCommand c, JsonObject body, byte[] hash) {
-        long msgId = ids.nextId();
-        if (!store.claimSend(c.sender(), c.deviceKey(), c.sendId(), msgId, c.peer(), hash)) {
-            // a concurrent send of this sendId committed first (we waited for it on the key): its answer is ours
-            return resent(c, hash, store.findSend(c.sender(), c.deviceKey(), c.sendId())
-                    .orElseThrow(() -> ProblemException.conflict("send-id-conflict", "sendId " + c.sendId() + " is in flight.")));
+    public List<Sent> writeAll(List<Write> writes) {
+        List<SendBatchStore.Claim> claims = new ArrayList<>();
+        for (Write w : writes) {
+            SendCommand c = w.command();
+            claims.add(new SendBatchStore.Claim(c.sender(), c.deviceKey(), c.sendId(), ids.nextId(), c.peer(), w.hash()));
         }
-        Long[] uids = ChatService.sorted(c.sender(), c.peer());
-        long seq = store.nextSeq(uids[0], uids[1]);
-        Map<Long, Long> versions = store.bumpVersions(uids);
-        long senderUid = c.system() ? 0 : c.sender();
-        String json = body.toString();
-        store.insertTimeline(List.of(
-                new ChatStore.TimelineRow(c.sender(), c.peer(), seq, msgId, senderUid, c.sendId(), c.type(), json, c.quoteMsgId(), c.priority()),
-                new ChatStore.TimelineRow(c.peer(), c.sender(), seq, msgId, senderUid, c.sendId(), c.type(), json, c.quoteMsgId(), c.priority())));
-        String preview = ChatRules.preview(c.type(), body);
-        store.upsertConversations(List.of(
-                // the sender's own message is not unread for them; a system message is for both
-                new ChatStore.ConversationChange(c.sender(), c.peer(), seq, msgId, senderUid, preview, c.system(), versions.get(c.sender())),
-                new ChatStore.ConversationChange(c.peer(), c.sender(), seq, msgId, senderUid, preview, true, versions.get(c.peer()))));
-        OffsetDateTime tm = store.completeSend(c.sender(), c.deviceKey(), c.sendId(), seq);
-        JsonObject event = event(c, body, msgId, seq, senderUid, tm);
-        outbox.publish(ChatService.EVENTS_TOPIC, c.type(), Long.toString(msgId), event.toString());
-        // to the recipient's devices, and to the sender's (its other devices sync; the sending one gets it too)
-        pushes.fire(new ChatPush(c.sender(), c.peer(), seq, msgId, event));
-        return new Sent(c.sendId(), msgId, seq, tm, false);
+        Set<List<Object>> claimed = batch.claimAll(claims);
+        List<Integer> live = new ArrayList<>();
+        for (int i = 0; i < writes.size(); i++) {
+            if (claimed.contains(claims.get(i).key())) {
+                live.add(i);
+            }
+        }
+        long[] seqs = takeSeqs(writes, live);
+        Map<List<Long>, Long> versions = bumpVersions(writes, live);
+
+        List<ChatStore.TimelineRow> rows = new ArrayList<>();
+        Map<List<Long>, ChatStore.ConversationChange> conversations = new TreeMap<>(PAIR_ORDER);
+        List<SendBatchStore.Claim> liveClaims = new ArrayList<>();
+        List<Long> liveSeqs = new ArrayList<>();
+        for (int i : live) {
+            SendCommand c = writes.get(i).command();
+            long msgId = claims.get(i).msgId();
+            long senderUid = c.system() ? 0 : c.sender();
+            String json = writes.get(i).body().toString();
+            rows.add(new ChatStore.TimelineRow(c.sender(), c.peer(), seqs[i], msgId, senderUid, c.sendId(), c.type(), json,
+                    c.quoteMsgId(), c.priority()));
+            rows.add(new ChatStore.TimelineRow(c.peer(), c.sender(), seqs[i], msgId, senderUid, c.sendId(), c.type(), json,
+                    c.quoteMsgId(), c.priority()));
+            String preview = ChatRules.preview(c.type(), writes.get(i).body());
+            // the sender's own message is not unread for them; a system message is for both
+            change(conversations, versions, c.sender(), c.peer(), seqs[i], msgId, senderUid, preview, c.system() ? 1 : 0);
+            change(conversations, versions, c.peer(), c.sender(), seqs[i], msgId, senderUid, preview, 1);
+            liveClaims.add(claims.get(i));
+            liveSeqs.add(seqs[i]);
+        }
+        if (live.isEmpty()) {
+            return new ArrayList<>(java.util.Collections.nCopies(writes.size(), null));
+        }
+        store.insertTimeline(rows);
+        store.upsertConversations(new ArrayList<>(conversations.values()));
+        Map<List<Object>, OffsetDateTime> times = batch.completeAll(liveClaims, liveSeqs);
+
+        List<Sent> answers = new ArrayList<>(java.util.Collections.nCopies(writes.size(), null));
+        List<OutboxPublisher.Message> events = new ArrayList<>();
+        List<ChatPush> toPush = new ArrayList<>();
+        for (int i : live) {
+            SendCommand c = writes.get(i).command();
+            long msgId = claims.get(i).msgId();
+            OffsetDateTime tm = times.get(claims.get(i).key());
+            JsonObject event = event(c, writes.get(i).body(), msgId, seqs[i], c.system() ? 0 : c.sender(), tm);
+            events.add(new OutboxPublisher.Message(ChatService.EVENTS_TOPIC, c.type(), Long.toString(msgId), event.toString()));
+            // to the recipient's devices, and to the sender's (its other devices sync; the sending one gets it too)
+            toPush.add(new ChatPush(c.sender(), c.peer(), seqs[i], msgId, event));
+            answers.set(i, new Sent(c.sendId(), msgId, seqs[i], tm, false));
+        }
+        outbox.publishAll(events);
+        pushes.fire(new ChatPush.Batch(toPush));
+        return answers;
+    }
+
+    /** Pairs in lock order: (low, high) for seqs, (owner, peer) for conversation rows. */
+    private static final java.util.Comparator<List<Long>> PAIR_ORDER =
+            java.util.Comparator.<List<Long>, Long>comparing(p -> p.get(0)).thenComparing(p -> p.get(1));
+
+    /** The live writes' seqs: each pair's new seqs handed out in batch order. */
+    private long[] takeSeqs(List<Write> writes, List<Integer> live) {
+        Map<List<Long>, Integer> perPair = new TreeMap<>(PAIR_ORDER);
+        for (int i : live) {
+            perPair.merge(pair(writes.get(i).command()), 1, Integer::sum);
+        }
+        long[] seqs = new long[writes.size()];
+        if (perPair.isEmpty()) {
+            return seqs;
+        }
+        Map<List<Long>, Long> last = batch.takeSeqs(perPair.keySet().stream().map(p -> p.get(0)).toArray(Long[]::new),
+                perPair.keySet().stream().map(p -> p.get(1)).toArray(Long[]::new), perPair.values().toArray(Integer[]::new));
+        Map<List<Long>, Long> next = new HashMap<>();
+        perPair.forEach((p, n) -> next.put(p, last.get(p) - n + 1));
+        for (int i : live) {
+            seqs[i] = next.merge(pair(writes.get(i).command()), 1L, Long::sum) - 1;
+        }
+        return seqs;
+    }
+
+    /**
+     * Each conversation row the batch changes gets its owner's next sync version (distinct per
+     * owner: the version index is unique): one bump per user by the number of its rows changed.
+     */
+    private Map<List<Long>, Long> bumpVersions(List<Write> writes, List<Integer> live) {
+        Map<Long, Set<Long>> peersOf = new TreeMap<>();
+        for (int i : live) {
+            SendCommand c = writes.get(i).command();
+            peersOf.computeIfAbsent(c.sender(), u -> new java.util.TreeSet<>()).add(c.peer());
+            peersOf.computeIfAbsent(c.peer(), u -> new java.util.TreeSet<>()).add(c.sender());
+        }
+        Map<List<Long>, Long> versions = new HashMap<>();
+        if (peersOf.isEmpty()) {
+            return versions;
+        }
+        Map<Long, Long> last = batch.bumpVersions(peersOf.keySet().toArray(Long[]::new),
+                peersOf.values().stream().map(Set::size).toArray(Integer[]::new));
+        peersOf.forEach((owner, peers) -> {
+            long v = last.get(owner) - peers.size();
+            for (long peer : peers) {
+                versions.put(List.of(owner, peer), ++v);
+            }
+        });
+        return versions;
+    }
+
+    /** Folds one message into its owner's conversation change: the newest message wins, unread adds up. */
+    private static void change(Map<List<Long>, ChatStore.ConversationChange> changes, Map<List<Long>, Long> versions, long owner,
+                               long peer, long seq, long msgId, long senderUid, String preview, int unread) {
+        List<Long> key = List.of(owner, peer);
+        ChatStore.ConversationChange now = new ChatStore.ConversationChange(owner, peer, seq, msgId, senderUid, preview, unread,
+                versions.get(key));
+        changes.merge(key, now, (a, b) -> {
+            ChatStore.ConversationChange newer = a.seq() > b.seq() ? a : b;
+            return new ChatStore.ConversationChange(owner, peer, newer.seq(), newer.msgId(), newer.senderUid(), newer.preview(),
+                    a.unread() + b.unread(), newer.syncVersion());
+        });
+    }
+
+    private static List<Long> pair(SendCommand c) {
+        return List.of(Math.min(c.sender(), c.peer()), Math.max(c.sender(), c.peer()));
     }
 
     @Transactional(Transactional.TxType.REQUIRES_NEW)

@@ -14,8 +14,11 @@ import jakarta.enterprise.event.TransactionPhase;
 import jakarta.inject.Inject;
 import jakarta.json.JsonObject;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -51,24 +54,43 @@ public class ChatDelivery {
     @Resource
     ManagedExecutorService executor;
 
-    void onPush(@Observes(during = TransactionPhase.AFTER_SUCCESS) ChatPush push) {
+    void onPush(@Observes(during = TransactionPhase.AFTER_SUCCESS) ChatPush.Batch batch) {
         executor.execute(() -> {
             try {
-                deliver(push);
+                deliver(batch.pushes());
             } catch (RuntimeException e) {
-                LOG.log(Level.WARNING, "push of message " + push.msgId() + " failed; its devices read it in their catch-up", e);
+                LOG.log(Level.WARNING, "push of " + batch.pushes().size() + " messages failed; their devices read them in their catch-up", e);
             }
         });
     }
 
-    void deliver(ChatPush push) {
+    /** One route lookup for all of the batch's participants, then each message to its devices. */
+    void deliver(List<ChatPush> pushes) {
+        Set<Long> uids = new HashSet<>();
+        pushes.forEach(p -> {
+            uids.add(p.from());
+            uids.add(p.to());
+        });
+        Map<Long, List<DeviceRoute>> routesOf = new HashMap<>();
+        sessions.routesOf(new ArrayList<>(uids)).forEach(r -> routesOf.computeIfAbsent(r.uid(), u -> new ArrayList<>()).add(r));
+        for (ChatPush push : pushes) {
+            try {
+                deliver(push, routesOf.getOrDefault(push.to(), List.of()), routesOf.getOrDefault(push.from(), List.of()));
+            } catch (RuntimeException e) {
+                LOG.log(Level.WARNING, "push of message " + push.msgId() + " failed; its devices read it in their catch-up", e);
+            }
+        }
+    }
+
+    private void deliver(ChatPush push, List<DeviceRoute> recipient, List<DeviceRoute> sender) {
         String frame = frame(push.message());
-        List<DeviceRoute> routes = sessions.routesOf(List.of(push.to(), push.from()));
-        if (routes.stream().noneMatch(r -> r.uid() == push.to())) {
+        if (recipient.isEmpty()) {
             chat.undelivered(push.to(), push.from(), push.seq(), 1); // offline
         }
         Map<Integer, List<DeviceRoute>> byNode = new TreeMap<>();
-        routes.forEach(r -> byNode.computeIfAbsent(r.nodeId(), n -> new ArrayList<>()).add(r));
+        for (List<DeviceRoute> routes : List.of(recipient, sender)) {
+            routes.forEach(r -> byNode.computeIfAbsent(r.nodeId(), n -> new ArrayList<>()).add(r));
+        }
         byNode.forEach((nodeId, here) -> {
             if (nodeId == node.nodeId()) {
                 here.forEach(r -> deliverHere(r.connectionId(), r.uid(), push.from(), push.to(), push.seq(), frame));

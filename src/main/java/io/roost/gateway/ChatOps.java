@@ -6,6 +6,9 @@ import io.roost.chat.SendCommand;
 import io.roost.chat.Sent;
 import io.roost.platform.ids.Ids;
 import io.roost.platform.problem.ProblemException;
+import io.roost.platform.problem.Unreachable;
+import jakarta.annotation.Resource;
+import jakarta.enterprise.concurrent.ManagedExecutorService;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.json.JsonNumber;
@@ -17,6 +20,10 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 
 /**
  * {@code chatOp} frames for logged-in devices: {@code send} stores a one-to-one message through the
@@ -27,42 +34,75 @@ import java.util.HexFormat;
 @ApplicationScoped
 public class ChatOps {
 
+    private static final Logger LOG = Logger.getLogger(ChatOps.class.getName());
+
     @Inject
     ChatService chat;
 
     @Inject
     AckWheel acks;
 
+    @Resource
+    ManagedExecutorService executor;
+
     @Inject
     DeliveredCursors cursors;
 
-    public String handle(long me, String deviceType, String deviceId, JsonObject frame) {
+    /**
+     * Serves one {@code chatOp}; its answer goes to {@code reply}. A {@code send} is answered when
+     * its batch has committed: no thread waits per message.
+     */
+    public void handle(long me, String deviceType, String deviceId, JsonObject frame, Consumer<String> reply) {
         JsonObjectBuilder ret = Frames.reply(frame);
         try {
             String op = text(frame, "op");
             switch (op == null ? "" : op) {
-                case "send" -> send(me, deviceType, deviceId, frame, ret);
+                case "send" -> {
+                    // answered on the executor: a slow socket must not hold up the batch writer that completes it
+                    send(me, deviceType, deviceId, frame).whenCompleteAsync((sent, failure) -> reply.accept(failure == null
+                            ? Frames.outcome(sent(ret, sent), null) : Frames.outcome(ret, problem(failure))), executor);
+                    return;
+                }
                 case "read" -> read(me, frame, ret);
                 default -> throw ProblemException.badRequest("unknown-op", "Unknown chatOp '" + op + "'.");
             }
-            return Frames.outcome(ret, null);
+            reply.accept(Frames.outcome(ret, null));
         } catch (ProblemException e) {
-            return Frames.outcome(ret, e);
+            reply.accept(Frames.outcome(ret, e));
         }
     }
 
-    private void send(long me, String deviceType, String deviceId, JsonObject frame, JsonObjectBuilder ret) {
+    /** Why a send failed, as the answer's code: its problem, {@code server-busy} if a dependency is out of reach. */
+    private static ProblemException problem(Throwable failure) {
+        Throwable cause = failure instanceof java.util.concurrent.CompletionException && failure.getCause() != null
+                ? failure.getCause() : failure;
+        if (cause instanceof ProblemException p) {
+            return p;
+        }
+        if (Unreachable.isCause(cause)) {
+            return new ProblemException(503, "server-busy", "Service Unavailable",
+                    "The message was not stored (the server cannot reach its database); send it again, same sendId.");
+        }
+        LOG.log(Level.WARNING, "a chatOp send failed", cause);
+        return new ProblemException(500, "internal-error", "Internal Server Error",
+                "The message was not stored; send it again, same sendId.");
+    }
+
+    private static JsonObjectBuilder sent(JsonObjectBuilder ret, Sent sent) {
+        return ret.add("sendId", sent.sendId()).add("msgId", Long.toString(sent.msgId())).add("msgSeq", sent.seq())
+                .add("sentAt", sent.tm().toInstant().toEpochMilli()).add("resent", sent.resent());
+    }
+
+    private CompletableFuture<Sent> send(long me, String deviceType, String deviceId, JsonObject frame) {
         JsonValue body = frame.get("body");
         JsonValue priority = frame.get("priority");
         if (priority != null && !(priority instanceof JsonNumber)) {
             throw ProblemException.badRequest("invalid-priority", "priority is a number.");
         }
         String quote = text(frame, "quote");
-        Sent sent = chat.send(new SendCommand(me, Ids.parse(text(frame, "peer")), deviceKey(deviceType, deviceId),
+        return chat.sendAsync(new SendCommand(me, Ids.parse(text(frame, "peer")), deviceKey(deviceType, deviceId),
                 text(frame, "sendId"), text(frame, "msgType"), body instanceof JsonObject o ? o : null,
                 quote == null ? null : Ids.parse(quote), priority == null ? 0 : ((JsonNumber) priority).intValue(), false));
-        ret.add("sendId", sent.sendId()).add("msgId", Long.toString(sent.msgId())).add("msgSeq", sent.seq())
-                .add("sentAt", sent.tm().toInstant().toEpochMilli()).add("resent", sent.resent());
     }
 
     /** Everything of the conversation up to {@code readSeq} is read, on all of my devices; answered after commit. */

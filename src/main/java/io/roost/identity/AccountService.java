@@ -15,6 +15,7 @@ import jakarta.json.JsonObjectBuilder;
 import jakarta.json.JsonString;
 import jakarta.transaction.Transactional;
 import java.io.StringReader;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -109,6 +110,11 @@ public class AccountService {
      */
     public boolean isActive(long uid) {
         return store.find(uid).filter(Account::isActive).isPresent();
+    }
+
+    /** Those of {@code uids} that are active accounts (one query for a whole batch). */
+    public Set<Long> activeAmong(Collection<Long> uids) {
+        return store.activeAmong(uids);
     }
 
     /** 404 {@code not-found} ("No user ...") unless {@code uid} is an active account. */

@@ -271,6 +271,23 @@ public class SocialGraph {
         return graphStore.relation(a, b);
     }
 
+    /**
+     * Of these pairs of users, those where either side blocks the other, as {@code List.of(low, high)}
+     * (one query for a batch of messages).
+     */
+    public Set<List<Long>> blockedEitherWay(Collection<List<Long>> pairs) {
+        if (pairs.isEmpty()) {
+            return Set.of();
+        }
+        Long[] a = pairs.stream().map(p -> p.get(0)).toArray(Long[]::new);
+        Long[] b = pairs.stream().map(p -> p.get(1)).toArray(Long[]::new);
+        Set<List<Long>> blocked = new java.util.HashSet<>();
+        for (long[] k : graphStore.blocksBetween(a, b)) {
+            blocked.add(List.of(Math.min(k[0], k[1]), Math.max(k[0], k[1])));
+        }
+        return blocked;
+    }
+
     public SendDecision canSend(long from, long to) {
         Relation r = relation(from, to);
         return r.blockedBy() ? SendDecision.BLOCKED : r.friends() ? SendDecision.FRIEND : SendDecision.STRANGER;

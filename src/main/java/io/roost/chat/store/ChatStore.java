@@ -39,9 +39,9 @@ public class ChatStore {
                               String bodyJson, Long quoteMsgId, int priority) {
     }
 
-    /** One side's conversation change: the message, and whether it counts as unread for this owner. */
+    /** One side's conversation change: its newest message, and how many of the new messages are unread for this owner. */
     public record ConversationChange(long owner, long peer, long seq, long msgId, long senderUid, String preview,
-                                     boolean unread, long syncVersion) {
+                                     int unread, long syncVersion) {
     }
 
     @Resource(lookup = "java:jboss/datasources/RoostDS")
@@ -125,7 +125,7 @@ public class ChatStore {
                 owners, peers, seqs, msgIds, senders, sendIds, types, bodies, quotes, priorities);
     }
 
-    /** Both sides' conversation rows, in (owner, peer) order: last message, unread +1 where it counts, the owner's version. */
+    /** Conversation rows (distinct), in (owner, peer) order: newest message, unread + the new unread ones, the owner's version. */
     @TransactionAttribute(TransactionAttributeType.MANDATORY)
     public void upsertConversations(List<ConversationChange> changes) {
         int n = changes.size();
@@ -141,7 +141,7 @@ public class ChatStore {
             msgIds[i] = c.msgId();
             senders[i] = c.senderUid();
             previews[i] = c.preview();
-            unread[i] = c.unread() ? 1 : 0;
+            unread[i] = c.unread();
             versions[i] = c.syncVersion();
         }
         update("""

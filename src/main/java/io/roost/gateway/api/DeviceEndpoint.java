@@ -196,7 +196,7 @@ public class DeviceEndpoint {
             }
             case "chatOp" -> {
                 if (requireLogin(session)) {
-                    send(session, gw.chatOps.handle(uid, deviceType, deviceId, frame));
+                    gw.chatOps.handle(uid, deviceType, deviceId, frame, answer -> send(session, answer));
                 }
             }
             case "chatAck" -> {

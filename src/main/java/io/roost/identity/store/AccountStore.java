@@ -1,12 +1,18 @@
 package io.roost.identity.store;
 
+import io.roost.platform.store.Jdbc;
 import io.roost.platform.store.LikePatterns;
+import jakarta.annotation.Resource;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.LockModeType;
 import jakarta.persistence.PersistenceContext;
+import java.util.Collection;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
+import javax.sql.DataSource;
 
 /**
  * The account rows, as {@link Account} entities (which never leave identity). No transaction of
@@ -18,6 +24,9 @@ public class AccountStore {
 
     @PersistenceContext(unitName = "roost")
     EntityManager em;
+
+    @Resource(lookup = "java:jboss/datasources/RoostDS")
+    DataSource dataSource;
 
     /**
      * Inserts an active account unless one has the same user name, e-mail or phone: one
@@ -35,6 +44,12 @@ public class AccountStore {
                 .setParameter("email", email)
                 .setParameter("phone", phone)
                 .executeUpdate() == 1;
+    }
+
+    /** Those of {@code ids} that are active accounts: one probe over plain JDBC, for a batch of messages. */
+    public Set<Long> activeAmong(Collection<Long> ids) {
+        return ids.isEmpty() ? Set.of() : new HashSet<>(Jdbc.query(dataSource,
+                "SELECT id FROM account WHERE id = ANY(?) AND status = 'ACTIVE'", rs -> rs.getLong(1), (Object) ids.toArray(Long[]::new)));
     }
 
     public Optional<Account> find(long id) {

@@ -84,6 +84,18 @@ public class GraphStore {
                 .setParameter("n", limit).getResultList());
     }
 
+    /**
+     * Of the pairs {@code (a[i], b[i])}, those where either side blocks the other, each as the
+     * (blocker, blocked) rows found: one statement for a batch of messages.
+     */
+    public List<long[]> blocksBetween(Long[] a, Long[] b) {
+        return Jdbc.query(dataSource, """
+                SELECT k.blocker_id, k.blocked_id FROM social_block k
+                JOIN (SELECT x, y FROM unnest(?::int8[], ?::int8[]) AS p(x, y)) p
+                  ON (k.blocker_id = p.x AND k.blocked_id = p.y) OR (k.blocker_id = p.y AND k.blocked_id = p.x)""",
+                rs -> new long[] {rs.getLong(1), rs.getLong(2)}, a, b);
+    }
+
     /** One primary-key probe. */
     public boolean blocks(long blocker, long blocked) {
         return !em.createNativeQuery("SELECT 1 FROM social_block WHERE blocker_id = :a AND blocked_id = :b")

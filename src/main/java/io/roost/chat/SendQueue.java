@@ -1,0 +1,230 @@
+package io.roost.chat;
+
+import io.roost.chat.store.ChatStore;
+import io.roost.chat.store.SendBatchStore;
+import io.roost.identity.AccountService;
+import io.roost.platform.batch.GroupCommit;
+import io.roost.platform.json.Jsonp;
+import io.roost.platform.problem.ProblemException;
+import io.roost.social.SocialGraph;
+import jakarta.annotation.PostConstruct;
+import jakarta.annotation.PreDestroy;
+import jakarta.annotation.Resource;
+import jakarta.enterprise.concurrent.ManagedThreadFactory;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import jakarta.json.JsonObject;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * Sends by group commit ({@link GroupCommit}): the messages that arrive together are checked with
+ * one query per check and written in one transaction ({@link ChatWriter#writeAll}), so a busy
+ * node pays a commit per batch, not per message, and each sender still gets its answer only after
+ * its message is committed. The checks keep their order per message: a stored sendId answers
+ * first (what was accepted stays accepted), then both users active, no block either way, the quote
+ * visible, the content filter.
+ */
+@ApplicationScoped
+public class SendQueue {
+
+    private static final Logger LOG = Logger.getLogger(SendQueue.class.getName());
+    /** One writer: messages that arrive while a batch commits make the next batch bigger. */
+    static final int WRITERS = 1;
+    static final int BATCH_MAX = 500;
+    static final int CAPACITY = 50_000;
+
+    /** A message whose stateless checks passed, waiting for its batch. */
+    record Pending(SendCommand command, byte[] hash, CompletableFuture<Sent> done) {
+
+        List<Object> key() {
+            return List.of(command.sender(), command.deviceKey(), command.sendId());
+        }
+    }
+
+    @Inject
+    ChatWriter writer;
+
+    @Inject
+    ChatStore store;
+
+    @Inject
+    SendBatchStore batchStore;
+
+    @Inject
+    AccountService accounts;
+
+    @Inject
+    SocialGraph graph;
+
+    @Inject
+    ContentFilter filter;
+
+    @Resource
+    ManagedThreadFactory threads;
+
+    private final GroupCommit<Pending> queue = new GroupCommit<>("chat-send", CAPACITY, () -> BATCH_MAX, this::apply);
+
+    @PostConstruct
+    void start() {
+        queue.start(threads, WRITERS);
+    }
+
+    @PreDestroy
+    void stop() {
+        queue.stop();
+    }
+
+    /** Queues a checked message; the answer completes after its commit (or with the ProblemException that refused it). */
+    CompletableFuture<Sent> submit(SendCommand c, byte[] hash) {
+        Pending p = new Pending(c, hash, new CompletableFuture<>());
+        if (!queue.offer(p)) {
+            p.done.completeExceptionally(new ProblemException(503, "service-unavailable", "Service Unavailable",
+                    "Too many messages are waiting to be stored; send again shortly."));
+        }
+        return p.done;
+    }
+
+    private void apply(List<Pending> batch) {
+        try {
+            // one message per sendId in a batch; a second one waits for the first's answer
+            Map<List<Object>, Pending> first = new LinkedHashMap<>();
+            List<Pending> again = new ArrayList<>();
+            for (Pending p : batch) {
+                if (first.putIfAbsent(p.key(), p) != null) {
+                    again.add(p);
+                }
+            }
+            List<Pending> unique = new ArrayList<>(first.values());
+            List<ChatWriter.Write> writes = check(unique);
+            List<Pending> writing = unique.stream().filter(p -> !p.done.isDone()).toList();
+            write(writing, writes);
+            for (Pending p : again) {
+                first.get(p.key()).done.whenComplete((sent, failure) -> {
+                    if (failure != null) {
+                        p.done.completeExceptionally(failure);
+                    } else {
+                        answerResend(p);
+                    }
+                });
+            }
+        } catch (RuntimeException e) {
+            batch.forEach(p -> p.done.completeExceptionally(e));
+        }
+    }
+
+    /**
+     * The checks that need the database, one query each for the whole batch; a refused message
+     * completes with its problem here. Returns the writes of the others, in their order.
+     */
+    private List<ChatWriter.Write> check(List<Pending> unique) {
+        Map<List<Object>, ChatStore.SendRow> stored = batchStore.findSends(unique.stream()
+                .map(p -> new SendBatchStore.Claim(p.command.sender(), p.command.deviceKey(), p.command.sendId(), 0, 0, null))
+                .toList());
+        Set<Long> uids = new HashSet<>();
+        Set<List<Long>> pairs = new HashSet<>();
+        for (Pending p : unique) {
+            uids.add(p.command.sender());
+            uids.add(p.command.peer());
+            if (!p.command.system()) {
+                pairs.add(List.of(Math.min(p.command.sender(), p.command.peer()), Math.max(p.command.sender(), p.command.peer())));
+            }
+        }
+        Set<Long> active = accounts.activeAmong(uids);
+        Set<List<Long>> blocked = graph.blockedEitherWay(pairs);
+        List<ChatWriter.Write> writes = new ArrayList<>();
+        for (Pending p : unique) {
+            SendCommand c = p.command;
+            try {
+                ChatStore.SendRow resend = stored.get(p.key());
+                if (resend != null) {
+                    p.done.complete(ChatWriter.resent(c, p.hash, resend));
+                    continue;
+                }
+                for (long uid : new long[] {c.sender(), c.peer()}) {
+                    if (!active.contains(uid)) {
+                        throw ProblemException.notFound("No user " + uid);
+                    }
+                }
+                if (!c.system() && blocked.contains(List.of(Math.min(c.sender(), c.peer()), Math.max(c.sender(), c.peer())))) {
+                    throw new ProblemException(403, "blocked", "Forbidden", "One of you blocks the other; nothing was sent.");
+                }
+                if (c.quoteMsgId() != null && !store.visible(c.sender(), c.peer(), c.quoteMsgId())) {
+                    throw ProblemException.badRequest("invalid-quote", "The quoted message is not in this conversation (or you deleted it).");
+                }
+                writes.add(new ChatWriter.Write(c, filtered(c), p.hash));
+            } catch (ProblemException e) {
+                p.done.completeExceptionally(e);
+            }
+        }
+        return writes;
+    }
+
+    /** The body as stored: a text message through the content filter (masked, or refused with 422). */
+    private JsonObject filtered(SendCommand c) {
+        JsonObject body = c.body();
+        if (!c.type().equals("text")) {
+            return body;
+        }
+        String text = body.getString("text");
+        try {
+            String checked = filter.check(c.sender(), c.peer(), text);
+            return checked.equals(text) ? body : Jsonp.PROVIDER.createObjectBuilder(body).add("text", checked).build();
+        } catch (ContentFilter.ContentRejected e) {
+            throw new ProblemException(422, "content-rejected", "Unprocessable content", e.getMessage());
+        }
+    }
+
+    /**
+     * One transaction for the batch; if it fails (one message's problem, a lost connection), each
+     * message again in a transaction of its own, so one cannot fail the others.
+     */
+    private void write(List<Pending> writing, List<ChatWriter.Write> writes) {
+        if (writing.isEmpty()) {
+            return;
+        }
+        try {
+            complete(writing, writer.writeAll(writes));
+        } catch (Exception e) { // also the checked HeuristicMixedException of a commit on a dying connection
+            if (writing.size() == 1) {
+                writing.get(0).done.completeExceptionally(e);
+                return;
+            }
+            LOG.log(Level.FINE, "send batch of " + writing.size() + " failed, writing one by one", e);
+            for (int i = 0; i < writing.size(); i++) {
+                try {
+                    complete(List.of(writing.get(i)), writer.writeAll(List.of(writes.get(i))));
+                } catch (Exception single) {
+                    writing.get(i).done.completeExceptionally(single);
+                }
+            }
+        }
+    }
+
+    private void complete(List<Pending> writing, List<Sent> answers) {
+        for (int i = 0; i < writing.size(); i++) {
+            if (answers.get(i) != null) {
+                writing.get(i).done.complete(answers.get(i));
+            } else {
+                answerResend(writing.get(i)); // another transaction claimed this sendId first and committed
+            }
+        }
+    }
+
+    private void answerResend(Pending p) {
+        try {
+            SendCommand c = p.command;
+            p.done.complete(ChatWriter.resent(c, p.hash, store.findSend(c.sender(), c.deviceKey(), c.sendId())
+                    .orElseThrow(() -> ProblemException.conflict("send-id-conflict", "sendId " + c.sendId() + " is in flight."))));
+        } catch (RuntimeException e) {
+            p.done.completeExceptionally(e);
+        }
+    }
+}
