@@ -117,6 +117,11 @@ public final class WsDevice implements WebSocket.Listener {
         socket.sendText(frame, true).join();
     }
 
+    /** A heartbeat (the suite's heartbeat timeout is 8 s: a test that keeps a device longer sends these). */
+    public void heartbeat() {
+        send("{\"v\":1,\"type\":\"heartbeat\"}");
+    }
+
     /** This device holds every message of its conversation with {@code peer} up to {@code seq}. */
     public void ack(String peer, long seq) {
         try {

@@ -189,8 +189,11 @@ class ChatDeliveryIT extends DeployedRoost {
         silent.autoAck = false;
         JsonObject sent = chats.sendText(a, b, "say something");
         long start = System.nanoTime();
+        // it still heartbeats (the connection looks alive); it only never acknowledges
         JsonObject first = silent.await("chatMsg");
+        silent.heartbeat();
         JsonObject again = silent.await("chatMsg");
+        silent.heartbeat();
         long pushedAgainAfter = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
         assertEquals(sent.getString("msgId"), first.getString("msgId"));
         assertEquals(sent.getString("msgId"), again.getString("msgId"), "the same message pushed again");
@@ -215,7 +218,10 @@ class ChatDeliveryIT extends DeployedRoost {
             chats.sendText(a, b, "got it?");
             phone.await("chatMsg");
             Wait.until("b's delivered cursor moves", Duration.ofSeconds(5), () -> chats.conversation(b, a).getInt("deliveredSeq") == 1);
-            Wait.sleep(7_000); // past the deadline and its retry: still connected, nothing pushed again
+            for (int i = 0; i < 4; i++) { // past the deadline and its retry: still connected, nothing pushed again
+                phone.heartbeat();
+                Wait.sleep(2_000);
+            }
             assertFalse(phone.closed.isDone(), "an acknowledging device stays connected");
             assertEquals(0, phone.frames.stream().filter(f -> f.getString("type").equals("chatMsg")).count(),
                     "not pushed again: " + phone.frames);
@@ -258,6 +264,9 @@ class ChatDeliveryIT extends DeployedRoost {
                 flood.add(pool.submit(() -> {
                     for (int n = 1; n <= perSender; n++) {
                         chats.sendText(from, to.user, "m" + n);
+                        if (n % 10 == 0) {
+                            to.heartbeat();
+                        }
                         if (n == dropAt) {
                             to.dropAndReconnect(chats, from);
                         }
@@ -318,6 +327,14 @@ class ChatDeliveryIT extends DeployedRoost {
                     break;
                 }
                 after = Long.parseLong(page.getString("next"));
+            }
+        }
+
+        void heartbeat() {
+            try {
+                connections.get(connections.size() - 1).heartbeat();
+            } catch (RuntimeException e) {
+                // dropped just now: the next connection heartbeats
             }
         }
 
