@@ -140,6 +140,11 @@ public final class MqttIngestBench {
         double warmSeconds = (end - warmAt) / 1e9;
         System.out.printf("RESULT messages=%d warmup=%d warm_seconds=%.1f events_per_s=%.0f cold_seconds=%.1f cold_events_per_s=%.0f%n",
                 applied - warmApplied, warmApplied, warmSeconds, (applied - warmApplied) / warmSeconds, seconds, (applied - firstApplied) / seconds);
+        if (firstApplied >= total) {
+            // The consumers start while the deployment is still starting, before the first poll can be answered.
+            System.out.printf("NOTE all %d notifications were applied before the first poll was answered (Roost applies the"
+                    + " backlog while it is still starting): no rate measured; produce a larger backlog (--warmup, --events)%n", applied);
+        }
         // the window the figure covers, for the script's CPU samples
         System.out.printf("WINDOW from_ms=%d to_ms=%d messages=%d%n", endMs - (end - warmAt) / 1_000_000, endMs,
                 applied - warmApplied);
