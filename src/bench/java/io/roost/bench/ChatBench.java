@@ -80,7 +80,12 @@ public final class ChatBench {
     static final ChatStats.Counts READS = new ChatStats.Counts();
     static long acksSent;
     static long pushes;
+    /** A message pushed twice to a device that never dropped its connection. */
     static long pushDuplicates;
+    /** Pushed after the device already had it from its catch-up (the push was on its way): expected. */
+    static long pushAfterCatchup;
+    /** Pushed again to a device that reconnected (it held it from before the drop): expected redelivery. */
+    static long pushAfterReconnect;
     static long catchupGot;
     static long catchupOverlap;
     static long catchupPages;
@@ -114,6 +119,7 @@ public final class ChatBench {
         Runnable onLogin;
         String failure;
         final BitSet held = new BitSet();
+        final BitSet viaCatchup = new BitSet();
         long heldCount;
         long contiguous;
         long ackedUpTo;
@@ -194,7 +200,13 @@ public final class ChatBench {
                 return;
             }
             if (held.get((int) seq)) {
-                pushDuplicates++;
+                if (viaCatchup.get((int) seq)) {
+                    pushAfterCatchup++;
+                } else if (drops > 0) {
+                    pushAfterReconnect++;
+                } else {
+                    pushDuplicates++;
+                }
             } else {
                 hold(seq);
                 String sender = ChatStats.str(f, "senderUid");
@@ -348,6 +360,7 @@ public final class ChatBench {
                                 catchupOverlap++;
                             } else {
                                 hold(s);
+                                viaCatchup.set((int) s);
                                 catchupGot++;
                             }
                         }
@@ -627,18 +640,18 @@ public final class ChatBench {
                 noDeviceOnline);
         System.out.printf("send→answer p50 %.1f ms, p99 %.1f ms (n=%d); send→push p50 %.1f ms, p99 %.1f ms (n=%d, recipient devices)%n",
                 ANSWER.ms(0.5), ANSWER.ms(0.99), ANSWER.n, PUSH.ms(0.5), PUSH.ms(0.99), PUSH.n);
-        System.out.printf("whole run: %d sent, %d answered ok (%d resent), failures %s; pushes %d (raw duplicates %d), acks sent %d, "
+        System.out.printf("whole run: %d sent, %d answered ok (%d resent), failures %s; pushes %d (duplicates %d; after catch-up %d, after a reconnect %d), acks sent %d, "
                         + "reads %s, receipts %s, kicks %s, errors %s%n",
-                sent, answeredOk, resentAnswers, FAILS, pushes, pushDuplicates, acksSent, READS, RECEIPTS, KICKS, ERRORS);
+                sent, answeredOk, resentAnswers, FAILS, pushes, pushDuplicates, pushAfterCatchup, pushAfterReconnect, acksSent, READS, RECEIPTS, KICKS, ERRORS);
         System.out.printf("drops: %d reconnects, %d resends, catch-up %d pages: %d messages got, %d already held; unexpected closes %d%n",
                 reconnects, resends, catchupPages, catchupGot, catchupOverlap, unexpectedCloses);
         System.out.printf("client outcome: %d messages missing on %d devices, %d held beyond the answered seq%n", lost, devicesShort, extraHeld);
         boolean dbOk = dbUrl == null || checkDatabase(dbUrl);
-        boolean ok = dbOk && lost == 0 && extraHeld == 0 && FAILS.total() == 0 && sent == answeredOk && unexpectedCloses == 0;
+        boolean ok = dbOk && lost == 0 && extraHeld == 0 && pushDuplicates == 0 && FAILS.total() == 0 && sent == answeredOk && unexpectedCloses == 0;
         System.out.printf("RESULT sends_per_s=%.0f offered_per_s=%.0f answer_p50_ms=%.1f answer_p99_ms=%.1f push_p50_ms=%.1f push_p99_ms=%.1f "
-                        + "devices=%d pairs=%d lost=%d db_ok=%s outcome=%s%n",
+                        + "devices=%d pairs=%d lost=%d dup=%d db_ok=%s outcome=%s%n",
                 answeredMeasured / seconds, sentMeasured / seconds, ANSWER.ms(0.5), ANSWER.ms(0.99), PUSH.ms(0.5), PUSH.ms(0.99),
-                devs.length, users.length / 2, lost, dbOk, ok ? "PASS" : "FAIL");
+                devs.length, users.length / 2, lost, pushDuplicates, dbOk, ok ? "PASS" : "FAIL");
         System.out.flush();
         CLOSING = true;
         onClient(() -> {
