@@ -14,15 +14,17 @@ ALTER TABLE chat_user
     ADD COLUMN push_preview  VARCHAR(8) NOT NULL DEFAULT 'full' CHECK (push_preview IN ('full', 'sender', 'none'));
 
 -- Messages waiting for an offline push, one row per recipient: a burst becomes one event with a
--- count. Written in the send transaction (recipient offline) or later by the gateway (unreachable,
--- unacknowledged); flushed to roost-offline-push through the outbox once due_at has passed.
+-- count. Written after a send when the recipient has no live route, when a route's connection is
+-- gone, or when a device did not acknowledge; flushed to roost-offline-push through the outbox once
+-- due_at has passed, unless the recipient's devices acknowledged the message by then.
 CREATE TABLE chat_offline_push (
     recipient_uid    BIGINT       PRIMARY KEY,
     pending          INTEGER      NOT NULL CHECK (pending > 0),
-    last_sender_uid  BIGINT       NOT NULL,
+    last_peer_uid    BIGINT       NOT NULL,          -- the conversation of the last message
+    last_sender_uid  BIGINT       NOT NULL,          -- 0: the system
     last_msg_id      BIGINT       NOT NULL,
     last_seq         BIGINT       NOT NULL,
-    preview          VARCHAR(200),
+    preview          VARCHAR(200),                   -- masked at flush by the recipient's push_preview
     first_at         TIMESTAMPTZ  NOT NULL DEFAULT now(),
     due_at           TIMESTAMPTZ  NOT NULL
 );
