@@ -71,6 +71,9 @@ jstat -gc "$PID" 1000 > "$ROOST_DATA_DIR.jstat" 2>/dev/null &
 JSTAT=$!
 PIDS_TO_STOP+=("$JSTAT")
 touch "$GO"
+# Where WildFly's threads are 10 s into the measured phase (cheap; a JFR recording would halve the rate).
+( sleep 10; jstack "$PID" > "$ROOST_DATA_DIR.jstack" 2>/dev/null || true ) &
+PIDS_TO_STOP+=("$!")
 until grep -q "^MEASURE_END" "$OUT" 2>/dev/null || ! kill -0 $BENCH 2>/dev/null; do sleep 1; done
 kill "$JSTAT" 2>/dev/null || true
 until grep -q "^SETTLED" "$OUT" 2>/dev/null || ! kill -0 $BENCH 2>/dev/null; do sleep 1; done

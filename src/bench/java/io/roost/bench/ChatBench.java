@@ -170,6 +170,7 @@ public final class ChatBench {
                 case "chatOpRet" -> chatOpRet(f);
                 case "heartbeat" -> { }
                 case "chatReceipt" -> RECEIPTS.add(ChatStats.str(f, "kind"));
+                case "chatRead" -> RECEIPTS.add("chatRead"); // a read by one of this user's devices
                 case "hello" -> client.send(c, "{\"v\":1,\"type\":\"login\",\"token\":\"" + token + "\"}");
                 case "login" -> {
                     stage = 2;
@@ -611,7 +612,7 @@ public final class ChatBench {
         System.out.flush();
 
         // 4. Every send answered; every device holds its whole conversation (the server resends what was not acked).
-        long until = System.nanoTime() + 60_000_000_000L;
+        long until = System.nanoTime() + 180_000_000_000L;
         while (onClient(() -> inFlight) > 0 && System.nanoTime() < until) {
             Thread.sleep(200);
         }
