@@ -29,3 +29,9 @@ CREATE TABLE chat_offline_push (
     due_at           TIMESTAMPTZ  NOT NULL
 );
 CREATE INDEX chat_offline_push_due_idx ON chat_offline_push (due_at);
+
+-- Two more ways a device session ends, found by chat delivery: a push found the route's connection
+-- gone from its node (unreachable), or the device did not acknowledge pushed messages (ack_timeout).
+ALTER TABLE login_log DROP CONSTRAINT login_log_event_check;
+ALTER TABLE login_log ADD CONSTRAINT login_log_event_check
+    CHECK (event IN ('login', 'logout', 'kick', 'timeout', 'node_lost', 'unreachable', 'ack_timeout'));

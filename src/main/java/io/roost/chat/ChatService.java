@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * One-to-one chat, the module's public face. A send is checked first (sendId, type, body, size,
@@ -47,6 +48,12 @@ public class ChatService {
 
     @Inject
     SocialGraph graph;
+
+    @Inject
+    Receipts receipts;
+
+    @Inject
+    OfflinePushes offline;
 
     /** Sends (or answers a resend); returns after commit. */
     public Sent send(SendCommand c) {
@@ -121,6 +128,39 @@ public class ChatService {
     /** Deletes one message from the owner's timeline only (a tombstone stays); 404 if there is none. */
     public void deleteForMe(long owner, long peer, long seq) {
         writer.deleteForMe(owner, peer, seq);
+    }
+
+    // ---- delivery (the gateway's side of a push: acknowledgements, reads, the offline path) ----
+
+    /**
+     * Acknowledgements from devices: each cursor says "the owner's device holds every message of
+     * the conversation up to seq". Moves the delivered cursors (the peers get delivered receipts)
+     * and returns those that moved.
+     */
+    public List<Cursor> delivered(List<Cursor> acks) {
+        return acks.isEmpty() ? List.of() : receipts.delivered(acks);
+    }
+
+    /** The reader read everything up to {@code seq} (on any of its devices); answered after commit. */
+    public ReadState read(long reader, long peer, long seq) {
+        return receipts.read(reader, peer, seq);
+    }
+
+    /**
+     * {@code count} messages of the recipient's conversation with {@code peer}, up to {@code seq},
+     * reached none of the recipient's devices: they take the offline path (a coalesced push event).
+     */
+    public void undelivered(long recipient, long peer, long seq, int count) {
+        offline.undelivered(recipient, peer, seq, count);
+    }
+
+    /**
+     * The {@code chatMsg} fields of a stored message, to push it again to a device of its owner;
+     * empty if the owner deleted it meanwhile (nothing left to deliver).
+     */
+    public Optional<JsonObject> pushAgain(long owner, long peer, long seq) {
+        return store.messagesAfter(owner, peer, seq - 1, 1).stream()
+                .filter(m -> m.seq() == seq && !m.deleted()).findFirst().map(ChatWriter::event);
     }
 
     /** The two uids of a conversation in lock order. */

@@ -28,6 +28,18 @@ public class ChatSettings {
     @ConfigProperty(name = "roost.chat.blocked-words-action", defaultValue = "mask")
     String blockedWordsAction;
 
+    @Inject
+    @ConfigProperty(name = "roost.chat.ack-timeout", defaultValue = "15s")
+    String ackTimeout;
+
+    @Inject
+    @ConfigProperty(name = "roost.chat.ack-retries", defaultValue = "1")
+    int ackRetries;
+
+    @Inject
+    @ConfigProperty(name = "roost.chat.offline-push-delay", defaultValue = "2s")
+    String offlinePushDelay;
+
     /** The most bytes a message body may take (its JSON form, UTF-8). */
     public int maxBodyBytes() {
         return maxBodyBytes;
@@ -46,5 +58,23 @@ public class ChatSettings {
     /** What the default content filter does with a blocked word: reject the message, or mask the word. */
     public WordList.Action blockedWordsAction() {
         return WordList.Action.parse(blockedWordsAction);
+    }
+
+    /** How long a device has to acknowledge a pushed message before it is pushed again (or given up on). */
+    public Duration ackTimeout() {
+        return Durations.parse(ackTimeout);
+    }
+
+    /** How many times an unacknowledged message is pushed again before the device counts as gone. */
+    public int ackRetries() {
+        return Math.max(0, ackRetries);
+    }
+
+    /**
+     * How long undelivered messages gather before their offline push goes out: a burst to an
+     * offline user becomes one event with a count.
+     */
+    public Duration offlinePushDelay() {
+        return Durations.parse(offlinePushDelay);
     }
 }

@@ -1,7 +1,6 @@
 package io.roost.chat;
 
 import io.roost.chat.store.ChatStore;
-import io.roost.platform.delivery.Notice;
 import io.roost.platform.ids.IdGenerator;
 import io.roost.platform.json.Jsonp;
 import io.roost.platform.outbox.OutboxPublisher;
@@ -35,7 +34,7 @@ public class ChatWriter {
     OutboxPublisher outbox;
 
     @Inject
-    Event<Notice> notices;
+    Event<ChatPush> pushes;
 
     @Transactional(Transactional.TxType.REQUIRES_NEW)
     public Sent write(SendCommand c, JsonObject body, byte[] hash) {
@@ -62,7 +61,7 @@ public class ChatWriter {
         JsonObject event = event(c, body, msgId, seq, senderUid, tm);
         outbox.publish(ChatService.EVENTS_TOPIC, c.type(), Long.toString(msgId), event.toString());
         // to the recipient's devices, and to the sender's (its other devices sync; the sending one gets it too)
-        notices.fire(new Notice(List.of(c.peer(), c.sender()), "chatMsg", event));
+        pushes.fire(new ChatPush(c.sender(), c.peer(), seq, msgId, event));
         return new Sent(c.sendId(), msgId, seq, tm, false);
     }
 
@@ -84,13 +83,36 @@ public class ChatWriter {
 
     /** The message as the topic and the devices see it (ids as strings). */
     static JsonObject event(SendCommand c, JsonObject body, long msgId, long seq, long senderUid, OffsetDateTime tm) {
-        JsonObjectBuilder b = Jsonp.PROVIDER.createObjectBuilder().add("msgId", Long.toString(msgId)).add("seq", seq)
-                .add("from", Long.toString(c.sender())).add("to", Long.toString(c.peer()))
-                .add("senderUid", Long.toString(senderUid)).add("sendId", c.sendId()).add("msgType", c.type())
-                .add("body", body).add("priority", c.priority()).add("sentAt", tm.toInstant().toEpochMilli());
-        if (c.quoteMsgId() != null) {
-            b.add("quote", Long.toString(c.quoteMsgId()));
+        return event(c.sender(), c.peer(), msgId, seq, senderUid, c.sendId(), c.type(), body, c.priority(), tm, c.quoteMsgId()).build();
+    }
+
+    /**
+     * A stored message pushed again to a device of its owner (it did not acknowledge the first
+     * push). {@code from} is the sender, or for a system message the owner's peer.
+     */
+    static JsonObject event(ChatMessage m) {
+        long from = m.senderUid() == m.owner() ? m.owner() : m.peer();
+        long to = from == m.owner() ? m.peer() : m.owner();
+        JsonObjectBuilder b = event(from, to, m.msgId(), m.seq(), m.senderUid(), m.sendId(), m.type(), m.body(), m.priority(),
+                m.createdAt(), m.quoteMsgId());
+        if (m.recalled()) {
+            b.add("recalled", true);
         }
         return b.build();
+    }
+
+    private static JsonObjectBuilder event(long from, long to, long msgId, long seq, long senderUid, String sendId, String type,
+                                           JsonObject body, int priority, OffsetDateTime tm, Long quoteMsgId) {
+        JsonObjectBuilder b = Jsonp.PROVIDER.createObjectBuilder().add("msgId", Long.toString(msgId)).add("seq", seq)
+                .add("from", Long.toString(from)).add("to", Long.toString(to))
+                .add("senderUid", Long.toString(senderUid)).add("sendId", sendId).add("msgType", type)
+                .add("priority", priority).add("sentAt", tm.toInstant().toEpochMilli());
+        if (body != null) {
+            b.add("body", body);
+        }
+        if (quoteMsgId != null) {
+            b.add("quote", Long.toString(quoteMsgId));
+        }
+        return b;
     }
 }

@@ -28,6 +28,11 @@ public class Connections {
         open.remove(connectionId);
     }
 
+    /** Whether this node holds the connection (logged in, or logging in). */
+    public boolean has(String connectionId) {
+        return open.containsKey(connectionId);
+    }
+
     /** Writes a frame to one of this node's connections, if it is still open. */
     public void send(String connectionId, String text) {
         Session session = open.get(connectionId);

@@ -15,6 +15,7 @@ import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.event.TransactionPhase;
 import jakarta.inject.Inject;
 import jakarta.json.JsonArrayBuilder;
+import jakarta.json.JsonObject;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -85,7 +86,26 @@ public class Delivery {
     private void forward(int nodeId, List<String> connectionIds, String text) {
         JsonArrayBuilder targets = Jsonp.PROVIDER.createArrayBuilder();
         connectionIds.forEach(targets::add);
-        String body = Jsonp.PROVIDER.createObjectBuilder().add("connectionIds", targets).add("frame", text).build().toString();
+        send(nodeId, Jsonp.PROVIDER.createObjectBuilder().add("connectionIds", targets).add("frame", text).build().toString());
+    }
+
+    /**
+     * A chat message for devices that another node holds: with each connection its owner, and the
+     * message's place ({@code from}, {@code to}, {@code seq}), so that node tracks the
+     * acknowledgements and repairs a stale route itself ({@link ChatDelivery#deliverHere}).
+     */
+    void forward(int nodeId, List<DeviceRoute> routes, String text, JsonObject chat) {
+        JsonArrayBuilder targets = Jsonp.PROVIDER.createArrayBuilder();
+        JsonArrayBuilder owners = Jsonp.PROVIDER.createArrayBuilder();
+        routes.forEach(r -> {
+            targets.add(r.connectionId());
+            owners.add(r.uid());
+        });
+        send(nodeId, Jsonp.PROVIDER.createObjectBuilder().add("connectionIds", targets).add("uids", owners).add("frame", text)
+                .add("chat", chat).build().toString());
+    }
+
+    private void send(int nodeId, String body) {
         try {
             producer.send(ids.nextId(), TOPIC, "node-" + nodeId, null, body);
         } catch (MessagingException e) {

@@ -16,7 +16,11 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
-/** A device on a real WebSocket to /ws: frames received in order, and how it was closed. */
+/**
+ * A device on a real WebSocket to /ws: frames received in order, and how it was closed. Like a
+ * real client it acknowledges every {@code chatMsg} it gets ({@code chatAck}), unless a test turns
+ * {@link #autoAck} off to play a device that has silently gone.
+ */
 public final class WsDevice implements WebSocket.Listener {
 
     public final BlockingQueue<JsonObject> frames = new LinkedBlockingQueue<>();
@@ -24,6 +28,10 @@ public final class WsDevice implements WebSocket.Listener {
     private final StringBuilder partial = new StringBuilder();
     private final AtomicInteger ops = new AtomicInteger();
     public WebSocket socket;
+    /** Acknowledge each chatMsg as it arrives. */
+    public volatile boolean autoAck = true;
+    /** The logged-in user, from the login answer. */
+    public volatile String uid;
 
     public static WsDevice connect(URL base) throws Exception {
         WsDevice device = new WsDevice();
@@ -75,8 +83,19 @@ public final class WsDevice implements WebSocket.Listener {
     public CompletionStage<?> onText(WebSocket ws, CharSequence data, boolean last) {
         partial.append(data);
         if (last) {
-            frames.add(json(partial.toString()));
+            JsonObject frame = json(partial.toString());
             partial.setLength(0);
+            switch (frame.getString("type", "")) {
+                case "login" -> uid = frame.getString("uid");
+                case "chatMsg" -> {
+                    if (autoAck) {
+                        String peer = frame.getString("from").equals(uid) ? frame.getString("to") : frame.getString("from");
+                        CompletableFuture.runAsync(() -> ack(peer, frame.getInt("seq")));
+                    }
+                }
+                default -> { }
+            }
+            frames.add(frame);
         }
         ws.request(1);
         return null;
@@ -93,8 +112,18 @@ public final class WsDevice implements WebSocket.Listener {
         closed.complete(-1);
     }
 
-    public void send(String frame) {
+    /** One frame at a time: the WebSocket allows one send in flight, and acknowledgements go out from another thread. */
+    public synchronized void send(String frame) {
         socket.sendText(frame, true).join();
+    }
+
+    /** This device holds every message of its conversation with {@code peer} up to {@code seq}. */
+    public void ack(String peer, long seq) {
+        try {
+            send("{\"v\":1,\"type\":\"chatAck\",\"peer\":\"" + peer + "\",\"seq\":" + seq + "}");
+        } catch (RuntimeException e) {
+            // closed meanwhile: nothing to acknowledge on
+        }
     }
 
     public JsonObject next() throws InterruptedException {
@@ -123,7 +152,12 @@ public final class WsDevice implements WebSocket.Listener {
         return closed.get(30, TimeUnit.SECONDS);
     }
 
-    public void bye() {
+    /** Drops the TCP connection without a close frame, as a phone losing its network does. */
+    public void abort() {
+        socket.abort();
+    }
+
+    public synchronized void bye() {
         socket.sendClose(1000, "bye").join();
     }
 }

@@ -3,6 +3,7 @@ package io.roost.chat.api;
 import io.roost.chat.ChatMessage;
 import io.roost.chat.ChatService;
 import io.roost.chat.Conversation;
+import io.roost.chat.ReadState;
 import io.roost.chat.SendCommand;
 import io.roost.chat.Sent;
 import io.roost.platform.api.Page;
@@ -94,11 +95,14 @@ public class ChatResource {
 
     @Schema(name = "ChatConversation", description = "One side of a conversation; syncVersion orders its owner's changes")
     public record ConversationView(String peer, long lastSeq, String lastMsgId, String lastSenderUid, String lastPreview, int unread,
-                                   long readSeq, long deliveredSeq, long syncVersion, OffsetDateTime updatedAt) {
+                                   long readSeq, long deliveredSeq,
+                                   @Schema(description = "how far the peer read (0 while the peer has read receipts off)") long peerReadSeq,
+                                   @Schema(description = "how far the peer's devices acknowledged") long peerDeliveredSeq,
+                                   long syncVersion, OffsetDateTime updatedAt) {
         static ConversationView of(Conversation c) {
             return new ConversationView(Long.toString(c.peer()), c.lastSeq(), c.lastMsgId() == null ? null : Long.toString(c.lastMsgId()),
                     c.lastSenderUid() == null ? null : Long.toString(c.lastSenderUid()), c.lastPreview(), c.unread(), c.readSeq(),
-                    c.deliveredSeq(), c.syncVersion(), c.updatedAt());
+                    c.deliveredSeq(), c.peerReadSeq(), c.peerDeliveredSeq(), c.syncVersion(), c.updatedAt());
         }
     }
 
@@ -189,6 +193,31 @@ public class ChatResource {
                                 @Context SecurityContext sc) {
         chat.deleteForMe(owner(uid, sc), Ids.parse(peer), cursor(seq));
         return Response.noContent().build();
+    }
+
+    /** A read report. */
+    public record ReadBody(@NotNull @Schema(description = "everything up to this seq is read", required = true) Long readSeq) {
+    }
+
+    /** The reader's side after a read report. */
+    public record ReadView(String peer, long readSeq, int unread) {
+    }
+
+    @POST
+    @Path("/users/{uid}/conversations/{peer}/read")
+    @Operation(operationId = "markChatRead",
+            summary = "Everything of the conversation up to readSeq is read (for all of the user's devices); the peer gets a read"
+                    + " receipt unless the user turned them off")
+    @APIResponse(responseCode = "200", description = "The reader's read cursor and unread count after the report",
+            content = @Content(schema = @Schema(implementation = ReadView.class)))
+    @APIResponse(responseCode = "400", description = "invalid-id, invalid-seq")
+    @APIResponse(responseCode = "403", description = "forbidden: your own conversations only (back ends: anyone's)")
+    @APIResponse(responseCode = "404", description = "not-found: no such conversation")
+    public ReadView read(@PathParam("uid") String uid, @PathParam("peer") String peer, @NotNull @Valid ReadBody b,
+                         @Context SecurityContext sc) {
+        long peerUid = Ids.parse(peer);
+        ReadState state = chat.read(owner(uid, sc), peerUid, b.readSeq());
+        return new ReadView(Long.toString(peerUid), state.readSeq(), state.unread());
     }
 
     private static long owner(String uid, SecurityContext sc) {

@@ -224,7 +224,7 @@ public class ChatStore {
 
     private static final String CONVERSATION_SELECT = """
             SELECT owner_uid, peer_uid, last_seq, last_msg_id, last_sender_uid, last_preview, unread, read_seq, delivered_seq,
-                sync_version, updated_at FROM chat_conversation""";
+                peer_read_seq, peer_delivered_seq, sync_version, updated_at FROM chat_conversation""";
 
     private static SendRow send(ResultSet rs) throws SQLException {
         return new SendRow(rs.getLong(1), rs.getLong(2), rs.getLong(3), rs.getBytes(4), rs.getObject(5, OffsetDateTime.class));
@@ -245,7 +245,8 @@ public class ChatStore {
         long lastSender = rs.getLong(5);
         Long lastSenderUid = rs.wasNull() ? null : lastSender;
         return new Conversation(rs.getLong(1), rs.getLong(2), rs.getLong(3), lastMsgId, lastSenderUid, rs.getString(6),
-                rs.getInt(7), rs.getLong(8), rs.getLong(9), rs.getLong(10), rs.getObject(11, OffsetDateTime.class));
+                rs.getInt(7), rs.getLong(8), rs.getLong(9), rs.getLong(10), rs.getLong(11), rs.getLong(12),
+                rs.getObject(13, OffsetDateTime.class));
     }
 
     private static JsonObject json(String text) {

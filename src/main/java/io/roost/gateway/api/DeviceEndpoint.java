@@ -1,6 +1,7 @@
 package io.roost.gateway.api;
 
 import io.roost.platform.json.Jsonp;
+import io.roost.gateway.AckWheel;
 import io.roost.gateway.ChatOps;
 import io.roost.gateway.Connections;
 import io.roost.gateway.Frames;
@@ -96,6 +97,9 @@ public class DeviceEndpoint {
 
         @Inject
         ChatOps chatOps;
+
+        @Inject
+        AckWheel acks;
 
         @Inject
         @ConfigProperty(name = "roost.gateway.redirect-url")
@@ -195,6 +199,14 @@ public class DeviceEndpoint {
                     send(session, gw.chatOps.handle(uid, deviceType, deviceId, frame));
                 }
             }
+            case "chatAck" -> {
+                if (requireLogin(session)) {
+                    String refused = gw.chatOps.ack(uid, connectionId, frame);
+                    if (refused != null) {
+                        send(session, refused);
+                    }
+                }
+            }
             case "logout" -> {
                 if (requireLogin(session)) {
                     logout(frame, session);
@@ -273,6 +285,7 @@ public class DeviceEndpoint {
     private void logout(JsonObject frame, Session session) {
         gw.sessions.logout(connectionId);
         gw.connections.remove(connectionId);
+        gw.acks.closed(connectionId);
         if (frame.getBoolean("revoke", false)) {
             gw.tokens.revoke(token);
         }
@@ -299,6 +312,7 @@ public class DeviceEndpoint {
         if (loggedIn) {
             gw.roomOps.connectionClosed(uid, roomsEntered);
             gw.connections.remove(connectionId);
+            gw.acks.closed(connectionId);
             try {
                 gw.sessions.logout(connectionId); // removes the route only if this connection still holds it
             } catch (Exception e) {

@@ -1,5 +1,6 @@
 package io.roost.gateway.events;
 
+import io.roost.gateway.ChatDelivery;
 import io.roost.gateway.Connections;
 import io.roost.gateway.Delivery;
 import io.roost.platform.config.NodeIdentity;
@@ -12,13 +13,18 @@ import jakarta.ejb.DependsOn;
 import jakarta.ejb.Singleton;
 import jakarta.ejb.Startup;
 import jakarta.inject.Inject;
+import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonString;
 import java.io.StringReader;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import org.apache.rocketmq.client.consumer.DefaultMQPushConsumer;
 
-/** Frames other nodes routed to connections held here ({@link Delivery}); each node reads its own tag. */
+/**
+ * Frames other nodes routed to connections held here ({@link Delivery}); each node reads its own
+ * tag. A chat message is pushed with its acknowledgement tracked, as if it had been routed here.
+ */
 @Singleton
 @Startup
 @DependsOn("DatabaseMigrator")
@@ -33,6 +39,9 @@ public class DeliveryConsumer {
     @Inject
     Connections connections;
 
+    @Inject
+    ChatDelivery chatDelivery;
+
     private DefaultMQPushConsumer consumer;
 
     @PostConstruct
@@ -42,8 +51,17 @@ public class DeliveryConsumer {
                     JsonObject o = Jsonp.PROVIDER.createReader(new StringReader(new String(m.getBody(), StandardCharsets.UTF_8)))
                             .readObject();
                     String frame = o.getString("frame");
-                    o.getJsonArray("connectionIds").getValuesAs(JsonString.class)
-                            .forEach(c -> connections.send(c.getString(), frame));
+                    List<JsonString> targets = o.getJsonArray("connectionIds").getValuesAs(JsonString.class);
+                    JsonObject chat = o.getJsonObject("chat");
+                    if (chat == null) {
+                        targets.forEach(c -> connections.send(c.getString(), frame));
+                        return;
+                    }
+                    List<JsonNumber> owners = o.getJsonArray("uids").getValuesAs(JsonNumber.class);
+                    for (int i = 0; i < targets.size(); i++) {
+                        chatDelivery.deliverHere(targets.get(i).getString(), owners.get(i).longValue(), chat.getJsonNumber("from").longValue(),
+                                chat.getJsonNumber("to").longValue(), chat.getJsonNumber("seq").longValue(), frame);
+                    }
                 }));
     }
 

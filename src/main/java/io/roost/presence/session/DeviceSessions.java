@@ -113,6 +113,37 @@ public class DeviceSessions {
         return released;
     }
 
+    /**
+     * A push found that this node has no connection {@code connectionId} although the route says
+     * it does (the connection died and its close was never processed): the route goes now, logged
+     * as {@code unreachable}, instead of lingering until the heartbeat sweep. Empty if the route
+     * was gone already.
+     */
+    @Transactional
+    public Optional<DeviceRoute> unreachable(String connectionId) {
+        return endConnection(connectionId, SessionEnded.UNREACHABLE);
+    }
+
+    /**
+     * The device on {@code connectionId} did not acknowledge pushed messages: its session ends
+     * ({@code ack_timeout} in the login log) and the connection is kicked and closed.
+     */
+    @Transactional
+    public Optional<DeviceRoute> unacknowledged(String connectionId) {
+        return endConnection(connectionId, SessionEnded.ACK_TIMEOUT);
+    }
+
+    private Optional<DeviceRoute> endConnection(String connectionId, String reason) {
+        Optional<DeviceRoute> released = routes.release(connectionId);
+        released.ifPresent(r -> {
+            List<OutboxPublisher.Message> journal = new ArrayList<>();
+            end(r, reason, journal);
+            outbox.publishAll(journal);
+            announce(List.of(r.uid()));
+        });
+        return released;
+    }
+
     /** Expires silent sessions and those of lost nodes; their connections get kicked. */
     @Transactional
     public int expire() {
@@ -215,6 +246,8 @@ public class DeviceSessions {
         String logEvent = switch (reason) {
             case SessionEnded.TIMEOUT -> "timeout";
             case SessionEnded.NODE_LOST -> "node_lost";
+            case SessionEnded.UNREACHABLE -> "unreachable";
+            case SessionEnded.ACK_TIMEOUT -> "ack_timeout";
             default -> "kick";
         };
         journal.add(logEntry(logEvent, r, reason));

@@ -2,7 +2,8 @@ package io.roost.presence.session;
 
 /**
  * A device session that a connection held has ended without that connection asking: displaced by
- * a newer login (kick-old), expired (no heartbeat), or ended by an operator. Fired after commit;
+ * a newer login (kick-old), expired (no heartbeat), ended by an operator, found stale by a push
+ * (unreachable) or silent to pushed messages (ack timeout). Fired after commit;
  * the gateway of the node that holds the connection closes it with a kick frame.
  */
 public record SessionEnded(int nodeId, String connectionId, long uid, String deviceType, String reason) {
@@ -11,4 +12,8 @@ public record SessionEnded(int nodeId, String connectionId, long uid, String dev
     public static final String TIMEOUT = "heartbeat_timeout";
     public static final String NODE_LOST = "node_lost";
     public static final String KICKED_BY_ADMIN = "kicked_by_admin";
+    /** A push found no such connection on the node the route names: the route was stale. */
+    public static final String UNREACHABLE = "unreachable";
+    /** The device did not acknowledge a pushed message, even after it was pushed again. */
+    public static final String ACK_TIMEOUT = "ack_timeout";
 }

@@ -1,0 +1,16 @@
+package io.roost.chat;
+
+import jakarta.json.JsonObject;
+
+/**
+ * A stored message to push to the live devices of both participants, fired in the send
+ * transaction and observed after commit by the gateway, which looks the routes up only then: a
+ * device whose login commits later reads the message in its catch-up instead (write, then look
+ * up, then push; log in, then catch up — between the two orders nothing falls through).
+ *
+ * @param from    the participant who sent it (for a system message, the one it was sent for)
+ * @param to      the recipient: the participant whose devices' acknowledgements advance the delivered cursor
+ * @param message the {@code chatMsg} frame's fields
+ */
+public record ChatPush(long from, long to, long seq, long msgId, JsonObject message) {
+}

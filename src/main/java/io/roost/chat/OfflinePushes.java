@@ -1,0 +1,80 @@
+package io.roost.chat;
+
+import io.roost.chat.store.ChatStore;
+import io.roost.chat.store.OfflinePushStore;
+import io.roost.platform.json.Jsonp;
+import io.roost.platform.outbox.OutboxPublisher;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import jakarta.json.JsonObjectBuilder;
+import jakarta.transaction.Transactional;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The offline path: a message that reached none of the recipient's devices (no live route, the
+ * route's connection gone, or no acknowledgement) waits in the recipient's buffer row; when the
+ * row is due, one {@code roost-offline-push} event (through the outbox) tells an external push
+ * gateway about all of them — unless the recipient's devices acknowledged the last one meanwhile
+ * (another device was online after all). The preview follows the recipient's {@code pushPreview}:
+ * {@code full}, {@code sender} (who, not what), {@code none} (only how many).
+ */
+@ApplicationScoped
+public class OfflinePushes {
+
+    public static final String TOPIC = "roost-offline-push";
+    static final int FLUSH_BATCH = 500;
+
+    @Inject
+    OfflinePushStore store;
+
+    @Inject
+    ChatStore chat;
+
+    @Inject
+    ChatSettings settings;
+
+    @Inject
+    OutboxPublisher outbox;
+
+    /**
+     * {@code count} messages of the conversation up to {@code seq} did not reach the recipient's
+     * devices; the message at {@code seq} names them in the push. Messages the recipient sent
+     * (synced to another of its devices) need no push.
+     */
+    @Transactional(Transactional.TxType.REQUIRES_NEW)
+    public void undelivered(long recipient, long peer, long seq, int count) {
+        chat.messagesAfter(recipient, peer, seq - 1, 1).stream()
+                .filter(m -> m.seq() == seq && m.senderUid() != recipient && !m.deleted() && !m.recalled())
+                .forEach(m -> store.add(recipient, peer, m.senderUid(), m.msgId(), m.seq(), ChatRules.preview(m.type(), m.body()),
+                        Math.max(1, count), settings.offlinePushDelay()));
+    }
+
+    /** Sends the due rows (at most one batch); how many rows it took. */
+    @Transactional(Transactional.TxType.REQUIRES_NEW)
+    public int flush() {
+        List<OfflinePushStore.Due> due = store.takeDue(FLUSH_BATCH);
+        List<OutboxPublisher.Message> events = new ArrayList<>();
+        for (OfflinePushStore.Due d : due) {
+            if (d.deliveredSeq() >= d.seq()) {
+                continue; // a device of the recipient acknowledged it after all
+            }
+            events.add(new OutboxPublisher.Message(TOPIC, "chat", Long.toString(d.recipient()), event(d).build().toString()));
+        }
+        outbox.publishAll(events);
+        return due.size();
+    }
+
+    static JsonObjectBuilder event(OfflinePushStore.Due d) {
+        JsonObjectBuilder b = Jsonp.PROVIDER.createObjectBuilder().add("recipient", Long.toString(d.recipient()))
+                .add("count", d.pending()).add("firstAt", d.firstAt().toInstant().toEpochMilli());
+        if (!"none".equals(d.pushPreview())) {
+            b.add("peer", Long.toString(d.peer())).add("from", Long.toString(d.sender()))
+                    .add("msgId", Long.toString(d.msgId())).add("seq", d.seq());
+            if ("full".equals(d.pushPreview()) && d.preview() != null) {
+                b.add("preview", d.preview());
+            }
+        }
+        return b;
+    }
+}

@@ -1,0 +1,66 @@
+package io.roost.chat.store;
+
+import io.roost.platform.store.Jdbc;
+import io.roost.platform.store.StatementFailed;
+import jakarta.annotation.Resource;
+import jakarta.ejb.Stateless;
+import jakarta.ejb.TransactionAttribute;
+import jakarta.ejb.TransactionAttributeType;
+import java.time.Duration;
+import java.time.OffsetDateTime;
+import java.util.List;
+import javax.sql.DataSource;
+
+/**
+ * The offline-push buffer: one row per recipient gathers undelivered messages until it is due,
+ * so a burst is one push with a count. Taking due rows skips rows another node holds, so every
+ * node's flush timer can run and each row goes out once.
+ */
+@Stateless
+@TransactionAttribute(TransactionAttributeType.MANDATORY)
+public class OfflinePushStore {
+
+    /**
+     * A due row: {@code pending} messages gathered since {@code firstAt}, the last of them given;
+     * {@code pushPreview} is the recipient's setting now, {@code deliveredSeq} how far the
+     * recipient's devices have acknowledged that last message's conversation.
+     */
+    public record Due(long recipient, int pending, long peer, long sender, long msgId, long seq, String preview,
+                      OffsetDateTime firstAt, String pushPreview, long deliveredSeq) {
+    }
+
+    @Resource(lookup = "java:jboss/datasources/RoostDS")
+    DataSource dataSource;
+
+    /** Adds {@code count} messages to the recipient's row (created due after {@code delay}; a later add keeps its due time). */
+    public void add(long recipient, long peer, long sender, long msgId, long seq, String preview, int count, Duration delay) {
+        update("""
+                INSERT INTO chat_offline_push AS o (recipient_uid, pending, last_peer_uid, last_sender_uid, last_msg_id, last_seq, preview, due_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, now() + make_interval(secs => ?))
+                ON CONFLICT (recipient_uid) DO UPDATE SET pending = o.pending + EXCLUDED.pending, last_peer_uid = EXCLUDED.last_peer_uid,
+                    last_sender_uid = EXCLUDED.last_sender_uid, last_msg_id = EXCLUDED.last_msg_id, last_seq = EXCLUDED.last_seq,
+                    preview = EXCLUDED.preview""",
+                recipient, count, peer, sender, msgId, seq, preview, delay.toMillis() / 1000.0);
+    }
+
+    /** Removes and returns up to {@code limit} due rows that no other transaction holds. */
+    public List<Due> takeDue(int limit) {
+        return Jdbc.query(dataSource, e -> new StatementFailed("chat offline push", e), """
+                WITH due AS (
+                    SELECT recipient_uid FROM chat_offline_push WHERE due_at <= now() ORDER BY due_at LIMIT ? FOR UPDATE SKIP LOCKED),
+                gone AS (
+                    DELETE FROM chat_offline_push o USING due WHERE o.recipient_uid = due.recipient_uid
+                    RETURNING o.recipient_uid, o.pending, o.last_peer_uid, o.last_sender_uid, o.last_msg_id, o.last_seq, o.preview, o.first_at)
+                SELECT g.recipient_uid, g.pending, g.last_peer_uid, g.last_sender_uid, g.last_msg_id, g.last_seq, g.preview, g.first_at,
+                    coalesce(u.push_preview, 'full'), coalesce(c.delivered_seq, 0)
+                FROM gone g
+                LEFT JOIN chat_user u ON u.uid = g.recipient_uid
+                LEFT JOIN chat_conversation c ON c.owner_uid = g.recipient_uid AND c.peer_uid = g.last_peer_uid""",
+                rs -> new Due(rs.getLong(1), rs.getInt(2), rs.getLong(3), rs.getLong(4), rs.getLong(5), rs.getLong(6), rs.getString(7),
+                        rs.getObject(8, OffsetDateTime.class), rs.getString(9), rs.getLong(10)), limit);
+    }
+
+    private void update(String sql, Object... params) {
+        Jdbc.update(dataSource, e -> new StatementFailed("chat offline push", e), sql, params);
+    }
+}

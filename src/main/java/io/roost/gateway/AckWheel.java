@@ -1,0 +1,159 @@
+package io.roost.gateway;
+
+import io.netty.util.HashedWheelTimer;
+import io.netty.util.Timer;
+import io.roost.chat.ChatService;
+import io.roost.chat.ChatSettings;
+import io.roost.presence.session.DeviceSessions;
+import jakarta.annotation.PostConstruct;
+import jakarta.annotation.PreDestroy;
+import jakarta.annotation.Resource;
+import jakarta.enterprise.concurrent.ManagedExecutorService;
+import jakarta.enterprise.concurrent.ManagedThreadFactory;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * The third guard against fake online: every chat message pushed to one of this node's devices
+ * waits here for that device's acknowledgement. All of them share one timing wheel (one thread a
+ * node, 100 ms ticks); a connection with messages pending holds one wheel entry, armed for its
+ * earliest deadline, and the messages themselves are primitive entries ({@link PendingAcks}).
+ * A message not acknowledged in time is pushed again (read back from the store, so nothing
+ * holds frames); if it is still not acknowledged, the device counts as gone: its session ends
+ * ({@code ack_timeout}), its connection is kicked and closed, and whatever it never acknowledged
+ * takes the offline path. A connection that closes with messages pending sends them down the
+ * offline path too.
+ */
+@ApplicationScoped
+public class AckWheel {
+
+    private static final Logger LOG = Logger.getLogger(AckWheel.class.getName());
+
+    @Inject
+    ChatService chat;
+
+    @Inject
+    ChatSettings settings;
+
+    @Inject
+    Connections connections;
+
+    @Inject
+    DeviceSessions sessions;
+
+    @Resource
+    ManagedExecutorService executor;
+
+    @Resource
+    ManagedThreadFactory threads;
+
+    private final Map<String, PendingAcks> pending = new ConcurrentHashMap<>();
+    private Timer wheel;
+    private long timeoutNanos;
+    private int maxPushes;
+
+    @PostConstruct
+    void start() {
+        timeoutNanos = settings.ackTimeout().toNanos();
+        maxPushes = 1 + settings.ackRetries();
+        wheel = new HashedWheelTimer(threads, 100, TimeUnit.MILLISECONDS, 512);
+    }
+
+    @PreDestroy
+    void stop() {
+        wheel.stop();
+    }
+
+    /**
+     * Writes a {@code chatMsg} frame to one of this node's connections and expects its
+     * acknowledgement; false if this node has no such connection (the route that named it is stale).
+     */
+    public boolean push(String connectionId, long owner, long peer, long seq, String frame) {
+        if (!connections.has(connectionId)) {
+            return false;
+        }
+        long deadline = System.nanoTime() + timeoutNanos;
+        pending.compute(connectionId, (id, p) -> {
+            PendingAcks acks = p != null ? p : new PendingAcks(id, owner);
+            if (acks.add(peer, seq, deadline)) {
+                arm(acks, deadline);
+            }
+            return acks;
+        });
+        connections.send(connectionId, frame);
+        return true;
+    }
+
+    /** The device on this connection holds every message of its conversation with {@code peer} up to {@code seq}. */
+    public void ack(String connectionId, long peer, long seq) {
+        PendingAcks acks = pending.get(connectionId);
+        if (acks != null) {
+            acks.ack(peer, seq);
+        }
+    }
+
+    /** The connection closed: what it never acknowledged takes the offline path. */
+    public void closed(String connectionId) {
+        PendingAcks acks = pending.remove(connectionId);
+        if (acks != null && !acks.isEmpty()) {
+            executor.execute(() -> offline(acks, acks.drain()));
+        }
+    }
+
+    /** Messages waiting for an acknowledgement on this node. */
+    public int pendingCount() {
+        return pending.values().stream().mapToInt(PendingAcks::size).sum();
+    }
+
+    private void arm(PendingAcks acks, long deadline) {
+        long delay = Math.max(0, deadline - System.nanoTime());
+        // the wheel's own thread only hands over: pushing again reads the store
+        wheel.newTimeout(t -> executor.execute(() -> expire(acks)), delay, TimeUnit.NANOSECONDS);
+    }
+
+    void expire(PendingAcks acks) {
+        try {
+            PendingAcks.Expiry expiry = acks.expire(System.nanoTime(), maxPushes, timeoutNanos);
+            if (expiry.giveUp()) {
+                giveUp(acks);
+                return;
+            }
+            for (long[] peerAndSeq : expiry.again()) {
+                chat.pushAgain(acks.owner, peerAndSeq[0], peerAndSeq[1]).ifPresentOrElse(
+                        message -> connections.send(acks.connectionId, ChatDelivery.frame(message)),
+                        () -> acks.forget(peerAndSeq[0], peerAndSeq[1]));
+            }
+            if (expiry.nextDeadline() != PendingAcks.NONE) {
+                arm(acks, expiry.nextDeadline());
+            } else {
+                pending.computeIfPresent(acks.connectionId, (id, p) -> p == acks && p.isEmpty() ? null : p);
+            }
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "acknowledgement check of connection " + acks.connectionId + " failed; checking again", e);
+            arm(acks, System.nanoTime() + timeoutNanos);
+        }
+    }
+
+    private void giveUp(PendingAcks acks) {
+        pending.remove(acks.connectionId, acks);
+        List<PendingAcks.Undelivered> undelivered = acks.drain();
+        sessions.unacknowledged(acks.connectionId); // kick and close after commit; the login log says ack_timeout
+        offline(acks, undelivered);
+    }
+
+    private void offline(PendingAcks acks, List<PendingAcks.Undelivered> undelivered) {
+        for (PendingAcks.Undelivered u : undelivered) {
+            try {
+                chat.undelivered(acks.owner, u.peer(), u.seq(), u.count());
+            } catch (RuntimeException e) {
+                LOG.log(Level.WARNING, "offline path for " + u.count() + " messages to " + acks.owner + " failed", e);
+            }
+        }
+    }
+}

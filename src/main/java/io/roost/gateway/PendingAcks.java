@@ -1,0 +1,144 @@
+package io.roost.gateway;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The chat messages pushed to one connection and not acknowledged yet, as (peer, seq, deadline,
+ * pushes) in parallel primitive arrays: about 25 bytes an entry and no object per message, so
+ * 100,000 pending acknowledgements cost a few MB. An acknowledgement is cumulative per
+ * conversation ("I hold everything up to seq"). Pushes, acknowledgements and the timer reach it
+ * from different threads, hence the locks. {@code armed} says whether a wheel entry is waiting
+ * for the earliest deadline: one per connection, never one per message.
+ */
+final class PendingAcks {
+
+    /** What a connection's deadline check found: entries to push again, or that the device is given up on. */
+    record Expiry(List<long[]> again, boolean giveUp, long nextDeadline) {
+    }
+
+    /** Messages of one conversation the device never acknowledged: the highest seq and how many. */
+    record Undelivered(long peer, long seq, int count) {
+    }
+
+    static final long NONE = Long.MIN_VALUE;
+
+    final String connectionId;
+    final long owner;
+    private long[] peers = new long[4];
+    private long[] seqs = new long[4];
+    private long[] deadlines = new long[4];
+    private byte[] pushes = new byte[4];
+    private int size;
+    private boolean armed;
+
+    PendingAcks(String connectionId, long owner) {
+        this.connectionId = connectionId;
+        this.owner = owner;
+    }
+
+    /** Adds a pushed message; true if no timer is armed, so the caller must arm one for {@code deadline}. */
+    synchronized boolean add(long peer, long seq, long deadline) {
+        if (size == seqs.length) {
+            int capacity = size * 2;
+            peers = Arrays.copyOf(peers, capacity);
+            seqs = Arrays.copyOf(seqs, capacity);
+            deadlines = Arrays.copyOf(deadlines, capacity);
+            pushes = Arrays.copyOf(pushes, capacity);
+        }
+        peers[size] = peer;
+        seqs[size] = seq;
+        deadlines[size] = deadline;
+        pushes[size] = 1;
+        size++;
+        if (armed) {
+            return false;
+        }
+        armed = true;
+        return true;
+    }
+
+    /** The device holds everything of the conversation with {@code peer} up to {@code upTo}; how many entries that cleared. */
+    synchronized int ack(long peer, long upTo) {
+        return removeIf(peer, Long.MIN_VALUE, upTo);
+    }
+
+    /** Forgets one message (deleted by its owner: there is nothing left to deliver). */
+    synchronized void forget(long peer, long seq) {
+        removeIf(peer, seq, seq);
+    }
+
+    private int removeIf(long peer, long fromSeq, long toSeq) {
+        int kept = 0;
+        for (int i = 0; i < size; i++) {
+            if (peers[i] == peer && seqs[i] >= fromSeq && seqs[i] <= toSeq) {
+                continue;
+            }
+            peers[kept] = peers[i];
+            seqs[kept] = seqs[i];
+            deadlines[kept] = deadlines[i];
+            pushes[kept] = pushes[i];
+            kept++;
+        }
+        int removed = size - kept;
+        size = kept;
+        return removed;
+    }
+
+    /**
+     * The timer fired at {@code now}: entries past their deadline are pushed again (their deadline
+     * moves to now + timeout) unless one of them was pushed {@code maxPushes} times already — then
+     * the device is given up on. {@code nextDeadline} is the earliest remaining deadline, or
+     * {@link #NONE}, in which case no timer stays armed.
+     */
+    synchronized Expiry expire(long now, int maxPushes, long timeout) {
+        List<long[]> again = new ArrayList<>();
+        for (int i = 0; i < size; i++) {
+            if (deadlines[i] - now > 0) {
+                continue;
+            }
+            if (pushes[i] >= maxPushes) {
+                armed = false;
+                return new Expiry(List.of(), true, NONE);
+            }
+            again.add(new long[] {peers[i], seqs[i]});
+        }
+        long next = NONE;
+        for (int i = 0; i < size; i++) {
+            if (deadlines[i] - now <= 0) {
+                deadlines[i] = now + timeout;
+                pushes[i]++;
+            }
+            if (next == NONE || deadlines[i] - next < 0) {
+                next = deadlines[i];
+            }
+        }
+        armed = next != NONE;
+        return new Expiry(again, false, next);
+    }
+
+    /** Empties the set: what was never acknowledged, per conversation. */
+    synchronized List<Undelivered> drain() {
+        Map<Long, long[]> byPeer = new LinkedHashMap<>();
+        for (int i = 0; i < size; i++) {
+            long[] highestAndCount = byPeer.computeIfAbsent(peers[i], p -> new long[2]);
+            highestAndCount[0] = Math.max(highestAndCount[0], seqs[i]);
+            highestAndCount[1]++;
+        }
+        size = 0;
+        List<Undelivered> undelivered = new ArrayList<>();
+        byPeer.forEach((peer, hc) -> undelivered.add(new Undelivered(peer, hc[0], (int) hc[1])));
+        return undelivered;
+    }
+
+    synchronized boolean isEmpty() {
+        return size == 0;
+    }
+
+    synchronized int size() {
+        return size;
+    }
+}
