@@ -122,7 +122,16 @@ public final class XmppChatBench {
         }
     }
 
-    public static void main(String[] args) throws Exception {
+    public static void main(String[] args) {
+        try {
+            run(args);
+        } catch (Throwable e) { // the client's threads are not daemons: without exit, a failure would hang the script
+            e.printStackTrace();
+            System.exit(1);
+        }
+    }
+
+    static void run(String[] args) throws Exception {
         Map<String, String> o = BenchArgs.parse(args);
         int port = Integer.parseInt(o.getOrDefault("port", "5222"));
         int nUsers = Integer.parseInt(o.getOrDefault("users", "10000")) / 2 * 2;
