@@ -20,6 +20,8 @@ for a in "$@"; do
     *) ARGS+=("$a") ;;
   esac
 done
+# One seed for both generators, so Roost and ejabberd get the same pairs and the same stream of senders.
+[[ " ${ARGS[*]} " == *" --seed="* ]] || ARGS+=("--seed=$((RANDOM * 32768 + RANDOM))")
 export ROOST_DATA_DIR=${ROOST_DATA_DIR:-$PWD/target/bench-chat}
 mkdir -p "$(dirname "$ROOST_DATA_DIR")"
 export ROOST_MODE=dev ROOST_ADMIN_PASSWORD=bench-admin-password
