@@ -159,6 +159,21 @@ final class LeanWebSockets implements AutoCloseable {
         }
     }
 
+    /**
+     * Drops the connection the way a lost network does: no close frame, and a reset instead of an
+     * orderly FIN (SO_LINGER 0). {@link Listener#onClosed} follows with -1. Selector thread only.
+     */
+    void abort(Conn c) {
+        if (!c.closed) {
+            try {
+                c.channel.setOption(StandardSocketOptions.SO_LINGER, 0);
+            } catch (IOException ignored) {
+                // closed anyway below
+            }
+            end(c, -1);
+        }
+    }
+
     private void loop() {
         try {
             while (running) {

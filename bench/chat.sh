@@ -1,0 +1,116 @@
+#!/usr/bin/env bash
+# One-to-one chat benchmark (issue 24): N devices online on WebSockets, users in chatting pairs (some
+# with a second device), every pair chatting at a paced aggregate rate; every device acks every
+# chatMsg and reports reads. Builds and starts Roost with its dev services, runs pgbench on the same
+# database, then ChatBench (warm-up, JIT quiet, measured phase, outcome check in PostgreSQL); then the
+# same workload against ejabberd 23.01 (Debian's package, mod_mam on) with XmppChatBench. Prints the
+# Roost block, the ejabberd block and the pgbench baseline. Not part of ./mvnw verify.
+#   bench/chat.sh [--peer=ejabberd|none] [--users=10000 --second-device=0.1 --rate=5000 --duration=60
+#                  --warmup=30 --drop=0 --read-interval=10 --max-in-flight=20000 --settle=45 --seed=N]
+# env: ROOST_PORT_OFFSET (0), ROOST_DEV_DB_PORT (55432), ROOST_DEV_NAMESRV_PORT, ROOST_DEV_BROKER_PORT,
+#      ROOST_DATA_DIR (target/bench-chat), JBOSS_JAVA_SIZING (-Xms1g -Xmx2g), EJABBERD_PORT (5222 + offset)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source bench/lib.sh
+PEER=ejabberd
+ARGS=()
+for a in "$@"; do
+  case $a in
+    --peer=*) PEER=${a#--peer=} ;;
+    *) ARGS+=("$a") ;;
+  esac
+done
+# One seed for both generators, so Roost and ejabberd get the same pairs and the same stream of senders.
+[[ " ${ARGS[*]} " == *" --seed="* ]] || ARGS+=("--seed=$((RANDOM * 32768 + RANDOM))")
+export ROOST_DATA_DIR=${ROOST_DATA_DIR:-$PWD/target/bench-chat}
+mkdir -p "$(dirname "$ROOST_DATA_DIR")"
+export ROOST_MODE=dev ROOST_ADMIN_PASSWORD=bench-admin-password
+export ROOST_SESSION_HEARTBEAT_INTERVAL=30s
+export JBOSS_JAVA_SIZING=${JBOSS_JAVA_SIZING:--Xms1g -Xmx2g}
+DB_PORT=${ROOST_DEV_DB_PORT:-55432}
+ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
+echo "open-file limit: $(ulimit -n) per process"
+if [[ ${ROOST_SKIP_BUILD:-} != 1 ]]; then
+  ./mvnw -q package -DskipTests > "$ROOST_DATA_DIR.build.log" 2>&1 || { cat "$ROOST_DATA_DIR.build.log"; exit 1; }
+fi
+export ROOST_SKIP_BUILD=1
+CP="target/test-classes:target/classes:$(cat target/devservices.classpath)"
+OUT=$ROOST_DATA_DIR.out
+GO=$ROOST_DATA_DIR.go
+PIDS_TO_STOP=()
+cleanup() {
+  local p
+  for p in "${PIDS_TO_STOP[@]}"; do kill "$p" 2>/dev/null || true; done
+  bin/roost stop >/dev/null 2>&1 || true
+}
+trap cleanup EXIT
+
+field() { awk -v k="$2" '/^RESULT/ { for (i=1;i<=NF;i++) { split($i,a,"="); if (a[1]==k) print a[2] } }' "$1"; }
+
+# ---------------------------------------------------------------- Roost
+rm -rf "$ROOST_DATA_DIR" "$ROOST_DATA_DIR.start.log" "$GO" "$GO.heap" "$OUT"
+bin/roost start > "$ROOST_DATA_DIR.start.log" 2>&1 &
+for _ in $(seq 1 300); do grep -q "Roost is up" "$ROOST_DATA_DIR.start.log" 2>/dev/null && break; sleep 1; done
+grep -q "Roost is up" "$ROOST_DATA_DIR.start.log" || { cat "$ROOST_DATA_DIR.start.log"; exit 1; }
+PID=$(cat "$ROOST_DATA_DIR/wildfly.pid")
+DEV_PID=$(cat "$ROOST_DATA_DIR/devservices/devservices.pid")
+PGDATA=$ROOST_DATA_DIR/devservices/pgdata
+PG_TPS=$(pgbench_upsert_tps "$DB_PORT" "$ROOST_DATA_DIR")  # the box's speed today
+PG_COMMIT=$(pg_commit_settings "$DB_PORT")
+
+echo "== Roost: chat"
+java -Xms1g -Xmx3g -cp "$CP" io.roost.bench.ChatBench --url="$ROOST_URL" --go-file="$GO" \
+  --db-url="jdbc:postgresql://127.0.0.1:$DB_PORT/roost" "${ARGS[@]}" > "$OUT" 2>&1 &
+BENCH=$!
+PIDS_TO_STOP+=("$BENCH")
+cpu_sampler "$ROOST_DATA_DIR.cpu" "$ROOST_DATA_DIR/wildfly.pid" "$PGDATA" "$DEV_PID" "$BENCH" &
+SAMPLER=$!
+PIDS_TO_STOP+=("$SAMPLER")
+until grep -q "^WARMED" "$OUT" 2>/dev/null || ! kill -0 $BENCH 2>/dev/null; do sleep 1; done
+[[ ${CHAT_SKIP_JIT_WAIT:-} == 1 ]] || wait_jit_quiet "$PID"  # CHAT_SKIP_JIT_WAIT=1 for smoke runs
+# WildFly's heap during the measured phase: used (eden + survivors + old) every second.
+jstat -gc "$PID" 1000 > "$ROOST_DATA_DIR.jstat" 2>/dev/null &
+JSTAT=$!
+PIDS_TO_STOP+=("$JSTAT")
+touch "$GO"
+# Where WildFly's threads are 10 s into the measured phase (cheap; a JFR recording would halve the rate).
+( sleep 10; jstack "$PID" > "$ROOST_DATA_DIR.jstack" 2>/dev/null || true ) &
+PIDS_TO_STOP+=("$!")
+until grep -q "^MEASURE_END" "$OUT" 2>/dev/null || ! kill -0 $BENCH 2>/dev/null; do sleep 1; done
+kill "$JSTAT" 2>/dev/null || true
+until grep -q "^SETTLED" "$OUT" 2>/dev/null || ! kill -0 $BENCH 2>/dev/null; do sleep 1; done
+jcmd "$PID" GC.run >/dev/null 2>&1 || true; sleep 2
+HEAP_LIVE=$(jcmd "$PID" GC.heap_info 2>/dev/null | awk '/used/ { for (i=1;i<=NF;i++) if ($i=="used") { v=$(i+1); sub("K","",v); print int(v/1024); exit } }')
+touch "$GO.heap"
+wait "$BENCH" || true
+kill "$SAMPLER" 2>/dev/null || true
+cat "$OUT"
+FROM=$(awk '/^MEASURE_START/ {print $2}' "$OUT"); TO=$(awk '/^MEASURE_END/ {print $2}' "$OUT")
+read -r SECS W P D B M <<< "$(cpu_between "$ROOST_DATA_DIR.cpu" "$FROM" "$TO")"
+N=$(awk -v r="$(field "$OUT" sends_per_s)" -v s="$SECS" 'BEGIN { printf "%d", r * s }')
+HEAP_PEAK=$(awk 'NR > 1 && $1 ~ /^[0-9.]+$/ { u = ($3 + $4 + $6 + $8) / 1024; if (u > m) m = u; s += u; n++ } END { printf "peak %d MB, mean %d MB", m, (n ? s / n : 0) }' "$ROOST_DATA_DIR.jstat")
+HZ=$(getconf CLK_TCK)
+ROOST_BLOCK=$(cat <<EOT
+Roost ($(field "$OUT" devices) devices, $(field "$OUT" pairs) pairs, offered $(field "$OUT" offered_per_s) msg/s):
+  durable sends/s (chatOpRet after commit): $(field "$OUT" sends_per_s)
+  send→answer p50 $(field "$OUT" answer_p50_ms) ms, p99 $(field "$OUT" answer_p99_ms) ms; send→push p50 $(field "$OUT" push_p50_ms) ms, p99 $(field "$OUT" push_p99_ms) ms
+  CPU per message: WildFly $(cpu_us_per "$W" "$N") µs, PostgreSQL $(cpu_us_per "$P" "$N") µs, broker $(cpu_us_per "$D" "$N") µs, load generator $(cpu_us_per "$B" "$N") µs; machine busy $(awk -v m="$M" -v s="$SECS" -v hz="$HZ" 'BEGIN { printf "%.2f", m / hz / s }') of $(nproc) cores
+  WildFly heap: $HEAP_PEAK during the measured phase; $HEAP_LIVE MB live after a full GC with every device connected
+  outcome: $(field "$OUT" outcome) (lost $(field "$OUT" lost), duplicated $(field "$OUT" dup), db check ok: $(field "$OUT" db_ok))
+EOT
+)
+bin/roost stop >/dev/null 2>&1 || true
+
+# ---------------------------------------------------------------- ejabberd
+EJ_BLOCK="ejabberd: skipped (--peer=none)"
+if [[ $PEER == ejabberd ]]; then
+  source bench/ejabberd.sh
+  EJ_BLOCK=$(run_ejabberd "${ARGS[@]}")
+fi
+
+echo
+echo "machine: $(nproc) cores, $(free -g | awk '/Mem/ {print $2}') GiB"
+echo "pgbench single-row conditional upsert (64 clients, same database): $PG_TPS tps"
+echo "PostgreSQL commits (pgbench and Roost alike): $PG_COMMIT"
+echo "$ROOST_BLOCK"
+echo "$EJ_BLOCK"
