@@ -30,8 +30,8 @@ public class ChatService {
 
     public static final String EVENTS_TOPIC = "roost-chat-events";
 
-    /** How long a synchronous send waits for its batch's commit. */
-    static final long SEND_WAIT_SECONDS = 30;
+    /** How long a synchronous send or read report waits for its batch's commit. */
+    static final long WAIT_SECONDS = 30;
 
     /** The most items a page holds. */
     public static final int MAX_LIMIT = 100;
@@ -55,18 +55,25 @@ public class ChatService {
     Receipts receipts;
 
     @Inject
+    ReadQueue reads;
+
+    @Inject
     OfflinePushes offline;
 
     /** Sends (or answers a resend); returns after commit. */
     public Sent send(SendCommand c) {
+        return await(sendAsync(c), "The message was not stored within " + WAIT_SECONDS + " s; send it again (same sendId).");
+    }
+
+    /** Waits for a queued operation's commit; its refusal or failure is thrown as it is. */
+    private static <T> T await(CompletableFuture<T> done, String timedOut) {
         try {
-            return sendAsync(c).get(SEND_WAIT_SECONDS, TimeUnit.SECONDS);
+            return done.get(WAIT_SECONDS, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while the message was being stored", e);
+            throw new IllegalStateException("interrupted while waiting for a commit", e);
         } catch (TimeoutException e) {
-            throw new ProblemException(503, "service-unavailable", "Service Unavailable",
-                    "The message was not stored within " + SEND_WAIT_SECONDS + " s; send it again (same sendId).");
+            throw new ProblemException(503, "service-unavailable", "Service Unavailable", timedOut);
         } catch (ExecutionException e) {
             if (e.getCause() instanceof RuntimeException r) {
                 throw r;
@@ -145,7 +152,18 @@ public class ChatService {
 
     /** The reader read everything up to {@code seq} (on any of its devices); answered after commit. */
     public ReadState read(long reader, long peer, long seq) {
-        return receipts.read(reader, peer, seq);
+        return await(readAsync(reader, peer, seq), "The read report was not stored within " + WAIT_SECONDS + " s; report again.");
+    }
+
+    /**
+     * A read report without holding the caller's thread, batched with the reports that arrive
+     * with it; completes after commit with the reader's side (or 404 {@code not-found}).
+     */
+    public CompletableFuture<ReadState> readAsync(long reader, long peer, long seq) {
+        if (seq < 0) {
+            return CompletableFuture.failedFuture(ProblemException.badRequest("invalid-seq", "readSeq is a message seq, 0 or more."));
+        }
+        return reads.submit(reader, peer, seq);
     }
 
     /**

@@ -1,22 +1,23 @@
 package io.roost.chat;
 
-import io.roost.chat.store.ChatStore;
+import io.roost.chat.store.SendBatchStore;
 import io.roost.chat.store.ReceiptStore;
 import io.roost.platform.delivery.Notice;
 import io.roost.platform.json.Jsonp;
-import io.roost.platform.problem.ProblemException;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Event;
 import jakarta.inject.Inject;
 import jakarta.transaction.Transactional;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
+import java.util.TreeMap;
 
 /**
- * Delivered and read receipts, each its own transaction. Delivered: acknowledgements from the
+ * Delivered and read receipts, a batch a transaction (acknowledgements by {@code DeliveredCursors}
+ * in the gateway, read reports by {@link ReadQueue}). Delivered: acknowledgements from the
  * owner's devices move the owner's delivered cursor; the peer's devices get a {@code chatReceipt}
  * after commit. Read: one report counts for all of the reader's devices (they get {@code chatRead}
  * with the new unread count); the peer gets a read receipt unless the reader turned them off.
@@ -30,7 +31,7 @@ public class Receipts {
     ReceiptStore store;
 
     @Inject
-    ChatStore chat;
+    SendBatchStore batch;
 
     @Inject
     Event<Notice> notices;
@@ -52,33 +53,77 @@ public class Receipts {
         return moved;
     }
 
-    /** The reader has read everything up to {@code seq}; 404 if there is no such conversation. */
+    /**
+     * Applies a batch of read reports ({@code owner} the reader) in one transaction; the readers'
+     * sides afterwards, by {@code List.of(reader, peer)} — absent where there is no such
+     * conversation. Several reports of one conversation count as the highest. Locks in the send's
+     * order: chat_user rows (uid order), then both sides of each conversation.
+     */
     @Transactional(Transactional.TxType.REQUIRES_NEW)
-    public ReadState read(long reader, long peer, long seq) {
-        if (seq < 0) {
-            throw ProblemException.badRequest("invalid-seq", "readSeq is a message seq, 0 or more.");
+    public Map<List<Long>, ReadState> readAll(List<Cursor> reports) {
+        Map<List<Long>, Cursor> highest = new TreeMap<>(PAIR_ORDER);
+        for (Cursor r : reports) {
+            highest.merge(List.of(r.owner(), r.peer()), r, (x, y) -> x.seq() >= y.seq() ? x : y);
         }
-        ReceiptStore.ReadView view = store.readView(reader, peer)
-                .orElseThrow(() -> ProblemException.notFound("No conversation with " + peer + "."));
-        if (Math.min(seq, view.lastSeq()) <= view.readSeq()) {
-            return new ReadState(view.readSeq(), view.unread()); // already read that far: nothing changes
+        Map<List<Long>, ReceiptStore.ReadView> views = store.readViews(new ArrayList<>(highest.values()));
+        Map<List<Long>, ReadState> answers = new HashMap<>();
+        List<Cursor> moving = new ArrayList<>();
+        Map<Long, Integer> steps = new TreeMap<>();
+        highest.forEach((key, r) -> {
+            ReceiptStore.ReadView view = views.get(key);
+            if (view == null) {
+                return;
+            }
+            if (Math.min(r.seq(), view.lastSeq()) <= view.readSeq()) {
+                answers.put(key, new ReadState(view.readSeq(), view.unread())); // already read that far: nothing changes
+                return;
+            }
+            moving.add(r);
+            steps.merge(r.owner(), 1, Integer::sum);
+            if (view.readReceipts()) {
+                steps.merge(r.peer(), 1, Integer::sum);
+            }
+        });
+        if (moving.isEmpty()) {
+            return answers;
         }
-        boolean receipt = view.readReceipts();
-        Map<Long, Long> versions = chat.bumpVersions(receipt ? ChatService.sorted(reader, peer) : new Long[] {reader});
-        store.lockBothSides(List.of(new Cursor(reader, peer, seq)));
-        Optional<ReadState> state = store.advanceRead(reader, peer, seq, versions.get(reader));
-        if (state.isEmpty()) { // a concurrent report got there first
-            ReceiptStore.ReadView now = store.readView(reader, peer).orElseThrow();
-            return new ReadState(now.readSeq(), now.unread());
+        // each changed row takes its owner's next version (distinct per owner)
+        Map<Long, Long> last = batch.bumpVersions(steps.keySet().toArray(Long[]::new), steps.values().toArray(Integer[]::new));
+        Map<Long, Long> next = new HashMap<>();
+        steps.forEach((uid, n) -> next.put(uid, last.get(uid) - n + 1));
+        store.lockBothSides(moving);
+        Long[] readerVersions = moving.stream().map(r -> next.merge(r.owner(), 1L, Long::sum) - 1).toArray(Long[]::new);
+        Map<List<Long>, ReadState> moved = store.advanceReads(moving, readerVersions);
+        List<Cursor> mirrors = new ArrayList<>();
+        List<Long> mirrorVersions = new ArrayList<>();
+        for (Cursor r : moving) {
+            List<Long> key = List.of(r.owner(), r.peer());
+            ReadState read = moved.get(key);
+            boolean receipt = views.get(key).readReceipts();
+            long peerVersion = receipt ? next.merge(r.peer(), 1L, Long::sum) - 1 : 0;
+            if (read == null) { // a concurrent report got there first: answered with the state after this commit
+                continue;
+            }
+            answers.put(key, read);
+            notices.fire(new Notice(List.of(r.owner()), "chatRead", Jsonp.PROVIDER.createObjectBuilder()
+                    .add("peer", Long.toString(r.peer())).add("readSeq", read.readSeq()).add("unread", read.unread()).build()));
+            if (receipt) {
+                mirrors.add(new Cursor(r.peer(), r.owner(), read.readSeq()));
+                mirrorVersions.add(peerVersion);
+                notices.fire(new Notice(List.of(r.peer()), "chatReceipt", Jsonp.PROVIDER.createObjectBuilder()
+                        .add("kind", "read").add("peer", Long.toString(r.owner())).add("seq", read.readSeq()).build()));
+            }
         }
-        ReadState read = state.get();
-        notices.fire(new Notice(List.of(reader), "chatRead", Jsonp.PROVIDER.createObjectBuilder()
-                .add("peer", Long.toString(peer)).add("readSeq", read.readSeq()).add("unread", read.unread()).build()));
-        if (receipt) {
-            store.mirrorRead(reader, peer, read.readSeq(), versions.get(peer));
-            notices.fire(new Notice(List.of(peer), "chatReceipt", Jsonp.PROVIDER.createObjectBuilder()
-                    .add("kind", "read").add("peer", Long.toString(reader)).add("seq", read.readSeq()).build()));
+        if (!mirrors.isEmpty()) {
+            store.mirrorReads(mirrors, mirrorVersions.toArray(Long[]::new));
         }
-        return read;
+        List<Cursor> raced = moving.stream().filter(r -> !answers.containsKey(List.of(r.owner(), r.peer()))).toList();
+        if (!raced.isEmpty()) {
+            store.readViews(raced).forEach((key, v) -> answers.put(key, new ReadState(v.readSeq(), v.unread())));
+        }
+        return answers;
     }
+
+    private static final java.util.Comparator<List<Long>> PAIR_ORDER =
+            java.util.Comparator.<List<Long>, Long>comparing(p -> p.get(0)).thenComparing(p -> p.get(1));
 }

@@ -21,6 +21,7 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.BiFunction;
 import java.util.function.Consumer;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -58,21 +59,32 @@ public class ChatOps {
             String op = text(frame, "op");
             switch (op == null ? "" : op) {
                 case "send" -> {
-                    // answered on the executor: a slow socket must not hold up the batch writer that completes it
-                    send(me, deviceType, deviceId, frame).whenCompleteAsync((sent, failure) -> reply.accept(failure == null
-                            ? Frames.outcome(sent(ret, sent), null) : Frames.outcome(ret, problem(failure))), executor);
+                    answerLater(send(me, deviceType, deviceId, frame), ret, ChatOps::sent, reply);
                     return;
                 }
-                case "read" -> read(me, frame, ret);
+                case "read" -> {
+                    answerLater(read(me, frame), ret, (r, state) -> r.add("peer", frame.getString("peer"))
+                            .add("readSeq", state.readSeq()).add("unread", state.unread()), reply);
+                    return;
+                }
                 default -> throw ProblemException.badRequest("unknown-op", "Unknown chatOp '" + op + "'.");
             }
-            reply.accept(Frames.outcome(ret, null));
         } catch (ProblemException e) {
             reply.accept(Frames.outcome(ret, e));
         }
     }
 
-    /** Why a send failed, as the answer's code: its problem, {@code server-busy} if a dependency is out of reach. */
+    /**
+     * Answers when the batch commits, on the executor: a slow socket must not hold up the batch
+     * writer that completes the stage.
+     */
+    private <T> void answerLater(CompletableFuture<T> done, JsonObjectBuilder ret, BiFunction<JsonObjectBuilder, T, JsonObjectBuilder> fill,
+                                 Consumer<String> reply) {
+        done.whenCompleteAsync((value, failure) -> reply.accept(failure == null
+                ? Frames.outcome(fill.apply(ret, value), null) : Frames.outcome(ret, problem(failure))), executor);
+    }
+
+    /** Why a send or read failed, as the answer's code: its problem, {@code server-busy} if a dependency is out of reach. */
     private static ProblemException problem(Throwable failure) {
         Throwable cause = failure instanceof java.util.concurrent.CompletionException && failure.getCause() != null
                 ? failure.getCause() : failure;
@@ -81,11 +93,11 @@ public class ChatOps {
         }
         if (Unreachable.isCause(cause)) {
             return new ProblemException(503, "server-busy", "Service Unavailable",
-                    "The message was not stored (the server cannot reach its database); send it again, same sendId.");
+                    "Not done: the server cannot reach its database; try again (a send with the same sendId).");
         }
-        LOG.log(Level.WARNING, "a chatOp send failed", cause);
+        LOG.log(Level.WARNING, "a chatOp failed", cause);
         return new ProblemException(500, "internal-error", "Internal Server Error",
-                "The message was not stored; send it again, same sendId.");
+                "Not done; try again (a send with the same sendId).");
     }
 
     private static JsonObjectBuilder sent(JsonObjectBuilder ret, Sent sent) {
@@ -106,13 +118,12 @@ public class ChatOps {
     }
 
     /** Everything of the conversation up to {@code readSeq} is read, on all of my devices; answered after commit. */
-    private void read(long me, JsonObject frame, JsonObjectBuilder ret) {
+    private CompletableFuture<ReadState> read(long me, JsonObject frame) {
         long peer = Ids.parse(text(frame, "peer"));
         if (!(frame.get("readSeq") instanceof JsonNumber readSeq) || !readSeq.isIntegral()) {
             throw ProblemException.badRequest("invalid-seq", "readSeq is a message seq, 0 or more.");
         }
-        ReadState state = chat.read(me, peer, readSeq.longValue());
-        ret.add("peer", Long.toString(peer)).add("readSeq", state.readSeq()).add("unread", state.unread());
+        return chat.readAsync(me, peer, readSeq.longValue());
     }
 
     /**

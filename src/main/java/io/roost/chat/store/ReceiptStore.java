@@ -8,8 +8,9 @@ import jakarta.annotation.Resource;
 import jakarta.ejb.Stateless;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
+import java.util.HashMap;
 import java.util.List;
-import java.util.Optional;
+import java.util.Map;
 import javax.sql.DataSource;
 
 /**
@@ -30,12 +31,16 @@ public class ReceiptStore {
     @Resource(lookup = "java:jboss/datasources/RoostDS")
     DataSource dataSource;
 
-    public Optional<ReadView> readView(long owner, long peer) {
-        return Jdbc.first(query("""
-                SELECT c.read_seq, c.last_seq, c.unread, coalesce(u.read_receipts, true)
-                FROM chat_conversation c LEFT JOIN chat_user u ON u.uid = c.owner_uid
-                WHERE c.owner_uid = ? AND c.peer_uid = ?""",
-                rs -> new ReadView(rs.getLong(1), rs.getLong(2), rs.getInt(3), rs.getBoolean(4)), owner, peer));
+    /** The owners' sides of these conversations, by {@code List.of(owner, peer)}; absent ones are missing. */
+    public Map<List<Long>, ReadView> readViews(List<Cursor> keys) {
+        Map<List<Long>, ReadView> views = new HashMap<>();
+        query("""
+                SELECT c.owner_uid, c.peer_uid, c.read_seq, c.last_seq, c.unread, coalesce(u.read_receipts, true)
+                FROM chat_conversation c JOIN unnest(?::int8[], ?::int8[]) AS k(o, p) ON c.owner_uid = k.o AND c.peer_uid = k.p
+                LEFT JOIN chat_user u ON u.uid = c.owner_uid""",
+                rs -> views.put(List.of(rs.getLong(1), rs.getLong(2)), new ReadView(rs.getLong(3), rs.getLong(4), rs.getInt(5),
+                        rs.getBoolean(6))), owners(keys), peers(keys));
+        return views;
     }
 
     /** Locks both sides of each cursor's conversation, in (owner, peer) order. */
@@ -63,13 +68,6 @@ public class ReceiptStore {
      */
     @TransactionAttribute(TransactionAttributeType.MANDATORY)
     public List<Cursor> advanceDelivered(List<Cursor> acks) {
-        int n = acks.size();
-        Long[] owners = new Long[n], peers = new Long[n], seqs = new Long[n];
-        for (int i = 0; i < n; i++) {
-            owners[i] = acks.get(i).owner();
-            peers[i] = acks.get(i).peer();
-            seqs[i] = acks.get(i).seq();
-        }
         return query("""
                 WITH a AS (SELECT * FROM unnest(?::int8[], ?::int8[], ?::int8[]) AS a(owner_uid, peer_uid, seq)),
                 mine AS (
@@ -80,35 +78,56 @@ public class ReceiptStore {
                     UPDATE chat_conversation p SET peer_delivered_seq = m.delivered_seq
                     FROM mine m WHERE p.owner_uid = m.peer_uid AND p.peer_uid = m.owner_uid AND p.peer_delivered_seq < m.delivered_seq)
                 SELECT owner_uid, peer_uid, delivered_seq FROM mine""",
-                rs -> new Cursor(rs.getLong(1), rs.getLong(2), rs.getLong(3)), owners, peers, seqs);
+                rs -> new Cursor(rs.getLong(1), rs.getLong(2), rs.getLong(3)), owners(acks), peers(acks), seqs(acks));
     }
 
     /**
-     * Moves the reader's read cursor to {@code seq} (at most the last message; reading implies
+     * Moves each reader's read cursor to its seq (at most the last message; reading implies
      * delivered) and recounts what is still unread after it: the peer's messages and system
-     * messages above the cursor that the reader has not deleted. Empty if the cursor was already there.
+     * messages above the cursor that the reader has not deleted. {@code versions[i]}: the row's new
+     * sync version. Returns the cursors that moved, by {@code List.of(reader, peer)}.
      */
     @TransactionAttribute(TransactionAttributeType.MANDATORY)
-    public Optional<ReadState> advanceRead(long reader, long peer, long seq, long syncVersion) {
-        return Jdbc.first(query("""
-                UPDATE chat_conversation c SET read_seq = least(?, c.last_seq), delivered_seq = greatest(c.delivered_seq, least(?, c.last_seq)),
+    public Map<List<Long>, ReadState> advanceReads(List<Cursor> reads, Long[] versions) {
+        Map<List<Long>, ReadState> moved = new HashMap<>();
+        query("""
+                UPDATE chat_conversation c SET read_seq = least(k.s, c.last_seq), delivered_seq = greatest(c.delivered_seq, least(k.s, c.last_seq)),
                     unread = (SELECT count(*) FROM chat_timeline t
-                              WHERE t.owner_uid = c.owner_uid AND t.peer_uid = c.peer_uid AND t.seq > least(?, c.last_seq)
+                              WHERE t.owner_uid = c.owner_uid AND t.peer_uid = c.peer_uid AND t.seq > least(k.s, c.last_seq)
                                 AND t.sender_uid <> c.owner_uid AND NOT t.deleted_for_owner),
-                    sync_version = ?, updated_at = now()
-                WHERE c.owner_uid = ? AND c.peer_uid = ? AND c.read_seq < least(?, c.last_seq)
-                RETURNING c.read_seq, c.unread""",
-                rs -> new ReadState(rs.getLong(1), rs.getInt(2)), seq, seq, seq, syncVersion, reader, peer, seq));
+                    sync_version = k.v, updated_at = now()
+                FROM unnest(?::int8[], ?::int8[], ?::int8[], ?::int8[]) AS k(o, p, s, v)
+                WHERE c.owner_uid = k.o AND c.peer_uid = k.p AND c.read_seq < least(k.s, c.last_seq)
+                RETURNING c.owner_uid, c.peer_uid, c.read_seq, c.unread""",
+                rs -> moved.put(List.of(rs.getLong(1), rs.getLong(2)), new ReadState(rs.getLong(3), rs.getInt(4))),
+                owners(reads), peers(reads), seqs(reads), versions);
+        return moved;
     }
 
-    /** Mirrors the reader's read cursor on the peer's row (the read receipt the peer's devices sync). */
+    /**
+     * Mirrors readers' cursors on their peers' rows (the read receipts the peers' devices sync):
+     * {@code mirrors} are (peer, reader, readSeq), {@code versions[i]} the peer row's new version.
+     */
     @TransactionAttribute(TransactionAttributeType.MANDATORY)
-    public void mirrorRead(long reader, long peer, long readSeq, long peerSyncVersion) {
+    public void mirrorReads(List<Cursor> mirrors, Long[] versions) {
         update("""
-                UPDATE chat_conversation SET peer_read_seq = ?, peer_delivered_seq = greatest(peer_delivered_seq, ?),
-                    sync_version = ?, updated_at = now()
-                WHERE owner_uid = ? AND peer_uid = ? AND peer_read_seq < ?""",
-                readSeq, readSeq, peerSyncVersion, peer, reader, readSeq);
+                UPDATE chat_conversation c SET peer_read_seq = k.s, peer_delivered_seq = greatest(c.peer_delivered_seq, k.s),
+                    sync_version = k.v, updated_at = now()
+                FROM unnest(?::int8[], ?::int8[], ?::int8[], ?::int8[]) AS k(o, p, s, v)
+                WHERE c.owner_uid = k.o AND c.peer_uid = k.p AND c.peer_read_seq < k.s""",
+                owners(mirrors), peers(mirrors), seqs(mirrors), versions);
+    }
+
+    private static Long[] owners(List<Cursor> cursors) {
+        return cursors.stream().map(Cursor::owner).toArray(Long[]::new);
+    }
+
+    private static Long[] peers(List<Cursor> cursors) {
+        return cursors.stream().map(Cursor::peer).toArray(Long[]::new);
+    }
+
+    private static Long[] seqs(List<Cursor> cursors) {
+        return cursors.stream().map(Cursor::seq).toArray(Long[]::new);
     }
 
     private <T> List<T> query(String sql, Jdbc.Row<T> row, Object... params) {

@@ -1,0 +1,80 @@
+package io.roost.chat;
+
+import io.roost.platform.batch.GroupCommit;
+import io.roost.platform.problem.ProblemException;
+import jakarta.annotation.PostConstruct;
+import jakarta.annotation.PreDestroy;
+import jakarta.annotation.Resource;
+import jakarta.enterprise.concurrent.ManagedThreadFactory;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * Read reports by group commit: the reports that arrive together are applied in one transaction
+ * ({@link Receipts#readAll}); each reporter gets its answer after that commit. If a batch fails,
+ * each report is applied again on its own.
+ */
+@ApplicationScoped
+public class ReadQueue {
+
+    static final int BATCH_MAX = 500;
+    static final int CAPACITY = 50_000;
+
+    private record Pending(Cursor report, CompletableFuture<ReadState> done) {
+    }
+
+    @Inject
+    Receipts receipts;
+
+    @Resource
+    ManagedThreadFactory threads;
+
+    private final GroupCommit<Pending> queue = new GroupCommit<>("chat-read", CAPACITY, () -> BATCH_MAX, this::apply);
+
+    @PostConstruct
+    void start() {
+        queue.start(threads, 1);
+    }
+
+    @PreDestroy
+    void stop() {
+        queue.stop();
+    }
+
+    CompletableFuture<ReadState> submit(long reader, long peer, long seq) {
+        Pending p = new Pending(new Cursor(reader, peer, seq), new CompletableFuture<>());
+        if (!queue.offer(p)) {
+            p.done.completeExceptionally(new ProblemException(503, "service-unavailable", "Service Unavailable",
+                    "Too many read reports are waiting; report again shortly."));
+        }
+        return p.done;
+    }
+
+    private void apply(List<Pending> batch) {
+        try {
+            complete(batch, receipts.readAll(batch.stream().map(Pending::report).toList()));
+        } catch (Exception batchFailed) { // also the checked HeuristicMixedException of a commit on a dying connection
+            for (Pending p : batch) {
+                try {
+                    complete(List.of(p), receipts.readAll(List.of(p.report)));
+                } catch (Exception e) {
+                    p.done.completeExceptionally(e);
+                }
+            }
+        }
+    }
+
+    private static void complete(List<Pending> batch, Map<List<Long>, ReadState> answers) {
+        for (Pending p : batch) {
+            ReadState state = answers.get(List.of(p.report.owner(), p.report.peer()));
+            if (state == null) {
+                p.done.completeExceptionally(ProblemException.notFound("No conversation with " + p.report.peer() + "."));
+            } else {
+                p.done.complete(state);
+            }
+        }
+    }
+}
