@@ -108,6 +108,11 @@ public class ChatService {
         }
     }
 
+    /** The owner's side of the conversation with {@code peer}, if they have exchanged a message. */
+    public Optional<Conversation> conversation(long owner, long peer) {
+        return store.conversation(owner, peer);
+    }
+
     /** The owner's conversations changed after sync version {@code since}, in version order; {@code next} is a version. */
     public Page<Conversation> conversations(long owner, long since, int limit) {
         Page.checkLimit(limit, MAX_LIMIT);

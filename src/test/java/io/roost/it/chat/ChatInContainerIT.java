@@ -160,4 +160,55 @@ class ChatInContainerIT {
         assertNull(chat.conversations(a, aSide.syncVersion(), 10).next());
         assertEquals(0, chat.conversations(a, aSide.syncVersion(), 10).items().size());
     }
+
+    /**
+     * Receipts racing sends: a sends 100 messages while b's two devices acknowledge and report
+     * reads with growing seqs, all at once. No deadlock, and the cursors end where the last reports
+     * put them: delivered and read up to the last message on b's side, mirrored on a's, unread 0.
+     */
+    @Test
+    void readsAndAcknowledgementsRacingSendsEndOnTheLastReport() throws Exception {
+        long a = user();
+        long b = user();
+        int n = 100;
+        ExecutorService pool = Executors.newFixedThreadPool(3);
+        CountDownLatch start = new CountDownLatch(1);
+        Future<List<Sent>> sending = pool.submit(() -> {
+            start.await();
+            List<Sent> sent = new ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                sent.add(chat.send(new SendCommand(a, b, "web:a", "r-" + i, "text", text("m" + i), null, 0, false)));
+            }
+            return sent;
+        });
+        List<Future<?>> receipts = new ArrayList<>();
+        for (int device = 0; device < 2; device++) {
+            receipts.add(pool.submit(() -> {
+                start.await();
+                long last = 0;
+                while (last < n) {
+                    long seen = chat.conversation(b, a).map(Conversation::lastSeq).orElse(0L);
+                    if (seen > last) {
+                        chat.delivered(List.of(new io.roost.chat.Cursor(b, a, seen)));
+                        chat.read(b, a, seen);
+                        last = seen;
+                    }
+                }
+                return null;
+            }));
+        }
+        start.countDown();
+        assertEquals(n, sending.get(120, TimeUnit.SECONDS).size());
+        for (Future<?> f : receipts) {
+            f.get(120, TimeUnit.SECONDS);
+        }
+        pool.shutdown();
+        Conversation bSide = chat.conversation(b, a).orElseThrow();
+        Conversation aSide = chat.conversation(a, b).orElseThrow();
+        assertEquals(n, bSide.readSeq());
+        assertEquals(n, bSide.deliveredSeq());
+        assertEquals(0, bSide.unread());
+        assertEquals(n, aSide.peerReadSeq());
+        assertEquals(n, aSide.peerDeliveredSeq());
+    }
 }
