@@ -3,7 +3,6 @@ package io.roost.gateway;
 import io.roost.chat.ChatPush;
 import io.roost.chat.ChatService;
 import io.roost.platform.config.NodeIdentity;
-import io.roost.platform.json.Jsonp;
 import io.roost.presence.session.DeviceRoute;
 import io.roost.presence.session.DeviceSessions;
 import jakarta.annotation.Resource;
@@ -95,8 +94,7 @@ public class ChatDelivery {
             if (nodeId == node.nodeId()) {
                 here.forEach(r -> deliverHere(r.connectionId(), r.uid(), push.from(), push.to(), push.seq(), frame));
             } else {
-                delivery.forward(nodeId, here, frame, Jsonp.PROVIDER.createObjectBuilder()
-                        .add("from", push.from()).add("to", push.to()).add("seq", push.seq()).build());
+                delivery.forward(nodeId, here, frame, new Forwarded.Chat(push.from(), push.to(), push.seq()));
             }
         });
     }

@@ -4,7 +4,6 @@ import io.roost.presence.session.DeviceRoute;
 import io.roost.platform.config.NodeIdentity;
 import io.roost.platform.delivery.Notice;
 import io.roost.platform.ids.IdGenerator;
-import io.roost.platform.json.Jsonp;
 import io.roost.platform.messaging.MessagingException;
 import io.roost.platform.messaging.RocketMqProducer;
 import io.roost.presence.session.DeviceSessions;
@@ -14,8 +13,6 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.event.TransactionPhase;
 import jakarta.inject.Inject;
-import jakarta.json.JsonArrayBuilder;
-import jakarta.json.JsonObject;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -84,25 +81,13 @@ public class Delivery {
     }
 
     private void forward(int nodeId, List<String> connectionIds, String text) {
-        JsonArrayBuilder targets = Jsonp.PROVIDER.createArrayBuilder();
-        connectionIds.forEach(targets::add);
-        send(nodeId, Jsonp.PROVIDER.createObjectBuilder().add("connectionIds", targets).add("frame", text).build().toString());
+        send(nodeId, new Forwarded(connectionIds, List.of(), text, null).toJson());
     }
 
-    /**
-     * A chat message for devices that another node holds: with each connection its owner, and the
-     * message's place ({@code from}, {@code to}, {@code seq}), so that node tracks the
-     * acknowledgements and repairs a stale route itself ({@link ChatDelivery#deliverHere}).
-     */
-    void forward(int nodeId, List<DeviceRoute> routes, String text, JsonObject chat) {
-        JsonArrayBuilder targets = Jsonp.PROVIDER.createArrayBuilder();
-        JsonArrayBuilder owners = Jsonp.PROVIDER.createArrayBuilder();
-        routes.forEach(r -> {
-            targets.add(r.connectionId());
-            owners.add(r.uid());
-        });
-        send(nodeId, Jsonp.PROVIDER.createObjectBuilder().add("connectionIds", targets).add("uids", owners).add("frame", text)
-                .add("chat", chat).build().toString());
+    /** A chat message for devices that another node holds, with their owners and its place ({@link Forwarded}). */
+    void forward(int nodeId, List<DeviceRoute> routes, String text, Forwarded.Chat chat) {
+        send(nodeId, new Forwarded(routes.stream().map(DeviceRoute::connectionId).toList(), routes.stream().map(DeviceRoute::uid).toList(),
+                text, chat).toJson());
     }
 
     private void send(int nodeId, String body) {

@@ -3,8 +3,8 @@ package io.roost.gateway.events;
 import io.roost.gateway.ChatDelivery;
 import io.roost.gateway.Connections;
 import io.roost.gateway.Delivery;
+import io.roost.gateway.Forwarded;
 import io.roost.platform.config.NodeIdentity;
-import io.roost.platform.json.Jsonp;
 import io.roost.platform.messaging.ConsumerSpec;
 import io.roost.platform.messaging.PushConsumers;
 import jakarta.annotation.PostConstruct;
@@ -13,12 +13,7 @@ import jakarta.ejb.DependsOn;
 import jakarta.ejb.Singleton;
 import jakarta.ejb.Startup;
 import jakarta.inject.Inject;
-import jakarta.json.JsonNumber;
-import jakarta.json.JsonObject;
-import jakarta.json.JsonString;
-import java.io.StringReader;
 import java.nio.charset.StandardCharsets;
-import java.util.List;
 import org.apache.rocketmq.client.consumer.DefaultMQPushConsumer;
 
 /**
@@ -48,19 +43,14 @@ public class DeliveryConsumer {
     void start() {
         consumer = consumers.start(ConsumerSpec.of("roost-deliveries-node-" + node.nodeId(), Delivery.TOPIC,
                 "node-" + node.nodeId()), messages -> messages.forEach(m -> {
-                    JsonObject o = Jsonp.PROVIDER.createReader(new StringReader(new String(m.getBody(), StandardCharsets.UTF_8)))
-                            .readObject();
-                    String frame = o.getString("frame");
-                    List<JsonString> targets = o.getJsonArray("connectionIds").getValuesAs(JsonString.class);
-                    JsonObject chat = o.getJsonObject("chat");
-                    if (chat == null) {
-                        targets.forEach(c -> connections.send(c.getString(), frame));
-                        return;
-                    }
-                    List<JsonNumber> owners = o.getJsonArray("uids").getValuesAs(JsonNumber.class);
-                    for (int i = 0; i < targets.size(); i++) {
-                        chatDelivery.deliverHere(targets.get(i).getString(), owners.get(i).longValue(), chat.getJsonNumber("from").longValue(),
-                                chat.getJsonNumber("to").longValue(), chat.getJsonNumber("seq").longValue(), frame);
+                    Forwarded f = Forwarded.parse(new String(m.getBody(), StandardCharsets.UTF_8));
+                    for (int i = 0; i < f.connectionIds().size(); i++) {
+                        if (f.chat() == null) {
+                            connections.send(f.connectionIds().get(i), f.frame());
+                        } else {
+                            chatDelivery.deliverHere(f.connectionIds().get(i), f.owners().get(i), f.chat().from(), f.chat().to(),
+                                    f.chat().seq(), f.frame());
+                        }
                     }
                 }));
     }
