@@ -3,6 +3,10 @@ package io.roost.chat.api;
 import io.roost.chat.ChatMessage;
 import io.roost.chat.ChatService;
 import io.roost.chat.Conversation;
+import io.roost.chat.ConversationView;
+import io.roost.chat.MessageView;
+import io.roost.chat.MessageView.Location;
+import io.roost.chat.MessageView.Media;
 import io.roost.chat.SendCommand;
 import io.roost.chat.Sent;
 import io.roost.platform.api.Page;
@@ -13,7 +17,6 @@ import io.roost.platform.security.Caller;
 import io.roost.platform.security.Roles;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.inject.Inject;
-import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
 import jakarta.validation.Valid;
@@ -32,7 +35,6 @@ import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.SecurityContext;
-import java.time.OffsetDateTime;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
@@ -49,15 +51,6 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 @RolesAllowed({Roles.ADMIN, Roles.SERVICE, Roles.USER})
 @Tag(name = "chat")
 public class ChatResource {
-
-    @Schema(name = "ChatMedia", description = "A media reference (no bytes): image, file, voice")
-    public record Media(@Schema(required = true) String url, @Schema(required = true) Long size, @Schema(required = true) String mime,
-                        Integer width, Integer height, @Schema(description = "milliseconds") Long duration, String name) {
-    }
-
-    @Schema(name = "ChatLocation")
-    public record Location(@Schema(required = true) Double lat, @Schema(required = true) Double lon, String title) {
-    }
 
     @Schema(name = "ChatSend", description = "text for text, custom and system; media for image, file, voice; location for location")
     public record SendBody(@NotNull @Size(max = 20) String peer,
@@ -76,29 +69,6 @@ public class ChatResource {
     public record SentView(String sendId, String msgId, long seq, @Schema(description = "the message's time, epoch milliseconds") long tm) {
         static SentView of(Sent s) {
             return new SentView(s.sendId(), Long.toString(s.msgId()), s.seq(), s.tm().toInstant().toEpochMilli());
-        }
-    }
-
-    @Schema(name = "ChatMessage", description = "A message in its owner's timeline; a deleted one is a tombstone without content")
-    public record MessageView(String msgId, long seq, String peer, @Schema(description = "0: the system") String senderUid,
-                              String sendId, String type, String text, Media media, Location location, String quote, int priority,
-                              OffsetDateTime createdAt, boolean deleted, boolean recalled) {
-        static MessageView of(ChatMessage m) {
-            JsonObject b = m.body();
-            return new MessageView(Long.toString(m.msgId()), m.seq(), Long.toString(m.peer()), Long.toString(m.senderUid()), m.sendId(),
-                    m.type(), b == null ? null : b.getString("text", null), b == null ? null : mediaOf(b.getJsonObject("media")),
-                    b == null ? null : locationOf(b.getJsonObject("location")),
-                    m.quoteMsgId() == null ? null : Long.toString(m.quoteMsgId()), m.priority(), m.createdAt(), m.deleted(), m.recalled());
-        }
-    }
-
-    @Schema(name = "ChatConversation", description = "One side of a conversation; syncVersion orders its owner's changes")
-    public record ConversationView(String peer, long lastSeq, String lastMsgId, String lastSenderUid, String lastPreview, int unread,
-                                   long readSeq, long deliveredSeq, long syncVersion, OffsetDateTime updatedAt) {
-        static ConversationView of(Conversation c) {
-            return new ConversationView(Long.toString(c.peer()), c.lastSeq(), c.lastMsgId() == null ? null : Long.toString(c.lastMsgId()),
-                    c.lastSenderUid() == null ? null : Long.toString(c.lastSenderUid()), c.lastPreview(), c.unread(), c.readSeq(),
-                    c.deliveredSeq(), c.syncVersion(), c.updatedAt());
         }
     }
 
@@ -250,25 +220,5 @@ public class ChatResource {
         } else if (value instanceof Long l) {
             j.add(name, l);
         }
-    }
-
-    private static Media mediaOf(JsonObject m) {
-        if (m == null) {
-            return null;
-        }
-        return new Media(m.getString("url", null), longOf(m, "size"), m.getString("mime", null),
-                m.get("width") == null ? null : (int) (long) longOf(m, "width"), m.get("height") == null ? null : (int) (long) longOf(m, "height"),
-                longOf(m, "duration"), m.getString("name", null));
-    }
-
-    private static Location locationOf(JsonObject l) {
-        if (l == null) {
-            return null;
-        }
-        return new Location(l.getJsonNumber("lat").doubleValue(), l.getJsonNumber("lon").doubleValue(), l.getString("title", null));
-    }
-
-    private static Long longOf(JsonObject o, String name) {
-        return o.get(name) instanceof JsonNumber n ? n.longValue() : null;
     }
 }
