@@ -123,6 +123,18 @@ public class ChatService {
         writer.deleteForMe(owner, peer, seq);
     }
 
+    /**
+     * A long-away device's catch-up of one conversation after the last seq it holds: the newest
+     * {@code limit} messages after {@code afterSeq}, ascending, and a gap marker when they do not
+     * start right after it ({@link ChatSync#of}). The conversation's last seq is read first, so a
+     * message committed meanwhile can only add to the answer, never pass for a purged one.
+     */
+    public ChatSync sync(long owner, long peer, long afterSeq, int limit) {
+        Page.checkLimit(limit, MAX_LIMIT);
+        long lastSeq = store.conversation(owner, peer).map(Conversation::lastSeq).orElse(0L);
+        return ChatSync.of(afterSeq, store.newestAfter(owner, peer, afterSeq, limit + 1), limit, lastSeq);
+    }
+
     /** The two uids of a conversation in lock order. */
     static Long[] sorted(long a, long b) {
         Long[] uids = {a, b};

@@ -1,8 +1,14 @@
 package io.roost.gateway;
 
+import io.roost.chat.ChatMessage;
 import io.roost.chat.ChatService;
+import io.roost.chat.Conversation;
+import io.roost.chat.ConversationView;
+import io.roost.chat.MessageView;
 import io.roost.chat.SendCommand;
 import io.roost.chat.Sent;
+import io.roost.chat.SyncView;
+import io.roost.platform.api.Page;
 import io.roost.platform.ids.Ids;
 import io.roost.platform.problem.ProblemException;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -16,6 +22,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
+import java.util.Set;
 
 /**
  * {@code chatOp} frames for logged-in devices: {@code send} stores a one-to-one message through the
@@ -30,6 +37,9 @@ public class ChatOps {
     ChatService chat;
 
     public String handle(long me, String deviceType, String deviceId, JsonObject frame) {
+        if (CONVERSATION_OPS.contains(frame.getString("op", ""))) {
+            return conversationOp(me, frame);
+        }
         JsonObjectBuilder ret = Frames.reply(frame);
         try {
             String op = text(frame, "op");
@@ -51,6 +61,79 @@ public class ChatOps {
         } catch (ProblemException e) {
             return Frames.outcome(ret, e);
         }
+    }
+
+    // ---- the conversation ops: reads, catch-up, delete for me ----
+
+    /** The ops on the device user's own conversations, answered with the REST API's views. */
+    static final Set<String> CONVERSATION_OPS = Set.of("conversations", "messages", "sync", "delete");
+
+    /**
+     * {@code conversations} {since?, limit?}, {@code messages} {peer, after? | before?, limit?},
+     * {@code sync} {peer, after?, limit?}, {@code delete} {peer, msgSeq}.
+     * A message's seq is {@code msgSeq} here, as in the send's answer: the frame's {@code seq} is the request's id.
+     */
+    String conversationOp(long me, JsonObject frame) {
+        String op = frame.getString("op", "");
+        JsonObjectBuilder ret = Frames.reply(frame);
+        try {
+            switch (op) {
+                case "conversations" -> {
+                    Long since = cursor(frame, "since");
+                    Page<Conversation> page = chat.conversations(me, since == null ? 0 : since, limit(frame));
+                    Frames.page(ret, new Page<>(page.items().stream().map(ConversationView::of).toList(), page.next()));
+                }
+                case "messages" -> {
+                    Page<ChatMessage> page = chat.messages(me, peer(frame), cursor(frame, "after"), cursor(frame, "before"),
+                            limit(frame));
+                    Frames.page(ret, new Page<>(page.items().stream().map(MessageView::of).toList(), page.next()));
+                }
+                case "sync" -> {
+                    Long after = cursor(frame, "after");
+                    SyncView sync = SyncView.of(chat.sync(me, peer(frame), after == null ? 0 : after,
+                            Frames.limit(frame, ChatService.MAX_LIMIT, ChatService.MAX_LIMIT)));
+                    Frames.toJson(sync).asJsonObject().forEach(ret::add); // items, gap (absent: none), lastSeq
+                }
+                case "delete" -> chat.deleteForMe(me, peer(frame), msgSeq(frame));
+                default -> throw new IllegalStateException(op);
+            }
+            return Frames.outcome(ret, null);
+        } catch (ProblemException e) {
+            return Frames.outcome(ret, e);
+        }
+    }
+
+    private static int limit(JsonObject frame) {
+        return Frames.limit(frame, 50, ChatService.MAX_LIMIT);
+    }
+
+    private static long peer(JsonObject frame) {
+        return Ids.parse(frame.getString("peer", ""));
+    }
+
+    private static long msgSeq(JsonObject frame) {
+        Long seq = cursor(frame, "msgSeq");
+        if (seq == null) {
+            throw ProblemException.badRequest("invalid-cursor", "msgSeq (the message's seq) is required.");
+        }
+        return seq;
+    }
+
+    /** A seq or version field: a number or a decimal string ≥ 0; null if absent (400 {@code invalid-cursor}). */
+    private static Long cursor(JsonObject frame, String field) {
+        JsonValue v = frame.get(field);
+        if (v == null || v.getValueType() == JsonValue.ValueType.NULL) {
+            return null;
+        }
+        try {
+            long n = v instanceof JsonNumber num ? num.longValueExact() : v instanceof JsonString s ? Long.parseLong(s.getString()) : -1;
+            if (n >= 0) {
+                return n;
+            }
+        } catch (ArithmeticException | NumberFormatException e) {
+            // below
+        }
+        throw ProblemException.badRequest("invalid-cursor", field + " is a sequence number or version (an integer ≥ 0).");
     }
 
     /**

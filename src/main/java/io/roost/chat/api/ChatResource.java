@@ -9,6 +9,7 @@ import io.roost.chat.MessageView.Location;
 import io.roost.chat.MessageView.Media;
 import io.roost.chat.SendCommand;
 import io.roost.chat.Sent;
+import io.roost.chat.SyncView;
 import io.roost.platform.api.Page;
 import io.roost.platform.ids.Ids;
 import io.roost.platform.json.Jsonp;
@@ -159,6 +160,20 @@ public class ChatResource {
                                 @Context SecurityContext sc) {
         chat.deleteForMe(owner(uid, sc), Ids.parse(peer), cursor(seq));
         return Response.noContent().build();
+    }
+
+    @GET
+    @Path("/users/{uid}/conversations/{peer}/sync")
+    @Operation(operationId = "syncChatMessages",
+            summary = "Catch up after the last seq a device holds: the newest limit messages after it, ascending, and a gap marker"
+                    + " when they do not start right after it (not-loaded: page back with messages?before=beforeSeq; purged: gone)")
+    @APIResponse(responseCode = "200", description = "The newest messages after the seq and the gap before them, if any",
+            content = @Content(schema = @Schema(implementation = SyncView.class)))
+    @APIResponse(responseCode = "400", description = "invalid-id, invalid-cursor, invalid-limit")
+    @APIResponse(responseCode = "403", description = "forbidden: your own conversations only (back ends: anyone's)")
+    public SyncView sync(@PathParam("uid") String uid, @PathParam("peer") String peer, @QueryParam("after") String after,
+                         @QueryParam("limit") @DefaultValue("100") int limit, @Context SecurityContext sc) {
+        return SyncView.of(chat.sync(owner(uid, sc), Ids.parse(peer), after == null ? 0 : cursor(after), limit));
     }
 
     private static long owner(String uid, SecurityContext sc) {

@@ -218,6 +218,18 @@ public class ChatStore {
                 age.toMillis() / 1000.0, batch);
     }
 
+    // ---- catch-up ----
+
+    /** The newest messages after {@code afterSeq}, descending (newest first): a long-away device's catch-up. */
+    public List<ChatMessage> newestAfter(long owner, long peer, long afterSeq, int limit) {
+        return query(MESSAGE_SELECT + " WHERE owner_uid = ? AND peer_uid = ? AND seq > ? ORDER BY seq DESC LIMIT ?",
+                ChatStore::message, owner, peer, afterSeq, limit);
+    }
+
+    public Optional<ChatMessage> message(long owner, long peer, long seq) {
+        return Jdbc.first(query(MESSAGE_SELECT + " WHERE owner_uid = ? AND peer_uid = ? AND seq = ?", ChatStore::message, owner, peer, seq));
+    }
+
     private static final String MESSAGE_SELECT = """
             SELECT owner_uid, peer_uid, seq, msg_id, sender_uid, send_id, msg_type, body::text, quote_msg_id, priority, created_at,
                 deleted_for_owner, recalled FROM chat_timeline""";
