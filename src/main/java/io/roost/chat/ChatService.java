@@ -48,6 +48,9 @@ public class ChatService {
     @Inject
     SocialGraph graph;
 
+    @Inject
+    ChatRecalls recalls;
+
     /** Sends (or answers a resend); returns after commit. */
     public Sent send(SendCommand c) {
         ChatRules.checkSendId(c.sendId());
@@ -133,6 +136,23 @@ public class ChatService {
         Page.checkLimit(limit, MAX_LIMIT);
         long lastSeq = store.conversation(owner, peer).map(Conversation::lastSeq).orElse(0L);
         return ChatSync.of(afterSeq, store.newestAfter(owner, peer, afterSeq, limit + 1), limit, lastSeq);
+    }
+
+    /**
+     * The sender recalls their message {@code seq} of the conversation with {@code peer}, within
+     * {@code ROOST_CHAT_RECALL_WINDOW}: 404, 403 {@code not-sender}, 409 {@code recall-window-passed};
+     * a recalled message again answers the same. Returns the message as it now is (after commit).
+     */
+    public ChatMessage recall(long sender, long peer, long seq) {
+        return recalls.recall(sender, peer, seq, sender, settings.recallWindow());
+    }
+
+    /**
+     * An operator recalls any message of the conversation {@code owner}–{@code peer}, at any age;
+     * joins the caller's transaction (the operator's audit entry), if there is one.
+     */
+    public ChatMessage recallAsOperator(long operator, long owner, long peer, long seq) {
+        return recalls.recall(owner, peer, seq, operator, null);
     }
 
     /** The two uids of a conversation in lock order. */

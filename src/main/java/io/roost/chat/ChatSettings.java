@@ -47,4 +47,13 @@ public class ChatSettings {
     public WordList.Action blockedWordsAction() {
         return WordList.Action.parse(blockedWordsAction);
     }
+
+    @Inject
+    @ConfigProperty(name = "roost.chat.recall-window", defaultValue = "2m")
+    String recallWindow;
+
+    /** How long after sending its sender may recall a message (operators may at any time). */
+    public Duration recallWindow() {
+        return Durations.parse(recallWindow);
+    }
 }

@@ -63,14 +63,14 @@ public class ChatOps {
         }
     }
 
-    // ---- the conversation ops: reads, catch-up, delete for me ----
+    // ---- the conversation ops: reads, catch-up, delete for me, recall ----
 
     /** The ops on the device user's own conversations, answered with the REST API's views. */
-    static final Set<String> CONVERSATION_OPS = Set.of("conversations", "messages", "sync", "delete");
+    static final Set<String> CONVERSATION_OPS = Set.of("conversations", "messages", "sync", "delete", "recall");
 
     /**
      * {@code conversations} {since?, limit?}, {@code messages} {peer, after? | before?, limit?},
-     * {@code sync} {peer, after?, limit?}, {@code delete} {peer, msgSeq}.
+     * {@code sync} {peer, after?, limit?}, {@code delete} {peer, msgSeq}, {@code recall} {peer, msgSeq}.
      * A message's seq is {@code msgSeq} here, as in the send's answer: the frame's {@code seq} is the request's id.
      */
     String conversationOp(long me, JsonObject frame) {
@@ -95,6 +95,7 @@ public class ChatOps {
                     Frames.toJson(sync).asJsonObject().forEach(ret::add); // items, gap (absent: none), lastSeq
                 }
                 case "delete" -> chat.deleteForMe(me, peer(frame), msgSeq(frame));
+                case "recall" -> ret.add("message", Frames.toJson(MessageView.of(chat.recall(me, peer(frame), msgSeq(frame)))));
                 default -> throw new IllegalStateException(op);
             }
             return Frames.outcome(ret, null);

@@ -176,6 +176,24 @@ public class ChatResource {
         return SyncView.of(chat.sync(owner(uid, sc), Ids.parse(peer), after == null ? 0 : cursor(after), limit));
     }
 
+    @POST
+    @Path("/users/{uid}/conversations/{peer}/messages/{seq}/recall")
+    @Operation(operationId = "recallChatMessage",
+            summary = "The sender recalls their message within ROOST_CHAT_RECALL_WINDOW: both timelines keep it, recalled, without"
+                    + " content; both sides' devices get chatRecall. Recalling it again gets the same answer")
+    @APIResponse(responseCode = "200", description = "The recalled message (committed)",
+            content = @Content(schema = @Schema(implementation = MessageView.class)))
+    @APIResponse(responseCode = "400", description = "invalid-id, invalid-cursor")
+    @APIResponse(responseCode = "403", description = "not-sender: not this user's own message (a system message is nobody's);"
+            + " forbidden: your own messages only (back ends: on a user's behalf, same rules)")
+    @APIResponse(responseCode = "404", description = "not-found: no such message in this conversation")
+    @APIResponse(responseCode = "409", description = "recall-window-passed: sent longer ago than ROOST_CHAT_RECALL_WINDOW")
+    public MessageView recall(@PathParam("uid") String uid, @PathParam("peer") String peer, @PathParam("seq") String seq,
+                              @Context SecurityContext sc) {
+        long sender = Caller.requireSelfOrOperator(Caller.user(uid, sc), sc, "You may only recall your own messages.");
+        return MessageView.of(chat.recall(sender, Ids.parse(peer), cursor(seq)));
+    }
+
     private static long owner(String uid, SecurityContext sc) {
         return Caller.requireSelfOrOperator(Caller.user(uid, sc), sc, "You may only read your own conversations.");
     }

@@ -159,9 +159,11 @@ public class ChatStore {
 
     // ---- reads ----
 
-    /** Whether the message is in the owner's timeline of this conversation and not deleted there. */
+    /** Whether the message is in the owner's timeline of this conversation, neither deleted there nor recalled. */
     public boolean visible(long owner, long peer, long msgId) {
-        return !query("SELECT 1 FROM chat_timeline WHERE owner_uid = ? AND msg_id = ? AND peer_uid = ? AND NOT deleted_for_owner",
+        return !query("""
+                SELECT 1 FROM chat_timeline WHERE owner_uid = ? AND msg_id = ? AND peer_uid = ? AND NOT deleted_for_owner
+                    AND NOT recalled""",
                 rs -> 1, owner, msgId, peer).isEmpty();
     }
 
@@ -230,6 +232,34 @@ public class ChatStore {
         return Jdbc.first(query(MESSAGE_SELECT + " WHERE owner_uid = ? AND peer_uid = ? AND seq = ?", ChatStore::message, owner, peer, seq));
     }
 
+    // ---- recall ----
+
+    /**
+     * Marks both copies of the conversation's message {@code seq} recalled; how many changed (0: it
+     * already was). The caller holds both chat_user rows, so recalls and deletes of these rows queue
+     * there first and never meet here in another order.
+     */
+    @TransactionAttribute(TransactionAttributeType.MANDATORY)
+    public int markRecalled(long a, long b, long seq) {
+        return update("""
+                UPDATE chat_timeline SET recalled = true
+                WHERE owner_uid = ANY (?::int8[]) AND peer_uid = ANY (?::int8[]) AND seq = ? AND NOT recalled""",
+                new Long[] {a, b}, new Long[] {a, b}, seq);
+    }
+
+    /**
+     * One side's conversation row after a recall: the owner's new version; the preview says so if it
+     * was the last message; one unread fewer if it counted as unread for this owner and was not read yet.
+     */
+    @TransactionAttribute(TransactionAttributeType.MANDATORY)
+    public void recalledInConversation(long owner, long peer, long seq, long syncVersion, boolean wasUnread, String preview) {
+        update("""
+                UPDATE chat_conversation SET sync_version = ?, updated_at = now(),
+                    last_preview = CASE WHEN last_seq = ? THEN ? ELSE last_preview END,
+                    unread = CASE WHEN ?::boolean AND ? > read_seq AND unread > 0 THEN unread - 1 ELSE unread END
+                WHERE owner_uid = ? AND peer_uid = ?""", syncVersion, seq, preview, wasUnread, seq, owner, peer);
+    }
+
     private static final String MESSAGE_SELECT = """
             SELECT owner_uid, peer_uid, seq, msg_id, sender_uid, send_id, msg_type, body::text, quote_msg_id, priority, created_at,
                 deleted_for_owner, recalled FROM chat_timeline""";
@@ -244,11 +274,13 @@ public class ChatStore {
 
     private static ChatMessage message(ResultSet rs) throws SQLException {
         boolean deleted = rs.getBoolean(12);
+        boolean recalled = rs.getBoolean(13);
+        boolean hidden = deleted || recalled; // the row stays for its seq; its content is nobody's to see any more
         long quote = rs.getLong(9);
         Long quoteMsgId = rs.wasNull() ? null : quote;
         return new ChatMessage(rs.getLong(1), rs.getLong(2), rs.getLong(3), rs.getLong(4), rs.getLong(5), rs.getString(6),
-                rs.getString(7), deleted ? null : json(rs.getString(8)), deleted ? null : quoteMsgId, rs.getInt(10),
-                rs.getObject(11, OffsetDateTime.class), deleted, rs.getBoolean(13));
+                rs.getString(7), hidden ? null : json(rs.getString(8)), hidden ? null : quoteMsgId, rs.getInt(10),
+                rs.getObject(11, OffsetDateTime.class), deleted, recalled);
     }
 
     private static Conversation conversation(ResultSet rs) throws SQLException {

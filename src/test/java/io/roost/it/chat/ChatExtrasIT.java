@@ -80,6 +80,120 @@ class ChatExtrasIT extends DeployedRoost {
     }
 
     @Test
+    void theSenderRecallsOverTheSocketAndBothSidesDevicesAreTold() throws Exception {
+        User a = user();
+        User b = user();
+        WsDevice aDevice = WsDevice.login(baseUrl, a.token(), "web", "w");
+        WsDevice bDevice = WsDevice.login(baseUrl, b.token(), "web", "w");
+        try {
+            sendText(a, b, "first");
+            JsonObject sent = sendText(a, b, "oops, wrong chat");
+            String msgId = sent.getString("msgId");
+            long versionA = conversation(a, b).getJsonNumber("syncVersion").longValue();
+            long versionB = conversation(b, a).getJsonNumber("syncVersion").longValue();
+            assertEquals(2, conversation(b, a).getInt("unread"));
+
+            JsonObject ret = aDevice.op("chatOp", "\"op\":\"recall\",\"peer\":\"" + b.id() + "\",\"msgSeq\":2");
+            assertEquals("ok", ret.getString("result"), ret.toString());
+            assertTrue(ret.getJsonObject("message").getBoolean("recalled"));
+            assertNull(ret.getJsonObject("message").getString("text", null), ret.toString());
+
+            for (WsDevice d : List.of(aDevice, bDevice)) {
+                JsonObject notice = d.await("chatRecall");
+                assertEquals(msgId, notice.getString("msgId"), notice.toString());
+                assertEquals(2, notice.getInt("seq"));
+                assertEquals(a.id(), notice.getString("from"));
+                assertEquals(b.id(), notice.getString("to"));
+                assertEquals(a.id(), notice.getString("by"));
+            }
+            for (User[] side : new User[][] {{a, b}, {b, a}}) {
+                JsonObject m = messages(side[0], side[1]).getJsonObject(1);
+                assertTrue(m.getBoolean("recalled"), m.toString());
+                assertNull(m.getString("text", null), "no content is shown: " + m);
+                assertEquals(msgId, m.getString("msgId"));
+                assertEquals("[recalled]", conversation(side[0], side[1]).getString("lastPreview"));
+            }
+            assertTrue(conversation(a, b).getJsonNumber("syncVersion").longValue() > versionA, "a's other devices see the change");
+            assertTrue(conversation(b, a).getJsonNumber("syncVersion").longValue() > versionB, "so do b's");
+            assertEquals(1, conversation(b, a).getInt("unread"), "a recalled message is no longer unread");
+            assertFalse(messages(b, a).getJsonObject(0).getBoolean("recalled"), "only that message");
+
+            // again: the same answer, nothing changes
+            long after = conversation(a, b).getJsonNumber("syncVersion").longValue();
+            var again = recall(a, a.auth(), b, 2);
+            assertEquals(200, again.statusCode(), again.body());
+            assertEquals(ret.getJsonObject("message"), json(again));
+            assertEquals(after, conversation(a, b).getJsonNumber("syncVersion").longValue());
+
+            // the roost-chat-events: the message, then its recall, both keyed by msgId
+            JsonObject recallEvent = null;
+            for (int i = 0; i < 2 && recallEvent == null; i++) {
+                JsonObject e = events.events(msgId).poll(30, TimeUnit.SECONDS);
+                assertNotNull(e, "no roost-chat-events message for " + msgId);
+                recallEvent = e.containsKey("by") ? e : null;
+            }
+            assertNotNull(recallEvent, "no recall event");
+            assertEquals(a.id(), recallEvent.getString("by"));
+            assertEquals(2, recallEvent.getInt("seq"));
+
+            // refusals: the peer's message, no such message, not a participant's timeline, a bad op
+            sendText(b, a, "mine");
+            assertEquals("not-sender", aDevice.op("chatOp", "\"op\":\"recall\",\"peer\":\"" + b.id() + "\",\"msgSeq\":3")
+                    .getString("code"));
+            assertProblem(recall(a, a.auth(), b, 3), 403, "not-sender");
+            assertProblem(recall(a, a.auth(), b, 99), 404, "not-found");
+            assertProblem(recall(a, b.auth(), b, 1), 403, "forbidden");
+            assertEquals("invalid-cursor", aDevice.op("chatOp", "\"op\":\"recall\",\"peer\":\"" + b.id() + "\"").getString("code"));
+            // a recalled message cannot be quoted
+            var quote = http().post("api/v1/chat/messages", b.auth(), "{\"peer\":\"" + a.id() + "\",\"sendId\":\"q-" + UUID.randomUUID()
+                    + "\",\"type\":\"text\",\"text\":\"re\",\"quote\":\"" + msgId + "\"}");
+            assertProblem(quote, 400, "invalid-quote");
+        } finally {
+            aDevice.bye();
+            bDevice.bye();
+        }
+    }
+
+    @Test
+    void afterTheWindowOnlyAnOperatorRecallsAndIsAudited() throws Exception {
+        User a = user();
+        User b = user();
+        JsonObject sent = sendText(a, b, "too late to take back");
+        Thread.sleep((RECALL_WINDOW_SECONDS + 1) * 1000L);
+        assertProblem(recall(a, a.auth(), b, 1), 409, "recall-window-passed");
+        assertFalse(messages(b, a).getJsonObject(0).getBoolean("recalled"), "nothing changed");
+
+        WsDevice bDevice = WsDevice.login(baseUrl, b.token(), "web", "w");
+        try {
+            String body = "{\"owner\":\"" + b.id() + "\",\"peer\":\"" + a.id() + "\",\"seq\":1}";
+            assertProblem(http().post("api/v1/admin/chat/messages/recall", b.auth(), body), 403, "forbidden");
+            var r = http().post("api/v1/admin/chat/messages/recall", ADMIN, body);
+            assertEquals(200, r.statusCode(), r.body());
+            assertTrue(json(r).getBoolean("recalled"));
+            assertEquals(sent.getString("msgId"), json(r).getString("msgId"));
+            String admin = json(http().get("api/v1/accounts/me", ADMIN)).getString("id");
+            JsonObject notice = bDevice.await("chatRecall");
+            assertEquals(admin, notice.getString("by"));
+            assertEquals(a.id(), notice.getString("from"), "the sender, whichever side the operator named");
+            assertTrue(messages(a, b).getJsonObject(0).getBoolean("recalled"));
+            assertProblem(http().post("api/v1/admin/chat/messages/recall", ADMIN,
+                    "{\"owner\":\"" + b.id() + "\",\"peer\":\"" + a.id() + "\",\"seq\":7}"), 404, "not-found");
+
+            JsonArray audit = json(http().get("api/v1/admin/audit?targetType=chat-message&targetId=" + b.id() + "/" + a.id() + "/1",
+                    ADMIN)).getJsonArray("items");
+            assertEquals(1, audit.size(), audit.toString());
+            assertEquals("recall-chat-message", audit.getJsonObject(0).getString("action"));
+            assertEquals("ok", audit.getJsonObject(0).getString("outcome"));
+            assertEquals(admin, audit.getJsonObject(0).getString("actorId"), "the operator who did it");
+            var refused = json(http().get("api/v1/admin/audit?targetType=chat-message&targetId=" + b.id() + "/" + a.id() + "/7",
+                    ADMIN)).getJsonArray("items");
+            assertEquals("refused", refused.getJsonObject(0).getString("outcome"), refused.toString());
+        } finally {
+            bDevice.bye();
+        }
+    }
+
+    @Test
     void aLongAwayDeviceGetsTheNewestHundredAGapMarkerAndPagesBack() throws Exception {
         User a = user();
         User b = user();
@@ -158,5 +272,4 @@ class ChatExtrasIT extends DeployedRoost {
             aDevice.bye();
         }
     }
-
 }
