@@ -155,6 +155,23 @@ public class ChatService {
         return recalls.recall(owner, peer, seq, operator, null);
     }
 
+    /** The user's chat settings (the defaults if never set): read receipts, push preview. */
+    public ChatUserSettings settings(long uid) {
+        return store.userSettings(uid).orElse(ChatUserSettings.DEFAULTS);
+    }
+
+    /**
+     * Changes the given settings (null: unchanged) of an active user; 400 {@code invalid-push-preview}
+     * unless full, sender or none. Returns the settings as they now are.
+     */
+    public ChatUserSettings updateSettings(long uid, Boolean readReceipts, String pushPreview) {
+        if (pushPreview != null && !ChatUserSettings.PUSH_PREVIEWS.contains(pushPreview)) {
+            throw ProblemException.badRequest("invalid-push-preview", "pushPreview is full, sender or none.");
+        }
+        accounts.requireActiveUser(uid);
+        return store.saveUserSettings(uid, readReceipts, pushPreview);
+    }
+
     /** The two uids of a conversation in lock order. */
     static Long[] sorted(long a, long b) {
         Long[] uids = {a, b};

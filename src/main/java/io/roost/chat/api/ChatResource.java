@@ -2,6 +2,7 @@ package io.roost.chat.api;
 
 import io.roost.chat.ChatMessage;
 import io.roost.chat.ChatService;
+import io.roost.chat.ChatUserSettings;
 import io.roost.chat.Conversation;
 import io.roost.chat.ConversationView;
 import io.roost.chat.MessageView;
@@ -28,6 +29,7 @@ import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.DefaultValue;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
+import jakarta.ws.rs.PUT;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
@@ -192,6 +194,37 @@ public class ChatResource {
                               @Context SecurityContext sc) {
         long sender = Caller.requireSelfOrOperator(Caller.user(uid, sc), sc, "You may only recall your own messages.");
         return MessageView.of(chat.recall(sender, Ids.parse(peer), cursor(seq)));
+    }
+
+    @Schema(name = "ChatUserSettingsChange", description = "The settings to change; an absent one stays as it is")
+    public record SettingsBody(Boolean readReceipts, @Schema(enumeration = {"full", "sender", "none"}) String pushPreview) {
+    }
+
+    @GET
+    @Path("/users/{uid}/settings")
+    @Operation(operationId = "getChatSettings",
+            summary = "A user's chat settings: read receipts for their peers, how much an offline push shows (defaults if never set)")
+    @APIResponse(responseCode = "200", description = "The settings",
+            content = @Content(schema = @Schema(implementation = ChatUserSettings.class)))
+    @APIResponse(responseCode = "400", description = "invalid-id")
+    @APIResponse(responseCode = "403", description = "forbidden: your own settings only (back ends: anyone's)")
+    public ChatUserSettings settings(@PathParam("uid") String uid, @Context SecurityContext sc) {
+        return chat.settings(Caller.requireSelfOrOperator(Caller.user(uid, sc), sc, "You may only read your own settings."));
+    }
+
+    @PUT
+    @Path("/users/{uid}/settings")
+    @Operation(operationId = "updateChatSettings",
+            summary = "Change a user's chat settings: readReceipts (true: peers see when they read), pushPreview (full, sender,"
+                    + " none); an absent field stays as it is")
+    @APIResponse(responseCode = "200", description = "The settings as they now are",
+            content = @Content(schema = @Schema(implementation = ChatUserSettings.class)))
+    @APIResponse(responseCode = "400", description = "invalid-push-preview, invalid-id, malformed-json")
+    @APIResponse(responseCode = "403", description = "forbidden: your own settings only (back ends: anyone's)")
+    @APIResponse(responseCode = "404", description = "not-found: no such active user")
+    public ChatUserSettings updateSettings(@PathParam("uid") String uid, @NotNull SettingsBody b, @Context SecurityContext sc) {
+        long user = Caller.requireSelfOrOperator(Caller.user(uid, sc), sc, "You may only change your own settings.");
+        return chat.updateSettings(user, b.readReceipts(), b.pushPreview());
     }
 
     private static long owner(String uid, SecurityContext sc) {

@@ -1,6 +1,7 @@
 package io.roost.chat.store;
 
 import io.roost.chat.ChatMessage;
+import io.roost.chat.ChatUserSettings;
 import io.roost.chat.Conversation;
 import io.roost.platform.json.Jsonp;
 import io.roost.platform.store.Jdbc;
@@ -258,6 +259,27 @@ public class ChatStore {
                     last_preview = CASE WHEN last_seq = ? THEN ? ELSE last_preview END,
                     unread = CASE WHEN ?::boolean AND ? > read_seq AND unread > 0 THEN unread - 1 ELSE unread END
                 WHERE owner_uid = ? AND peer_uid = ?""", syncVersion, seq, preview, wasUnread, seq, owner, peer);
+    }
+
+    // ---- per-user settings ----
+
+    public Optional<ChatUserSettings> userSettings(long uid) {
+        return Jdbc.first(query("SELECT read_receipts, push_preview FROM chat_user WHERE uid = ?",
+                rs -> new ChatUserSettings(rs.getBoolean(1), rs.getString(2)), uid));
+    }
+
+    /**
+     * Sets the given settings (null: unchanged), creating the user's row if it has none yet (sync
+     * version 0: no conversation change); the settings as they now are.
+     */
+    @TransactionAttribute(TransactionAttributeType.REQUIRED)
+    public ChatUserSettings saveUserSettings(long uid, Boolean readReceipts, String pushPreview) {
+        return query("""
+                INSERT INTO chat_user AS u (uid, read_receipts, push_preview) VALUES (?, COALESCE(?::boolean, true), COALESCE(?::varchar, 'full'))
+                ON CONFLICT (uid) DO UPDATE SET read_receipts = COALESCE(?::boolean, u.read_receipts),
+                    push_preview = COALESCE(?::varchar, u.push_preview)
+                RETURNING read_receipts, push_preview""", rs -> new ChatUserSettings(rs.getBoolean(1), rs.getString(2)),
+                uid, readReceipts, pushPreview, readReceipts, pushPreview).get(0);
     }
 
     private static final String MESSAGE_SELECT = """

@@ -272,4 +272,35 @@ class ChatExtrasIT extends DeployedRoost {
             aDevice.bye();
         }
     }
+
+    @Test
+    void settingsRoundTripWithDefaultsPartialChangesAndValidation() throws Exception {
+        User a = user();
+        User c = user();
+        String mine = "api/v1/chat/users/me/settings";
+        JsonObject defaults = json(http().get(mine, a.auth()));
+        assertTrue(defaults.getBoolean("readReceipts"), defaults.toString());
+        assertEquals("full", defaults.getString("pushPreview"));
+
+        var changed = http().put(mine, a.auth(), "{\"pushPreview\":\"sender\"}");
+        assertEquals(200, changed.statusCode(), changed.body());
+        assertEquals("sender", json(changed).getString("pushPreview"));
+        assertTrue(json(changed).getBoolean("readReceipts"), "an absent field stays as it is");
+        assertEquals(200, http().put(mine, a.auth(), "{\"readReceipts\":false}").statusCode());
+        JsonObject now = json(http().get("api/v1/chat/users/" + a.id() + "/settings", a.auth()));
+        assertFalse(now.getBoolean("readReceipts"));
+        assertEquals("sender", now.getString("pushPreview"));
+
+        assertProblem(http().put(mine, a.auth(), "{\"pushPreview\":\"everything\"}"), 400, "invalid-push-preview");
+        assertEquals("sender", json(http().get(mine, a.auth())).getString("pushPreview"), "a refused change changes nothing");
+        assertProblem(http().get("api/v1/chat/users/" + a.id() + "/settings", c.auth()), 403, "forbidden");
+        assertProblem(http().put("api/v1/chat/users/" + a.id() + "/settings", c.auth(), "{\"readReceipts\":true}"), 403, "forbidden");
+
+        // operators and back ends read and write anyone's
+        assertEquals("sender", json(http().get("api/v1/chat/users/" + a.id() + "/settings", ADMIN)).getString("pushPreview"));
+        var byAdmin = http().put("api/v1/chat/users/" + a.id() + "/settings", ADMIN, "{\"readReceipts\":true,\"pushPreview\":\"none\"}");
+        assertEquals(200, byAdmin.statusCode(), byAdmin.body());
+        assertEquals("none", json(http().get(mine, a.auth())).getString("pushPreview"));
+        assertProblem(http().put("api/v1/chat/users/42/settings", ADMIN, "{\"readReceipts\":true}"), 404, "not-found");
+    }
 }
