@@ -37,6 +37,9 @@ public class ChatWriter {
     @Inject
     Event<Notice> notices;
 
+    @Inject
+    StrangerLimit strangers;
+
     @Transactional(Transactional.TxType.REQUIRES_NEW)
     public Sent write(SendCommand c, JsonObject body, byte[] hash) {
         long msgId = ids.nextId();
@@ -47,6 +50,7 @@ public class ChatWriter {
         }
         Long[] uids = ChatService.sorted(c.sender(), c.peer());
         long seq = store.nextSeq(uids[0], uids[1]);
+        strangers.check(c); // under the pair row's lock: the conversation's sends are counted one at a time
         Map<Long, Long> versions = store.bumpVersions(uids);
         long senderUid = c.system() ? 0 : c.sender();
         String json = body.toString();

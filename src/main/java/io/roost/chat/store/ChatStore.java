@@ -261,6 +261,18 @@ public class ChatStore {
                 WHERE owner_uid = ? AND peer_uid = ?""", syncVersion, seq, preview, wasUnread, seq, owner, peer);
     }
 
+    // ---- stranger limit ----
+
+    /**
+     * How many messages {@code sender} sent {@code peer}, counted up to {@code cap}: a range of the
+     * sender's own timeline (its primary key), stopped at the cap however long the conversation is.
+     */
+    public int sentTo(long sender, long peer, int cap) {
+        return query("""
+                SELECT count(*) FROM (SELECT 1 FROM chat_timeline WHERE owner_uid = ? AND peer_uid = ? AND sender_uid = ? LIMIT ?) s""",
+                rs -> rs.getInt(1), sender, peer, sender, cap).get(0);
+    }
+
     // ---- per-user settings ----
 
     public Optional<ChatUserSettings> userSettings(long uid) {
