@@ -52,8 +52,17 @@ public class ChatSettings {
     @ConfigProperty(name = "roost.chat.recall-window", defaultValue = "2m")
     String recallWindow;
 
+    @Inject
+    @ConfigProperty(name = "roost.chat.retention", defaultValue = "365d")
+    String retention;
+
     /** How long after sending its sender may recall a message (operators may at any time). */
     public Duration recallWindow() {
         return Durations.parse(recallWindow);
+    }
+
+    /** Messages older than this leave both timelines; zero keeps them forever. */
+    public Duration retention() {
+        return Durations.parse(retention);
     }
 }

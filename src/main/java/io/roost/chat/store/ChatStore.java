@@ -294,6 +294,29 @@ public class ChatStore {
                 uid, readReceipts, pushPreview, readReceipts, pushPreview).get(0);
     }
 
+    // ---- retention ----
+
+    /** The timeline's leaf partitions (splitting them later changes this list, not the purge). */
+    public List<String> timelinePartitions() {
+        return query("SELECT relid::regclass::text FROM pg_partition_tree('chat_timeline') WHERE isleaf ORDER BY 1",
+                rs -> rs.getString(1));
+    }
+
+    /**
+     * Deletes up to {@code batch} rows older than {@code age} from one partition of the timeline, in
+     * a transaction of its own; how many. By ctid within the one partition: a ctid names a row only
+     * inside its own table, never across a partitioned one. The name comes from
+     * {@link #timelinePartitions()} (the catalog's own quoting), never from a caller's input.
+     */
+    @TransactionAttribute(TransactionAttributeType.REQUIRES_NEW)
+    public int purgeTimeline(String partition, Duration age, int batch) {
+        if (!partition.matches("[A-Za-z0-9_.\"]+")) {
+            throw new IllegalArgumentException("not a partition name: " + partition);
+        }
+        return update("DELETE FROM " + partition + " WHERE ctid = ANY (ARRAY(SELECT ctid FROM " + partition
+                + " WHERE created_at < now() - make_interval(secs => ?) LIMIT ?))", age.toMillis() / 1000.0, batch);
+    }
+
     private static final String MESSAGE_SELECT = """
             SELECT owner_uid, peer_uid, seq, msg_id, sender_uid, send_id, msg_type, body::text, quote_msg_id, priority, created_at,
                 deleted_for_owner, recalled FROM chat_timeline""";
