@@ -83,21 +83,22 @@ class ChatExtrasIT extends DeployedRoost {
     void theSenderRecallsOverTheSocketAndBothSidesDevicesAreTold() throws Exception {
         User a = user();
         User b = user();
+        sendText(a, b, "first");
+        JsonObject sent = sendText(a, b, "oops, wrong chat");
+        String msgId = sent.getString("msgId");
+        long versionA = conversation(a, b).getJsonNumber("syncVersion").longValue();
+        long versionB = conversation(b, a).getJsonNumber("syncVersion").longValue();
+        assertEquals(2, conversation(b, a).getInt("unread"));
+
+        // the devices stay only as long as they are needed: the suite's heartbeat timeout is 8 s
+        JsonObject ret;
         WsDevice aDevice = WsDevice.login(baseUrl, a.token(), "web", "w");
         WsDevice bDevice = WsDevice.login(baseUrl, b.token(), "web", "w");
         try {
-            sendText(a, b, "first");
-            JsonObject sent = sendText(a, b, "oops, wrong chat");
-            String msgId = sent.getString("msgId");
-            long versionA = conversation(a, b).getJsonNumber("syncVersion").longValue();
-            long versionB = conversation(b, a).getJsonNumber("syncVersion").longValue();
-            assertEquals(2, conversation(b, a).getInt("unread"));
-
-            JsonObject ret = aDevice.op("chatOp", "\"op\":\"recall\",\"peer\":\"" + b.id() + "\",\"msgSeq\":2");
+            ret = aDevice.op("chatOp", "\"op\":\"recall\",\"peer\":\"" + b.id() + "\",\"msgSeq\":2");
             assertEquals("ok", ret.getString("result"), ret.toString());
             assertTrue(ret.getJsonObject("message").getBoolean("recalled"));
             assertNull(ret.getJsonObject("message").getString("text", null), ret.toString());
-
             for (WsDevice d : List.of(aDevice, bDevice)) {
                 JsonObject notice = d.await("chatRecall");
                 assertEquals(msgId, notice.getString("msgId"), notice.toString());
@@ -106,52 +107,58 @@ class ChatExtrasIT extends DeployedRoost {
                 assertEquals(b.id(), notice.getString("to"));
                 assertEquals(a.id(), notice.getString("by"));
             }
-            for (User[] side : new User[][] {{a, b}, {b, a}}) {
-                JsonObject m = messages(side[0], side[1]).getJsonObject(1);
-                assertTrue(m.getBoolean("recalled"), m.toString());
-                assertNull(m.getString("text", null), "no content is shown: " + m);
-                assertEquals(msgId, m.getString("msgId"));
-                assertEquals("[recalled]", conversation(side[0], side[1]).getString("lastPreview"));
-            }
-            assertTrue(conversation(a, b).getJsonNumber("syncVersion").longValue() > versionA, "a's other devices see the change");
-            assertTrue(conversation(b, a).getJsonNumber("syncVersion").longValue() > versionB, "so do b's");
-            assertEquals(1, conversation(b, a).getInt("unread"), "a recalled message is no longer unread");
-            assertFalse(messages(b, a).getJsonObject(0).getBoolean("recalled"), "only that message");
-
-            // again: the same answer, nothing changes
-            long after = conversation(a, b).getJsonNumber("syncVersion").longValue();
-            var again = recall(a, a.auth(), b, 2);
-            assertEquals(200, again.statusCode(), again.body());
-            assertEquals(ret.getJsonObject("message"), json(again));
-            assertEquals(after, conversation(a, b).getJsonNumber("syncVersion").longValue());
-
-            // the roost-chat-events: the message, then its recall, both keyed by msgId
-            JsonObject recallEvent = null;
-            for (int i = 0; i < 2 && recallEvent == null; i++) {
-                JsonObject e = events.events(msgId).poll(30, TimeUnit.SECONDS);
-                assertNotNull(e, "no roost-chat-events message for " + msgId);
-                recallEvent = e.containsKey("by") ? e : null;
-            }
-            assertNotNull(recallEvent, "no recall event");
-            assertEquals(a.id(), recallEvent.getString("by"));
-            assertEquals(2, recallEvent.getInt("seq"));
-
-            // refusals: the peer's message, no such message, not a participant's timeline, a bad op
-            sendText(b, a, "mine");
-            assertEquals("not-sender", aDevice.op("chatOp", "\"op\":\"recall\",\"peer\":\"" + b.id() + "\",\"msgSeq\":3")
+            assertEquals("not-found", aDevice.op("chatOp", "\"op\":\"recall\",\"peer\":\"" + b.id() + "\",\"msgSeq\":99")
                     .getString("code"));
-            assertProblem(recall(a, a.auth(), b, 3), 403, "not-sender");
-            assertProblem(recall(a, a.auth(), b, 99), 404, "not-found");
-            assertProblem(recall(a, b.auth(), b, 1), 403, "forbidden");
             assertEquals("invalid-cursor", aDevice.op("chatOp", "\"op\":\"recall\",\"peer\":\"" + b.id() + "\"").getString("code"));
-            // a recalled message cannot be quoted
-            var quote = http().post("api/v1/chat/messages", b.auth(), "{\"peer\":\"" + a.id() + "\",\"sendId\":\"q-" + UUID.randomUUID()
-                    + "\",\"type\":\"text\",\"text\":\"re\",\"quote\":\"" + msgId + "\"}");
-            assertProblem(quote, 400, "invalid-quote");
         } finally {
             aDevice.bye();
             bDevice.bye();
         }
+
+        for (User[] side : new User[][] {{a, b}, {b, a}}) {
+            JsonObject m = messages(side[0], side[1]).getJsonObject(1);
+            assertTrue(m.getBoolean("recalled"), m.toString());
+            assertNull(m.getString("text", null), "no content is shown: " + m);
+            assertEquals(msgId, m.getString("msgId"));
+            assertEquals("[recalled]", conversation(side[0], side[1]).getString("lastPreview"), "it was the last message");
+        }
+        assertTrue(conversation(a, b).getJsonNumber("syncVersion").longValue() > versionA, "a's other devices see the change");
+        assertTrue(conversation(b, a).getJsonNumber("syncVersion").longValue() > versionB, "so do b's");
+        assertEquals(1, conversation(b, a).getInt("unread"), "a recalled message is no longer unread");
+        assertFalse(messages(b, a).getJsonObject(0).getBoolean("recalled"), "only that message");
+
+        // again: the same answer, nothing changes
+        long after = conversation(a, b).getJsonNumber("syncVersion").longValue();
+        var again = recall(a, a.auth(), b, 2);
+        assertEquals(200, again.statusCode(), again.body());
+        assertEquals(ret.getJsonObject("message"), json(again));
+        assertEquals(after, conversation(a, b).getJsonNumber("syncVersion").longValue());
+
+        // a message that is not the last: the preview stays
+        sendText(b, a, "mine");
+        sendText(b, a, "later");
+        assertEquals(200, recall(b, b.auth(), a, 3).statusCode());
+        assertEquals("later", conversation(a, b).getString("lastPreview"));
+        assertEquals(1, conversation(a, b).getInt("unread"));
+
+        // refusals: the peer's message, no such message, another user's timeline; a recalled message cannot be quoted
+        assertProblem(recall(a, a.auth(), b, 4), 403, "not-sender");
+        assertProblem(recall(a, a.auth(), b, 99), 404, "not-found");
+        assertProblem(recall(a, b.auth(), b, 1), 403, "forbidden");
+        var quote = http().post("api/v1/chat/messages", b.auth(), "{\"peer\":\"" + a.id() + "\",\"sendId\":\"q-" + UUID.randomUUID()
+                + "\",\"type\":\"text\",\"text\":\"re\",\"quote\":\"" + msgId + "\"}");
+        assertProblem(quote, 400, "invalid-quote");
+
+        // the roost-chat-events: the message, then its recall, both keyed by msgId
+        JsonObject recallEvent = null;
+        for (int i = 0; i < 2 && recallEvent == null; i++) {
+            JsonObject e = events.events(msgId).poll(30, TimeUnit.SECONDS);
+            assertNotNull(e, "no roost-chat-events message for " + msgId);
+            recallEvent = e.containsKey("by") ? e : null;
+        }
+        assertNotNull(recallEvent, "no recall event");
+        assertEquals(a.id(), recallEvent.getString("by"));
+        assertEquals(2, recallEvent.getInt("seq"));
     }
 
     @Test
@@ -163,34 +170,34 @@ class ChatExtrasIT extends DeployedRoost {
         assertProblem(recall(a, a.auth(), b, 1), 409, "recall-window-passed");
         assertFalse(messages(b, a).getJsonObject(0).getBoolean("recalled"), "nothing changed");
 
+        String body = "{\"owner\":\"" + b.id() + "\",\"peer\":\"" + a.id() + "\",\"seq\":1}";
+        assertProblem(http().post("api/v1/admin/chat/messages/recall", b.auth(), body), 403, "forbidden");
+        String admin = json(http().get("api/v1/accounts/me", ADMIN)).getString("id");
         WsDevice bDevice = WsDevice.login(baseUrl, b.token(), "web", "w");
         try {
-            String body = "{\"owner\":\"" + b.id() + "\",\"peer\":\"" + a.id() + "\",\"seq\":1}";
-            assertProblem(http().post("api/v1/admin/chat/messages/recall", b.auth(), body), 403, "forbidden");
             var r = http().post("api/v1/admin/chat/messages/recall", ADMIN, body);
             assertEquals(200, r.statusCode(), r.body());
             assertTrue(json(r).getBoolean("recalled"));
             assertEquals(sent.getString("msgId"), json(r).getString("msgId"));
-            String admin = json(http().get("api/v1/accounts/me", ADMIN)).getString("id");
             JsonObject notice = bDevice.await("chatRecall");
             assertEquals(admin, notice.getString("by"));
             assertEquals(a.id(), notice.getString("from"), "the sender, whichever side the operator named");
-            assertTrue(messages(a, b).getJsonObject(0).getBoolean("recalled"));
-            assertProblem(http().post("api/v1/admin/chat/messages/recall", ADMIN,
-                    "{\"owner\":\"" + b.id() + "\",\"peer\":\"" + a.id() + "\",\"seq\":7}"), 404, "not-found");
-
-            JsonArray audit = json(http().get("api/v1/admin/audit?targetType=chat-message&targetId=" + b.id() + "/" + a.id() + "/1",
-                    ADMIN)).getJsonArray("items");
-            assertEquals(1, audit.size(), audit.toString());
-            assertEquals("recall-chat-message", audit.getJsonObject(0).getString("action"));
-            assertEquals("ok", audit.getJsonObject(0).getString("outcome"));
-            assertEquals(admin, audit.getJsonObject(0).getString("actorId"), "the operator who did it");
-            var refused = json(http().get("api/v1/admin/audit?targetType=chat-message&targetId=" + b.id() + "/" + a.id() + "/7",
-                    ADMIN)).getJsonArray("items");
-            assertEquals("refused", refused.getJsonObject(0).getString("outcome"), refused.toString());
         } finally {
             bDevice.bye();
         }
+        assertTrue(messages(a, b).getJsonObject(0).getBoolean("recalled"));
+        assertProblem(http().post("api/v1/admin/chat/messages/recall", ADMIN,
+                "{\"owner\":\"" + b.id() + "\",\"peer\":\"" + a.id() + "\",\"seq\":7}"), 404, "not-found");
+
+        JsonArray audit = json(http().get("api/v1/admin/audit?targetType=chat-message&targetId=" + b.id() + "/" + a.id() + "/1",
+                ADMIN)).getJsonArray("items");
+        assertEquals(1, audit.size(), audit.toString());
+        assertEquals("recall-chat-message", audit.getJsonObject(0).getString("action"));
+        assertEquals("ok", audit.getJsonObject(0).getString("outcome"));
+        assertEquals(admin, audit.getJsonObject(0).getString("actorId"), "the operator who did it");
+        var refused = json(http().get("api/v1/admin/audit?targetType=chat-message&targetId=" + b.id() + "/" + a.id() + "/7",
+                ADMIN)).getJsonArray("items");
+        assertEquals("refused", refused.getJsonObject(0).getString("outcome"), refused.toString());
     }
 
     @Test
@@ -271,6 +278,35 @@ class ChatExtrasIT extends DeployedRoost {
         } finally {
             aDevice.bye();
         }
+    }
+
+    @Test
+    void aServiceAccountSendsForAUserOrAsTheSystemAndReadsAndRecallsForThem() throws Exception {
+        User shop = TestUsers.service(baseUrl, "cx-svc-");
+        User a = user();
+        User b = user();
+        String to = "\"peer\":\"" + b.id() + "\",\"sendId\":\"s-" + UUID.randomUUID() + "\",";
+        assertProblem(http().post("api/v1/chat/messages", shop.auth(), "{" + to + "\"type\":\"text\",\"text\":\"x\"}"), 400,
+                "from-required");
+        var onBehalf = http().post("api/v1/chat/messages", shop.auth(), "{" + to + "\"from\":\"" + a.id()
+                + "\",\"type\":\"text\",\"text\":\"your order shipped\"}");
+        assertEquals(201, onBehalf.statusCode(), onBehalf.body());
+        var system = http().post("api/v1/chat/messages", shop.auth(), "{\"peer\":\"" + b.id() + "\",\"sendId\":\"s-" + UUID.randomUUID()
+                + "\",\"from\":\"" + a.id() + "\",\"type\":\"system\",\"text\":\"Order 42 closed\"}");
+        assertEquals(201, system.statusCode(), system.body());
+
+        JsonArray ofB = json(http().get("api/v1/chat/users/" + b.id() + "/conversations/" + a.id() + "/messages", shop.auth()))
+                .getJsonArray("items");
+        assertEquals(List.of(a.id(), "0"), ofB.stream().map(m -> m.asJsonObject().getString("senderUid")).toList(),
+                "a back end reads anyone's conversations");
+        assertEquals(2, json(http().get("api/v1/chat/users/" + a.id() + "/conversations/" + b.id() + "/sync", shop.auth()))
+                .getJsonArray("items").size());
+        var recalled = recall(a, shop.auth(), b, 1);
+        assertEquals(200, recalled.statusCode(), recalled.body());
+        assertTrue(json(recalled).getBoolean("recalled"), "on a's behalf, within a's window");
+        assertProblem(recall(a, shop.auth(), b, 2), 403, "not-sender");
+        assertProblem(http().post("api/v1/admin/chat/messages/recall", shop.auth(),
+                "{\"owner\":\"" + a.id() + "\",\"peer\":\"" + b.id() + "\",\"seq\":2}"), 403, "forbidden");
     }
 
     @Test
