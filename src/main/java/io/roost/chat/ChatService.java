@@ -60,6 +60,9 @@ public class ChatService {
     @Inject
     OfflinePushes offline;
 
+    @Inject
+    ChatRecalls recalls;
+
     /** Sends (or answers a resend); returns after commit. */
     public Sent send(SendCommand c) {
         return await(sendAsync(c), "The message was not stored within " + WAIT_SECONDS + " s; send it again (same sendId).");
@@ -184,8 +187,53 @@ public class ChatService {
      * empty if the owner deleted it meanwhile (nothing left to deliver).
      */
     public Optional<JsonObject> pushAgain(long owner, long peer, long seq) {
-        return store.messagesAfter(owner, peer, seq - 1, 1).stream()
-                .filter(m -> m.seq() == seq && !m.deleted()).findFirst().map(ChatWriter::event);
+        return store.message(owner, peer, seq).filter(m -> !m.deleted()).map(ChatWriter::event);
+    }
+
+    /**
+     * A long-away device's catch-up of one conversation after the last seq it holds: the newest
+     * {@code limit} messages after {@code afterSeq}, ascending, and a gap marker when they do not
+     * start right after it ({@link ChatSync#of}). The conversation's last seq is read first, so a
+     * message committed meanwhile can only add to the answer, never pass for a purged one.
+     */
+    public ChatSync sync(long owner, long peer, long afterSeq, int limit) {
+        Page.checkLimit(limit, MAX_LIMIT);
+        long lastSeq = store.conversation(owner, peer).map(Conversation::lastSeq).orElse(0L);
+        return ChatSync.of(afterSeq, store.newestAfter(owner, peer, afterSeq, limit + 1), limit, lastSeq);
+    }
+
+    /**
+     * The sender recalls their message {@code seq} of the conversation with {@code peer}, within
+     * {@code ROOST_CHAT_RECALL_WINDOW}: 404, 403 {@code not-sender}, 409 {@code recall-window-passed};
+     * a recalled message again answers the same. Returns the message as it now is (after commit).
+     */
+    public ChatMessage recall(long sender, long peer, long seq) {
+        return recalls.recall(sender, peer, seq, sender, settings.recallWindow());
+    }
+
+    /**
+     * An operator recalls any message of the conversation {@code owner}–{@code peer}, at any age;
+     * joins the caller's transaction (the operator's audit entry), if there is one.
+     */
+    public ChatMessage recallAsOperator(long operator, long owner, long peer, long seq) {
+        return recalls.recall(owner, peer, seq, operator, null);
+    }
+
+    /** The user's chat settings (the defaults if never set): read receipts, push preview. */
+    public ChatUserSettings settings(long uid) {
+        return store.userSettings(uid).orElse(ChatUserSettings.DEFAULTS);
+    }
+
+    /**
+     * Changes the given settings (null: unchanged) of an active user; 400 {@code invalid-push-preview}
+     * unless full, sender or none. Returns the settings as they now are.
+     */
+    public ChatUserSettings updateSettings(long uid, Boolean readReceipts, String pushPreview) {
+        if (pushPreview != null && !ChatUserSettings.PUSH_PREVIEWS.contains(pushPreview)) {
+            throw ProblemException.badRequest("invalid-push-preview", "pushPreview is full, sender or none.");
+        }
+        accounts.requireActiveUser(uid);
+        return store.saveUserSettings(uid, readReceipts, pushPreview);
     }
 
     /** The two uids of a conversation in lock order. */

@@ -40,6 +40,14 @@ public class ChatSettings {
     @ConfigProperty(name = "roost.chat.offline-push-delay", defaultValue = "2s")
     String offlinePushDelay;
 
+    @Inject
+    @ConfigProperty(name = "roost.chat.recall-window", defaultValue = "2m")
+    String recallWindow;
+
+    @Inject
+    @ConfigProperty(name = "roost.chat.retention", defaultValue = "365d")
+    String retention;
+
     /** The most bytes a message body may take (its JSON form, UTF-8). */
     public int maxBodyBytes() {
         return maxBodyBytes;
@@ -76,5 +84,15 @@ public class ChatSettings {
      */
     public Duration offlinePushDelay() {
         return Durations.parse(offlinePushDelay);
+    }
+
+    /** How long after sending its sender may recall a message (operators may at any time). */
+    public Duration recallWindow() {
+        return Durations.parse(recallWindow);
+    }
+
+    /** Messages older than this leave both timelines; zero keeps them forever. */
+    public Duration retention() {
+        return Durations.parse(retention);
     }
 }

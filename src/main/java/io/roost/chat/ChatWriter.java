@@ -45,6 +45,9 @@ public class ChatWriter {
     @Inject
     Event<ChatPush.Batch> pushes;
 
+    @Inject
+    StrangerLimit strangers;
+
     /** One checked message to write: the command, the body as stored (after the content filter), its resend hash. */
     public record Write(SendCommand command, JsonObject body, byte[] hash) {
     }
@@ -70,6 +73,12 @@ public class ChatWriter {
             }
         }
         long[] seqs = takeSeqs(writes, live);
+        // under the pair rows' locks: a conversation's sends are counted one at a time, the batch's own included
+        Map<List<Long>, Integer> earlier = new HashMap<>();
+        for (int i : live) {
+            SendCommand c = writes.get(i).command();
+            strangers.check(c, earlier.merge(List.of(c.sender(), c.peer()), 1, Integer::sum) - 1);
+        }
         Map<List<Long>, Long> versions = bumpVersions(writes, live);
 
         List<ChatStore.TimelineRow> rows = new ArrayList<>();

@@ -44,9 +44,9 @@ public class OfflinePushes {
      */
     @Transactional(Transactional.TxType.REQUIRES_NEW)
     public void undelivered(long recipient, long peer, long seq, int count) {
-        chat.messagesAfter(recipient, peer, seq - 1, 1).stream()
-                .filter(m -> m.seq() == seq && m.senderUid() != recipient && !m.deleted() && !m.recalled())
-                .forEach(m -> store.add(recipient, peer, m.senderUid(), m.msgId(), m.seq(), ChatRules.preview(m.type(), m.body()),
+        chat.message(recipient, peer, seq)
+                .filter(m -> m.senderUid() != recipient && !m.deleted() && !m.recalled())
+                .ifPresent(m -> store.add(recipient, peer, m.senderUid(), m.msgId(), m.seq(), ChatRules.preview(m.type(), m.body()),
                         Math.max(1, count), settings.offlinePushDelay()));
     }
 

@@ -1,8 +1,10 @@
 /**
  * chat: one-to-one messages by write diffusion. Owns the tables chat_pair (each conversation's seq),
- * chat_user (each owner's sync version), chat_timeline (hash-partitioned by owner), chat_conversation
- * and chat_send (idempotent sendIds), their SQL in {@code store}, and the topic {@code roost-chat-events}.
- * Offers ChatService (records SendCommand, Sent, ChatMessage, Conversation) and the CDI interface
- * ContentFilter; asks identity who is active and social who blocks whom; fires {@code Notice} (chatMsg).
+ * chat_user (each owner's sync version and chat settings), chat_timeline (hash-partitioned by owner),
+ * chat_conversation and chat_send (idempotent sendIds), their SQL in {@code store}, the topic
+ * {@code roost-chat-events} and the timers {@code chat-send-purge} and {@code chat-retention-purge}.
+ * Offers ChatService (records SendCommand, Sent, ChatMessage, Conversation, ChatSync, ChatUserSettings;
+ * the views MessageView, ConversationView, SyncView) and the CDI interface ContentFilter; asks identity
+ * who is active and social who blocks and who follows whom; fires {@code Notice} (chatMsg, chatRecall).
  */
 package io.roost.chat;

@@ -1,9 +1,15 @@
 package io.roost.gateway;
 
+import io.roost.chat.ChatMessage;
 import io.roost.chat.ChatService;
 import io.roost.chat.ReadState;
+import io.roost.chat.Conversation;
+import io.roost.chat.ConversationView;
+import io.roost.chat.MessageView;
 import io.roost.chat.SendCommand;
 import io.roost.chat.Sent;
+import io.roost.chat.SyncView;
+import io.roost.platform.api.Page;
 import io.roost.platform.ids.Ids;
 import io.roost.platform.problem.ProblemException;
 import io.roost.platform.problem.Unreachable;
@@ -20,6 +26,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.BiFunction;
 import java.util.function.Consumer;
@@ -27,10 +34,12 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * {@code chatOp} frames for logged-in devices: {@code send} stores a one-to-one message through the
- * chat service, answered ({@code chatOpRet}) only after commit with its {@code msgId} and
- * conversation sequence {@code msgSeq} ({@code seq} stays the client's request id, as in every
- * op answer). The device's sendIds are its own: the key is the device type and id.
+ * {@code chatOp} frames for logged-in devices and their {@code chatAck}s. {@code send} and
+ * {@code read} are batched with others and answered ({@code chatOpRet}) only after commit, without
+ * holding a thread meanwhile; the conversation ops ({@code conversations}, {@code messages},
+ * {@code sync}, {@code delete}, {@code recall}) answer with the REST API's views. A message's place
+ * is {@code msgSeq} in these frames ({@code seq} stays the client's request id, as in every op
+ * answer). The device's sendIds are its own: the key is the device type and id.
  */
 @ApplicationScoped
 public class ChatOps {
@@ -54,6 +63,10 @@ public class ChatOps {
      * its batch has committed: no thread waits per message.
      */
     public void handle(long me, String deviceType, String deviceId, JsonObject frame, Consumer<String> reply) {
+        if (CONVERSATION_OPS.contains(frame.getString("op", ""))) {
+            reply.accept(conversationOp(me, frame));
+            return;
+        }
         JsonObjectBuilder ret = Frames.reply(frame);
         try {
             String op = text(frame, "op");
@@ -72,6 +85,80 @@ public class ChatOps {
         } catch (ProblemException e) {
             reply.accept(Frames.outcome(ret, e));
         }
+    }
+
+    // ---- the conversation ops: reads, catch-up, delete for me, recall ----
+
+    /** The ops on the device user's own conversations, answered with the REST API's views. */
+    static final Set<String> CONVERSATION_OPS = Set.of("conversations", "messages", "sync", "delete", "recall");
+
+    /**
+     * {@code conversations} {since?, limit?}, {@code messages} {peer, after? | before?, limit?},
+     * {@code sync} {peer, after?, limit?}, {@code delete} {peer, msgSeq}, {@code recall} {peer, msgSeq}.
+     * A message's seq is {@code msgSeq} here, as in the send's answer: the frame's {@code seq} is the request's id.
+     */
+    String conversationOp(long me, JsonObject frame) {
+        String op = frame.getString("op", "");
+        JsonObjectBuilder ret = Frames.reply(frame);
+        try {
+            switch (op) {
+                case "conversations" -> {
+                    Long since = cursor(frame, "since");
+                    Page<Conversation> page = chat.conversations(me, since == null ? 0 : since, limit(frame));
+                    Frames.page(ret, new Page<>(page.items().stream().map(ConversationView::of).toList(), page.next()));
+                }
+                case "messages" -> {
+                    Page<ChatMessage> page = chat.messages(me, peer(frame), cursor(frame, "after"), cursor(frame, "before"),
+                            limit(frame));
+                    Frames.page(ret, new Page<>(page.items().stream().map(MessageView::of).toList(), page.next()));
+                }
+                case "sync" -> {
+                    Long after = cursor(frame, "after");
+                    SyncView sync = SyncView.of(chat.sync(me, peer(frame), after == null ? 0 : after,
+                            Frames.limit(frame, ChatService.MAX_LIMIT, ChatService.MAX_LIMIT)));
+                    Frames.toJson(sync).asJsonObject().forEach(ret::add); // items, gap (absent: none), lastSeq
+                }
+                case "delete" -> chat.deleteForMe(me, peer(frame), msgSeq(frame));
+                case "recall" -> ret.add("message", Frames.toJson(MessageView.of(chat.recall(me, peer(frame), msgSeq(frame)))));
+                default -> throw new IllegalStateException(op);
+            }
+            return Frames.outcome(ret, null);
+        } catch (ProblemException e) {
+            return Frames.outcome(ret, e);
+        }
+    }
+
+    private static int limit(JsonObject frame) {
+        return Frames.limit(frame, 50, ChatService.MAX_LIMIT);
+    }
+
+    private static long peer(JsonObject frame) {
+        return Ids.parse(frame.getString("peer", ""));
+    }
+
+    private static long msgSeq(JsonObject frame) {
+        Long seq = cursor(frame, "msgSeq");
+        if (seq == null) {
+            throw ProblemException.badRequest("invalid-cursor", "msgSeq (the message's seq) is required.");
+        }
+        return seq;
+    }
+
+    /** A seq or version field: a number or a decimal string ≥ 0; null if absent (400 {@code invalid-cursor}). */
+    private static Long cursor(JsonObject frame, String field) {
+        JsonValue v = frame.get(field);
+        if (v == null || v.getValueType() == JsonValue.ValueType.NULL) {
+            return null;
+        }
+        try {
+            long n = v instanceof JsonNumber num ? num.longValueExact() : v instanceof JsonString s ? Long.parseLong(s.getString()) : -1;
+            if (n >= 0) {
+                return n;
+            }
+        } catch (ArithmeticException | NumberFormatException e) {
+            // below
+        }
+        throw ProblemException.badRequest("invalid-cursor", field + " is a sequence number or version (an integer ≥ 0).");
     }
 
     /**

@@ -50,9 +50,18 @@ public final class TestUsers {
      * sign-in: bound to no device, so any device may log in with it.
      */
     public static User create(URL base, String prefix) throws Exception {
+        return create(base, prefix, "user");
+    }
+
+    /** An enterprise back end's account (role service), with a token as {@link #create(URL, String)} gives one. */
+    public static User service(URL base, String prefix) throws Exception {
+        return create(base, prefix, "service");
+    }
+
+    private static User create(URL base, String prefix, String role) throws Exception {
         String name = prefix + UUID.randomUUID().toString().substring(0, 10);
         var created = new Http(base).post("api/v1/accounts", ADMIN, "{\"username\":\"" + name
-                + "\",\"password\":\"" + PASSWORD + "\",\"roles\":[\"user\"]}");
+                + "\",\"password\":\"" + PASSWORD + "\",\"roles\":[\"" + role + "\"]}");
         assertEquals(201, created.statusCode(), created.body());
         var token = new Http(base).post("api/v1/auth/tokens", Http.basic(name, PASSWORD), "{}");
         assertEquals(201, token.statusCode(), token.body());

@@ -4,6 +4,8 @@ import io.roost.admin.AdminActions;
 import io.roost.admin.AuditTrail;
 import io.roost.admin.MetricsSampler;
 import io.roost.admin.Overview;
+import io.roost.chat.ChatService;
+import io.roost.chat.MessageView;
 import io.roost.group.GroupService;
 import io.roost.group.GroupView;
 import io.roost.group.MemberView;
@@ -22,6 +24,11 @@ import io.roost.presence.session.DeviceSessions;
 import io.roost.presence.session.OnlineDevice;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.inject.Inject;
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.PositiveOrZero;
+import jakarta.validation.constraints.Size;
+import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.DefaultValue;
 import jakarta.ws.rs.GET;
@@ -39,6 +46,7 @@ import java.time.OffsetDateTime;
 import java.util.List;
 import java.util.Map;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
@@ -113,6 +121,9 @@ public class AdminResource {
 
     @Inject
     LiveRooms rooms;
+
+    @Inject
+    ChatService chat;
 
     // ---- overview ----
 
@@ -342,5 +353,31 @@ public class AdminResource {
     }
 
     public record RoomView(String roomId, String sessionId, int online, int onlineFans) {
+    }
+
+    // ---- chat ----
+
+    @Schema(name = "AdminChatRecall", description = "A message by its conversation and seq: owner and peer are its two sides"
+            + " (either way round)")
+    public record ChatRecallBody(@NotNull @Size(max = 20) String owner, @NotNull @Size(max = 20) String peer,
+                                 @NotNull @PositiveOrZero Long seq) {
+    }
+
+    @POST
+    @Path("/chat/messages/recall")
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Operation(operationId = "adminRecallChatMessage",
+            summary = "Recall any one-to-one message, at any age (no recall window): both timelines keep it without content, both"
+                    + " sides' devices get chatRecall; audited. Recalling it again gets the same answer")
+    @APIResponse(responseCode = "200", description = "The recalled message as its owner's timeline holds it",
+            content = @Content(schema = @Schema(implementation = MessageView.class)))
+    @APIResponse(responseCode = "400", description = "invalid-id, validation-failed")
+    @APIResponse(responseCode = "404", description = "not-found: no such message in this conversation")
+    public MessageView recallChatMessage(@NotNull @Valid ChatRecallBody b, @Context SecurityContext sc) {
+        long owner = Ids.parse(b.owner());
+        long peer = Ids.parse(b.peer());
+        long operator = Caller.id(sc);
+        return actions.run(operator, "recall-chat-message", "chat-message", owner + "/" + peer + "/" + b.seq(), null,
+                () -> MessageView.of(chat.recallAsOperator(operator, owner, peer, b.seq())));
     }
 }

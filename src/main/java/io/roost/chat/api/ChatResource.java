@@ -2,10 +2,16 @@ package io.roost.chat.api;
 
 import io.roost.chat.ChatMessage;
 import io.roost.chat.ChatService;
+import io.roost.chat.ChatUserSettings;
 import io.roost.chat.Conversation;
 import io.roost.chat.ReadState;
+import io.roost.chat.ConversationView;
+import io.roost.chat.MessageView;
+import io.roost.chat.MessageView.Location;
+import io.roost.chat.MessageView.Media;
 import io.roost.chat.SendCommand;
 import io.roost.chat.Sent;
+import io.roost.chat.SyncView;
 import io.roost.platform.api.Page;
 import io.roost.platform.ids.Ids;
 import io.roost.platform.json.Jsonp;
@@ -14,7 +20,6 @@ import io.roost.platform.security.Caller;
 import io.roost.platform.security.Roles;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.inject.Inject;
-import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
 import jakarta.validation.Valid;
@@ -25,6 +30,7 @@ import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.DefaultValue;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
+import jakarta.ws.rs.PUT;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
@@ -33,7 +39,6 @@ import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.SecurityContext;
-import java.time.OffsetDateTime;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
@@ -50,15 +55,6 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 @RolesAllowed({Roles.ADMIN, Roles.SERVICE, Roles.USER})
 @Tag(name = "chat")
 public class ChatResource {
-
-    @Schema(name = "ChatMedia", description = "A media reference (no bytes): image, file, voice")
-    public record Media(@Schema(required = true) String url, @Schema(required = true) Long size, @Schema(required = true) String mime,
-                        Integer width, Integer height, @Schema(description = "milliseconds") Long duration, String name) {
-    }
-
-    @Schema(name = "ChatLocation")
-    public record Location(@Schema(required = true) Double lat, @Schema(required = true) Double lon, String title) {
-    }
 
     @Schema(name = "ChatSend", description = "text for text, custom and system; media for image, file, voice; location for location")
     public record SendBody(@NotNull @Size(max = 20) String peer,
@@ -77,32 +73,6 @@ public class ChatResource {
     public record SentView(String sendId, String msgId, long seq, @Schema(description = "the message's time, epoch milliseconds") long tm) {
         static SentView of(Sent s) {
             return new SentView(s.sendId(), Long.toString(s.msgId()), s.seq(), s.tm().toInstant().toEpochMilli());
-        }
-    }
-
-    @Schema(name = "ChatMessage", description = "A message in its owner's timeline; a deleted one is a tombstone without content")
-    public record MessageView(String msgId, long seq, String peer, @Schema(description = "0: the system") String senderUid,
-                              String sendId, String type, String text, Media media, Location location, String quote, int priority,
-                              OffsetDateTime createdAt, boolean deleted, boolean recalled) {
-        static MessageView of(ChatMessage m) {
-            JsonObject b = m.body();
-            return new MessageView(Long.toString(m.msgId()), m.seq(), Long.toString(m.peer()), Long.toString(m.senderUid()), m.sendId(),
-                    m.type(), b == null ? null : b.getString("text", null), b == null ? null : mediaOf(b.getJsonObject("media")),
-                    b == null ? null : locationOf(b.getJsonObject("location")),
-                    m.quoteMsgId() == null ? null : Long.toString(m.quoteMsgId()), m.priority(), m.createdAt(), m.deleted(), m.recalled());
-        }
-    }
-
-    @Schema(name = "ChatConversation", description = "One side of a conversation; syncVersion orders its owner's changes")
-    public record ConversationView(String peer, long lastSeq, String lastMsgId, String lastSenderUid, String lastPreview, int unread,
-                                   long readSeq, long deliveredSeq,
-                                   @Schema(description = "how far the peer read (0 while the peer has read receipts off)") long peerReadSeq,
-                                   @Schema(description = "how far the peer's devices acknowledged") long peerDeliveredSeq,
-                                   long syncVersion, OffsetDateTime updatedAt) {
-        static ConversationView of(Conversation c) {
-            return new ConversationView(Long.toString(c.peer()), c.lastSeq(), c.lastMsgId() == null ? null : Long.toString(c.lastMsgId()),
-                    c.lastSenderUid() == null ? null : Long.toString(c.lastSenderUid()), c.lastPreview(), c.unread(), c.readSeq(),
-                    c.deliveredSeq(), c.peerReadSeq(), c.peerDeliveredSeq(), c.syncVersion(), c.updatedAt());
         }
     }
 
@@ -220,6 +190,69 @@ public class ChatResource {
         return new ReadView(Long.toString(peerUid), state.readSeq(), state.unread());
     }
 
+    @GET
+    @Path("/users/{uid}/conversations/{peer}/sync")
+    @Operation(operationId = "syncChatMessages",
+            summary = "Catch up after the last seq a device holds: the newest limit messages after it, ascending, and a gap marker"
+                    + " when they do not start right after it (not-loaded: page back with messages?before=beforeSeq; purged: gone)")
+    @APIResponse(responseCode = "200", description = "The newest messages after the seq and the gap before them, if any",
+            content = @Content(schema = @Schema(implementation = SyncView.class)))
+    @APIResponse(responseCode = "400", description = "invalid-id, invalid-cursor, invalid-limit")
+    @APIResponse(responseCode = "403", description = "forbidden: your own conversations only (back ends: anyone's)")
+    public SyncView sync(@PathParam("uid") String uid, @PathParam("peer") String peer, @QueryParam("after") String after,
+                         @QueryParam("limit") @DefaultValue("100") int limit, @Context SecurityContext sc) {
+        return SyncView.of(chat.sync(owner(uid, sc), Ids.parse(peer), after == null ? 0 : cursor(after), limit));
+    }
+
+    @POST
+    @Path("/users/{uid}/conversations/{peer}/messages/{seq}/recall")
+    @Operation(operationId = "recallChatMessage",
+            summary = "The sender recalls their message within ROOST_CHAT_RECALL_WINDOW: both timelines keep it, recalled, without"
+                    + " content; both sides' devices get chatRecall. Recalling it again gets the same answer")
+    @APIResponse(responseCode = "200", description = "The recalled message (committed)",
+            content = @Content(schema = @Schema(implementation = MessageView.class)))
+    @APIResponse(responseCode = "400", description = "invalid-id, invalid-cursor")
+    @APIResponse(responseCode = "403", description = "not-sender: not this user's own message (a system message is nobody's);"
+            + " forbidden: your own messages only (back ends: on a user's behalf, same rules)")
+    @APIResponse(responseCode = "404", description = "not-found: no such message in this conversation")
+    @APIResponse(responseCode = "409", description = "recall-window-passed: sent longer ago than ROOST_CHAT_RECALL_WINDOW")
+    public MessageView recall(@PathParam("uid") String uid, @PathParam("peer") String peer, @PathParam("seq") String seq,
+                              @Context SecurityContext sc) {
+        long sender = Caller.requireSelfOrOperator(Caller.user(uid, sc), sc, "You may only recall your own messages.");
+        return MessageView.of(chat.recall(sender, Ids.parse(peer), cursor(seq)));
+    }
+
+    @Schema(name = "ChatUserSettingsChange", description = "The settings to change; an absent one stays as it is")
+    public record SettingsBody(Boolean readReceipts, @Schema(enumeration = {"full", "sender", "none"}) String pushPreview) {
+    }
+
+    @GET
+    @Path("/users/{uid}/settings")
+    @Operation(operationId = "getChatSettings",
+            summary = "A user's chat settings: read receipts for their peers, how much an offline push shows (defaults if never set)")
+    @APIResponse(responseCode = "200", description = "The settings",
+            content = @Content(schema = @Schema(implementation = ChatUserSettings.class)))
+    @APIResponse(responseCode = "400", description = "invalid-id")
+    @APIResponse(responseCode = "403", description = "forbidden: your own settings only (back ends: anyone's)")
+    public ChatUserSettings settings(@PathParam("uid") String uid, @Context SecurityContext sc) {
+        return chat.settings(Caller.requireSelfOrOperator(Caller.user(uid, sc), sc, "You may only read your own settings."));
+    }
+
+    @PUT
+    @Path("/users/{uid}/settings")
+    @Operation(operationId = "updateChatSettings",
+            summary = "Change a user's chat settings: readReceipts (true: peers see when they read), pushPreview (full, sender,"
+                    + " none); an absent field stays as it is")
+    @APIResponse(responseCode = "200", description = "The settings as they now are",
+            content = @Content(schema = @Schema(implementation = ChatUserSettings.class)))
+    @APIResponse(responseCode = "400", description = "invalid-push-preview, invalid-id, malformed-json")
+    @APIResponse(responseCode = "403", description = "forbidden: your own settings only (back ends: anyone's)")
+    @APIResponse(responseCode = "404", description = "not-found: no such active user")
+    public ChatUserSettings updateSettings(@PathParam("uid") String uid, @NotNull SettingsBody b, @Context SecurityContext sc) {
+        long user = Caller.requireSelfOrOperator(Caller.user(uid, sc), sc, "You may only change your own settings.");
+        return chat.updateSettings(user, b.readReceipts(), b.pushPreview());
+    }
+
     private static long owner(String uid, SecurityContext sc) {
         return Caller.requireSelfOrOperator(Caller.user(uid, sc), sc, "You may only read your own conversations.");
     }
@@ -279,25 +312,5 @@ public class ChatResource {
         } else if (value instanceof Long l) {
             j.add(name, l);
         }
-    }
-
-    private static Media mediaOf(JsonObject m) {
-        if (m == null) {
-            return null;
-        }
-        return new Media(m.getString("url", null), longOf(m, "size"), m.getString("mime", null),
-                m.get("width") == null ? null : (int) (long) longOf(m, "width"), m.get("height") == null ? null : (int) (long) longOf(m, "height"),
-                longOf(m, "duration"), m.getString("name", null));
-    }
-
-    private static Location locationOf(JsonObject l) {
-        if (l == null) {
-            return null;
-        }
-        return new Location(l.getJsonNumber("lat").doubleValue(), l.getJsonNumber("lon").doubleValue(), l.getString("title", null));
-    }
-
-    private static Long longOf(JsonObject o, String name) {
-        return o.get(name) instanceof JsonNumber n ? n.longValue() : null;
     }
 }

@@ -1,6 +1,7 @@
 package io.roost.chat.store;
 
 import io.roost.chat.ChatMessage;
+import io.roost.chat.ChatUserSettings;
 import io.roost.chat.Conversation;
 import io.roost.platform.json.Jsonp;
 import io.roost.platform.store.Jdbc;
@@ -159,9 +160,11 @@ public class ChatStore {
 
     // ---- reads ----
 
-    /** Whether the message is in the owner's timeline of this conversation and not deleted there. */
+    /** Whether the message is in the owner's timeline of this conversation, neither deleted there nor recalled. */
     public boolean visible(long owner, long peer, long msgId) {
-        return !query("SELECT 1 FROM chat_timeline WHERE owner_uid = ? AND msg_id = ? AND peer_uid = ? AND NOT deleted_for_owner",
+        return !query("""
+                SELECT 1 FROM chat_timeline WHERE owner_uid = ? AND msg_id = ? AND peer_uid = ? AND NOT deleted_for_owner
+                    AND NOT recalled""",
                 rs -> 1, owner, msgId, peer).isEmpty();
     }
 
@@ -218,6 +221,102 @@ public class ChatStore {
                 age.toMillis() / 1000.0, batch);
     }
 
+    // ---- catch-up ----
+
+    /** The newest messages after {@code afterSeq}, descending (newest first): a long-away device's catch-up. */
+    public List<ChatMessage> newestAfter(long owner, long peer, long afterSeq, int limit) {
+        return query(MESSAGE_SELECT + " WHERE owner_uid = ? AND peer_uid = ? AND seq > ? ORDER BY seq DESC LIMIT ?",
+                ChatStore::message, owner, peer, afterSeq, limit);
+    }
+
+    public Optional<ChatMessage> message(long owner, long peer, long seq) {
+        return Jdbc.first(query(MESSAGE_SELECT + " WHERE owner_uid = ? AND peer_uid = ? AND seq = ?", ChatStore::message, owner, peer, seq));
+    }
+
+    // ---- recall ----
+
+    /**
+     * Marks both copies of the conversation's message {@code seq} recalled; how many changed (0: it
+     * already was). The caller holds both chat_user rows, so recalls and deletes of these rows queue
+     * there first and never meet here in another order.
+     */
+    @TransactionAttribute(TransactionAttributeType.MANDATORY)
+    public int markRecalled(long a, long b, long seq) {
+        return update("""
+                UPDATE chat_timeline SET recalled = true
+                WHERE owner_uid = ANY (?::int8[]) AND peer_uid = ANY (?::int8[]) AND seq = ? AND NOT recalled""",
+                new Long[] {a, b}, new Long[] {a, b}, seq);
+    }
+
+    /**
+     * One side's conversation row after a recall: the owner's new version; the preview says so if it
+     * was the last message; one unread fewer if it counted as unread for this owner and was not read yet.
+     */
+    @TransactionAttribute(TransactionAttributeType.MANDATORY)
+    public void recalledInConversation(long owner, long peer, long seq, long syncVersion, boolean wasUnread, String preview) {
+        update("""
+                UPDATE chat_conversation SET sync_version = ?, updated_at = now(),
+                    last_preview = CASE WHEN last_seq = ? THEN ? ELSE last_preview END,
+                    unread = CASE WHEN ?::boolean AND ? > read_seq AND unread > 0 THEN unread - 1 ELSE unread END
+                WHERE owner_uid = ? AND peer_uid = ?""", syncVersion, seq, preview, wasUnread, seq, owner, peer);
+    }
+
+    // ---- stranger limit ----
+
+    /**
+     * How many messages {@code sender} sent {@code peer}, counted up to {@code cap}: a range of the
+     * sender's own timeline (its primary key), stopped at the cap however long the conversation is.
+     */
+    public int sentTo(long sender, long peer, int cap) {
+        return query("""
+                SELECT count(*) FROM (SELECT 1 FROM chat_timeline WHERE owner_uid = ? AND peer_uid = ? AND sender_uid = ? LIMIT ?) s""",
+                rs -> rs.getInt(1), sender, peer, sender, cap).get(0);
+    }
+
+    // ---- per-user settings ----
+
+    public Optional<ChatUserSettings> userSettings(long uid) {
+        return Jdbc.first(query("SELECT read_receipts, push_preview FROM chat_user WHERE uid = ?",
+                rs -> new ChatUserSettings(rs.getBoolean(1), rs.getString(2)), uid));
+    }
+
+    /**
+     * Sets the given settings (null: unchanged), creating the user's row if it has none yet (sync
+     * version 0: no conversation change); the settings as they now are.
+     */
+    @TransactionAttribute(TransactionAttributeType.REQUIRED)
+    public ChatUserSettings saveUserSettings(long uid, Boolean readReceipts, String pushPreview) {
+        return query("""
+                INSERT INTO chat_user AS u (uid, read_receipts, push_preview) VALUES (?, COALESCE(?::boolean, true), COALESCE(?::varchar, 'full'))
+                ON CONFLICT (uid) DO UPDATE SET read_receipts = COALESCE(?::boolean, u.read_receipts),
+                    push_preview = COALESCE(?::varchar, u.push_preview)
+                RETURNING read_receipts, push_preview""", rs -> new ChatUserSettings(rs.getBoolean(1), rs.getString(2)),
+                uid, readReceipts, pushPreview, readReceipts, pushPreview).get(0);
+    }
+
+    // ---- retention ----
+
+    /** The timeline's leaf partitions (splitting them later changes this list, not the purge). */
+    public List<String> timelinePartitions() {
+        return query("SELECT relid::regclass::text FROM pg_partition_tree('chat_timeline') WHERE isleaf ORDER BY 1",
+                rs -> rs.getString(1));
+    }
+
+    /**
+     * Deletes up to {@code batch} rows older than {@code age} from one partition of the timeline, in
+     * a transaction of its own; how many. By ctid within the one partition: a ctid names a row only
+     * inside its own table, never across a partitioned one. The name comes from
+     * {@link #timelinePartitions()} (the catalog's own quoting), never from a caller's input.
+     */
+    @TransactionAttribute(TransactionAttributeType.REQUIRES_NEW)
+    public int purgeTimeline(String partition, Duration age, int batch) {
+        if (!partition.matches("[A-Za-z0-9_.\"]+")) {
+            throw new IllegalArgumentException("not a partition name: " + partition);
+        }
+        return update("DELETE FROM " + partition + " WHERE ctid = ANY (ARRAY(SELECT ctid FROM " + partition
+                + " WHERE created_at < now() - make_interval(secs => ?) LIMIT ?))", age.toMillis() / 1000.0, batch);
+    }
+
     private static final String MESSAGE_SELECT = """
             SELECT owner_uid, peer_uid, seq, msg_id, sender_uid, send_id, msg_type, body::text, quote_msg_id, priority, created_at,
                 deleted_for_owner, recalled FROM chat_timeline""";
@@ -232,11 +331,13 @@ public class ChatStore {
 
     private static ChatMessage message(ResultSet rs) throws SQLException {
         boolean deleted = rs.getBoolean(12);
+        boolean recalled = rs.getBoolean(13);
+        boolean hidden = deleted || recalled; // the row stays for its seq; its content is nobody's to see any more
         long quote = rs.getLong(9);
         Long quoteMsgId = rs.wasNull() ? null : quote;
         return new ChatMessage(rs.getLong(1), rs.getLong(2), rs.getLong(3), rs.getLong(4), rs.getLong(5), rs.getString(6),
-                rs.getString(7), deleted ? null : json(rs.getString(8)), deleted ? null : quoteMsgId, rs.getInt(10),
-                rs.getObject(11, OffsetDateTime.class), deleted, rs.getBoolean(13));
+                rs.getString(7), hidden ? null : json(rs.getString(8)), hidden ? null : quoteMsgId, rs.getInt(10),
+                rs.getObject(11, OffsetDateTime.class), deleted, recalled);
     }
 
     private static Conversation conversation(ResultSet rs) throws SQLException {

@@ -84,7 +84,7 @@ public class ReceiptStore {
     /**
      * Moves each reader's read cursor to its seq (at most the last message; reading implies
      * delivered) and recounts what is still unread after it: the peer's messages and system
-     * messages above the cursor that the reader has not deleted. {@code versions[i]}: the row's new
+     * messages above the cursor that the reader has not deleted and that were not recalled. {@code versions[i]}: the row's new
      * sync version. Returns the cursors that moved, by {@code List.of(reader, peer)}.
      */
     @TransactionAttribute(TransactionAttributeType.MANDATORY)
@@ -94,7 +94,7 @@ public class ReceiptStore {
                 UPDATE chat_conversation c SET read_seq = least(k.s, c.last_seq), delivered_seq = greatest(c.delivered_seq, least(k.s, c.last_seq)),
                     unread = (SELECT count(*) FROM chat_timeline t
                               WHERE t.owner_uid = c.owner_uid AND t.peer_uid = c.peer_uid AND t.seq > least(k.s, c.last_seq)
-                                AND t.sender_uid <> c.owner_uid AND NOT t.deleted_for_owner),
+                                AND t.sender_uid <> c.owner_uid AND NOT t.deleted_for_owner AND NOT t.recalled),
                     sync_version = k.v, updated_at = now()
                 FROM unnest(?::int8[], ?::int8[], ?::int8[], ?::int8[]) AS k(o, p, s, v)
                 WHERE c.owner_uid = k.o AND c.peer_uid = k.p AND c.read_seq < least(k.s, c.last_seq)

@@ -1,0 +1,80 @@
+package io.roost.chat;
+
+import io.roost.chat.store.ChatStore;
+import jakarta.ejb.ConcurrencyManagement;
+import jakarta.ejb.ConcurrencyManagementType;
+import jakarta.ejb.DependsOn;
+import jakarta.ejb.EJB;
+import jakarta.ejb.Schedule;
+import jakarta.ejb.Singleton;
+import jakarta.ejb.Startup;
+import jakarta.ejb.TransactionAttribute;
+import jakarta.ejb.TransactionAttributeType;
+import jakarta.inject.Inject;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * The chat timer {@code chat-retention-purge}: every minute, timeline rows older than
+ * {@code ROOST_CHAT_RETENTION} are deleted, partition by partition, {@value #BATCH} rows a
+ * transaction, until none is left — short transactions that hold few locks and leave vacuum little
+ * to wait for, never one that deletes a day's messages at once. Conversation rows stay: their
+ * {@code lastSeq} is how a catch-up tells a device that the messages it lacks are gone.
+ */
+@Singleton
+@Startup
+@DependsOn("DatabaseMigrator")
+@ConcurrencyManagement(ConcurrencyManagementType.BEAN)
+@TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
+public class ChatRetention {
+
+    private static final Logger LOG = Logger.getLogger(ChatRetention.class.getName());
+    static final int BATCH = 5_000;
+
+    /** What a purge did: rows deleted, and in how many transactions. */
+    public record Purged(long rows, int batches) {
+    }
+
+    @EJB
+    ChatStore store;
+
+    @Inject
+    ChatSettings settings;
+
+    private final AtomicBoolean purging = new AtomicBoolean();
+
+    @Schedule(hour = "*", minute = "*", persistent = false, info = "chat-retention-purge")
+    void purgeTick() {
+        Duration retention = settings.retention();
+        if (retention.isZero() || !purging.compareAndSet(false, true)) {
+            return;
+        }
+        try {
+            Purged p = purge(retention, BATCH);
+            if (p.rows() > 0) {
+                LOG.fine(() -> "chat retention purge: " + p.rows() + " rows in " + p.batches() + " transactions");
+            }
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "chat retention purge failed; the next tick retries", e);
+        } finally {
+            purging.set(false);
+        }
+    }
+
+    /** Deletes the timeline rows older than {@code age}, {@code batch} a transaction, until none is left. */
+    public Purged purge(Duration age, int batch) {
+        long rows = 0;
+        int batches = 0;
+        for (String partition : store.timelinePartitions()) {
+            int n;
+            do {
+                n = store.purgeTimeline(partition, age, batch);
+                rows += n;
+                batches += n > 0 ? 1 : 0;
+            } while (n >= batch);
+        }
+        return new Purged(rows, batches);
+    }
+}

@@ -1,0 +1,342 @@
+package io.roost.it.chat;
+
+import static io.roost.it.Http.ADMIN;
+import static io.roost.it.Http.json;
+import static io.roost.it.Problems.assertProblem;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.roost.it.DeployedRoost;
+import io.roost.it.TestUsers;
+import io.roost.it.TestUsers.User;
+import io.roost.it.TopicListener;
+import io.roost.it.WsDevice;
+import jakarta.json.JsonArray;
+import jakarta.json.JsonObject;
+import java.net.http.HttpResponse;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * One-to-one chat beyond the send: recall (the sender's, within ROOST_CHAT_RECALL_WINDOW — 5 s in
+ * the suite's WildFly, pom.xml — and the operator's, audited), catch-up with a gap marker, the
+ * conversation ops over a device's socket, and per-user chat settings.
+ */
+class ChatExtrasIT extends DeployedRoost {
+
+    /** The suite's ROOST_CHAT_RECALL_WINDOW. */
+    static final int RECALL_WINDOW_SECONDS = 5;
+
+    static TopicListener events;
+
+    @BeforeAll
+    static void listenToChatEvents() throws Exception {
+        events = TopicListener.start("roost-chat-events", "msgId");
+    }
+
+    @AfterAll
+    static void stopListening() {
+        if (events != null) {
+            events.close();
+        }
+    }
+
+    User user() throws Exception {
+        return TestUsers.registerWithoutPassword(baseUrl, "cx-", "web", "w");
+    }
+
+    JsonObject sendText(User from, User to, String text) {
+        var r = http().post("api/v1/chat/messages", from.auth(), "{\"peer\":\"" + to.id() + "\",\"sendId\":\"s-" + UUID.randomUUID()
+                + "\",\"type\":\"text\",\"text\":\"" + text + "\"}");
+        assertEquals(201, r.statusCode(), r.body());
+        return json(r);
+    }
+
+    HttpResponse<String> recall(User owner, String auth, User peer, long seq) {
+        return http().post("api/v1/chat/users/" + owner.id() + "/conversations/" + peer.id() + "/messages/" + seq + "/recall", auth, "");
+    }
+
+    JsonArray messages(User owner, User peer) {
+        var r = http().get("api/v1/chat/users/me/conversations/" + peer.id() + "/messages?limit=100", owner.auth());
+        assertEquals(200, r.statusCode(), r.body());
+        return json(r).getJsonArray("items");
+    }
+
+    JsonObject conversation(User owner, User peer) {
+        return json(http().get("api/v1/chat/users/me/conversations?limit=100", owner.auth())).getJsonArray("items").stream()
+                .map(JsonObject.class::cast).filter(c -> c.getString("peer").equals(peer.id())).findFirst().orElseThrow();
+    }
+
+    static List<Integer> seqs(JsonArray items) {
+        return items.stream().map(m -> m.asJsonObject().getInt("seq")).toList();
+    }
+
+    @Test
+    void theSenderRecallsOverTheSocketAndBothSidesDevicesAreTold() throws Exception {
+        User a = user();
+        User b = user();
+        sendText(a, b, "first");
+        JsonObject sent = sendText(a, b, "oops, wrong chat");
+        String msgId = sent.getString("msgId");
+        long versionA = conversation(a, b).getJsonNumber("syncVersion").longValue();
+        long versionB = conversation(b, a).getJsonNumber("syncVersion").longValue();
+        assertEquals(2, conversation(b, a).getInt("unread"));
+
+        // the devices stay only as long as they are needed: the suite's heartbeat timeout is 8 s
+        JsonObject ret;
+        WsDevice aDevice = WsDevice.login(baseUrl, a.token(), "web", "w");
+        WsDevice bDevice = WsDevice.login(baseUrl, b.token(), "web", "w");
+        try {
+            ret = aDevice.op("chatOp", "\"op\":\"recall\",\"peer\":\"" + b.id() + "\",\"msgSeq\":2");
+            assertEquals("ok", ret.getString("result"), ret.toString());
+            assertTrue(ret.getJsonObject("message").getBoolean("recalled"));
+            assertNull(ret.getJsonObject("message").getString("text", null), ret.toString());
+            for (WsDevice d : List.of(aDevice, bDevice)) {
+                JsonObject notice = d.await("chatRecall");
+                assertEquals(msgId, notice.getString("msgId"), notice.toString());
+                assertEquals(2, notice.getInt("seq"));
+                assertEquals(a.id(), notice.getString("from"));
+                assertEquals(b.id(), notice.getString("to"));
+                assertEquals(a.id(), notice.getString("by"));
+            }
+            assertEquals("not-found", aDevice.op("chatOp", "\"op\":\"recall\",\"peer\":\"" + b.id() + "\",\"msgSeq\":99")
+                    .getString("code"));
+            assertEquals("invalid-cursor", aDevice.op("chatOp", "\"op\":\"recall\",\"peer\":\"" + b.id() + "\"").getString("code"));
+        } finally {
+            aDevice.bye();
+            bDevice.bye();
+        }
+
+        for (User[] side : new User[][] {{a, b}, {b, a}}) {
+            JsonObject m = messages(side[0], side[1]).getJsonObject(1);
+            assertTrue(m.getBoolean("recalled"), m.toString());
+            assertNull(m.getString("text", null), "no content is shown: " + m);
+            assertEquals(msgId, m.getString("msgId"));
+            assertEquals("[recalled]", conversation(side[0], side[1]).getString("lastPreview"), "it was the last message");
+        }
+        assertTrue(conversation(a, b).getJsonNumber("syncVersion").longValue() > versionA, "a's other devices see the change");
+        assertTrue(conversation(b, a).getJsonNumber("syncVersion").longValue() > versionB, "so do b's");
+        assertEquals(1, conversation(b, a).getInt("unread"), "a recalled message is no longer unread");
+        assertFalse(messages(b, a).getJsonObject(0).getBoolean("recalled"), "only that message");
+
+        // again: the same answer, nothing changes
+        long after = conversation(a, b).getJsonNumber("syncVersion").longValue();
+        var again = recall(a, a.auth(), b, 2);
+        assertEquals(200, again.statusCode(), again.body());
+        assertEquals(ret.getJsonObject("message"), json(again));
+        assertEquals(after, conversation(a, b).getJsonNumber("syncVersion").longValue());
+
+        // a message that is not the last: the preview stays
+        sendText(b, a, "mine");
+        sendText(b, a, "later");
+        assertEquals(200, recall(b, b.auth(), a, 3).statusCode());
+        assertEquals("later", conversation(a, b).getString("lastPreview"));
+        assertEquals(1, conversation(a, b).getInt("unread"));
+
+        // refusals: the peer's message, no such message, another user's timeline; a recalled message cannot be quoted
+        assertProblem(recall(a, a.auth(), b, 4), 403, "not-sender");
+        assertProblem(recall(a, a.auth(), b, 99), 404, "not-found");
+        assertProblem(recall(a, b.auth(), b, 1), 403, "forbidden");
+        var quote = http().post("api/v1/chat/messages", b.auth(), "{\"peer\":\"" + a.id() + "\",\"sendId\":\"q-" + UUID.randomUUID()
+                + "\",\"type\":\"text\",\"text\":\"re\",\"quote\":\"" + msgId + "\"}");
+        assertProblem(quote, 400, "invalid-quote");
+
+        // the roost-chat-events: the message, then its recall, both keyed by msgId
+        JsonObject recallEvent = null;
+        for (int i = 0; i < 2 && recallEvent == null; i++) {
+            JsonObject e = events.events(msgId).poll(30, TimeUnit.SECONDS);
+            assertNotNull(e, "no roost-chat-events message for " + msgId);
+            recallEvent = e.containsKey("by") ? e : null;
+        }
+        assertNotNull(recallEvent, "no recall event");
+        assertEquals(a.id(), recallEvent.getString("by"));
+        assertEquals(2, recallEvent.getInt("seq"));
+    }
+
+    @Test
+    void afterTheWindowOnlyAnOperatorRecallsAndIsAudited() throws Exception {
+        User a = user();
+        User b = user();
+        JsonObject sent = sendText(a, b, "too late to take back");
+        Thread.sleep((RECALL_WINDOW_SECONDS + 1) * 1000L);
+        assertProblem(recall(a, a.auth(), b, 1), 409, "recall-window-passed");
+        assertFalse(messages(b, a).getJsonObject(0).getBoolean("recalled"), "nothing changed");
+
+        String body = "{\"owner\":\"" + b.id() + "\",\"peer\":\"" + a.id() + "\",\"seq\":1}";
+        assertProblem(http().post("api/v1/admin/chat/messages/recall", b.auth(), body), 403, "forbidden");
+        String admin = json(http().get("api/v1/accounts/me", ADMIN)).getString("id");
+        WsDevice bDevice = WsDevice.login(baseUrl, b.token(), "web", "w");
+        try {
+            var r = http().post("api/v1/admin/chat/messages/recall", ADMIN, body);
+            assertEquals(200, r.statusCode(), r.body());
+            assertTrue(json(r).getBoolean("recalled"));
+            assertEquals(sent.getString("msgId"), json(r).getString("msgId"));
+            JsonObject notice = bDevice.await("chatRecall");
+            assertEquals(admin, notice.getString("by"));
+            assertEquals(a.id(), notice.getString("from"), "the sender, whichever side the operator named");
+        } finally {
+            bDevice.bye();
+        }
+        assertTrue(messages(a, b).getJsonObject(0).getBoolean("recalled"));
+        assertProblem(http().post("api/v1/admin/chat/messages/recall", ADMIN,
+                "{\"owner\":\"" + b.id() + "\",\"peer\":\"" + a.id() + "\",\"seq\":7}"), 404, "not-found");
+
+        JsonArray audit = json(http().get("api/v1/admin/audit?targetType=chat-message&targetId=" + b.id() + "/" + a.id() + "/1",
+                ADMIN)).getJsonArray("items");
+        assertEquals(1, audit.size(), audit.toString());
+        assertEquals("recall-chat-message", audit.getJsonObject(0).getString("action"));
+        assertEquals("ok", audit.getJsonObject(0).getString("outcome"));
+        assertEquals(admin, audit.getJsonObject(0).getString("actorId"), "the operator who did it");
+        var refused = json(http().get("api/v1/admin/audit?targetType=chat-message&targetId=" + b.id() + "/" + a.id() + "/7",
+                ADMIN)).getJsonArray("items");
+        assertEquals("refused", refused.getJsonObject(0).getString("outcome"), refused.toString());
+    }
+
+    @Test
+    void aLongAwayDeviceGetsTheNewestHundredAGapMarkerAndPagesBack() throws Exception {
+        User a = user();
+        User b = user();
+        for (int i = 1; i <= 150; i++) {
+            sendText(i % 2 == 0 ? a : b, i % 2 == 0 ? b : a, "m" + i);
+        }
+        var r = http().get("api/v1/chat/users/me/conversations/" + b.id() + "/sync?after=0&limit=100", a.auth());
+        assertEquals(200, r.statusCode(), r.body());
+        JsonObject sync = json(r);
+        assertEquals(IntStream.rangeClosed(51, 150).boxed().toList(), seqs(sync.getJsonArray("items")));
+        JsonObject gap = sync.getJsonObject("gap");
+        assertEquals(0, gap.getInt("afterSeq"));
+        assertEquals(51, gap.getInt("beforeSeq"));
+        assertEquals("not-loaded", gap.getString("reason"));
+        assertEquals(150, sync.getInt("lastSeq"));
+        JsonObject older = json(http().get("api/v1/chat/users/me/conversations/" + b.id() + "/messages?before=51&limit=100", a.auth()));
+        assertEquals(IntStream.rangeClosed(1, 50).boxed().toList(), seqs(older.getJsonArray("items")));
+        assertTrue(older.isNull("next"));
+
+        // a device that is only a little behind gets the rest and no gap
+        JsonObject recent = json(http().get("api/v1/chat/users/" + a.id() + "/conversations/" + b.id() + "/sync?after=140", ADMIN));
+        assertEquals(IntStream.rangeClosed(141, 150).boxed().toList(), seqs(recent.getJsonArray("items")));
+        assertFalse(recent.containsKey("gap"), "no gap: " + recent);
+
+        // the same over the socket
+        WsDevice aDevice = WsDevice.login(baseUrl, a.token(), "web", "w");
+        try {
+            JsonObject ws = aDevice.op("chatOp", "\"op\":\"sync\",\"peer\":\"" + b.id() + "\",\"after\":0,\"limit\":100");
+            assertEquals("ok", ws.getString("result"), ws.toString());
+            assertEquals(sync.getJsonArray("items"), ws.getJsonArray("items"), "the REST API's views");
+            assertEquals(gap, ws.getJsonObject("gap"));
+            JsonObject page = aDevice.op("chatOp", "\"op\":\"messages\",\"peer\":\"" + b.id() + "\",\"before\":51,\"limit\":50");
+            assertEquals(IntStream.rangeClosed(1, 50).boxed().toList(), seqs(page.getJsonArray("items")));
+            assertTrue(page.isNull("next"));
+            assertEquals("invalid-limit", aDevice.op("chatOp", "\"op\":\"sync\",\"peer\":\"" + b.id() + "\",\"limit\":101")
+                    .getString("code"));
+            assertEquals("invalid-cursor", aDevice.op("chatOp", "\"op\":\"sync\",\"peer\":\"" + b.id() + "\",\"after\":-1")
+                    .getString("code"));
+        } finally {
+            aDevice.bye();
+        }
+        assertProblem(http().get("api/v1/chat/users/" + a.id() + "/conversations/" + b.id() + "/sync", user().auth()), 403, "forbidden");
+        assertProblem(http().get("api/v1/chat/users/me/conversations/" + b.id() + "/sync?limit=0", a.auth()), 400, "invalid-limit");
+    }
+
+    @Test
+    void aDeviceListsReadsAndDeletesOverItsSocket() throws Exception {
+        User a = user();
+        User b = user();
+        sendText(a, b, "one");
+        sendText(b, a, "two");
+        WsDevice aDevice = WsDevice.login(baseUrl, a.token(), "web", "w");
+        try {
+            JsonObject list = aDevice.op("chatOp", "\"op\":\"conversations\",\"since\":0");
+            assertEquals("ok", list.getString("result"), list.toString());
+            JsonObject mine = list.getJsonArray("items").getJsonObject(0);
+            assertEquals(b.id(), mine.getString("peer"));
+            assertEquals(conversation(a, b), mine, "the REST API's view");
+            long version = mine.getJsonNumber("syncVersion").longValue();
+            assertEquals(0, aDevice.op("chatOp", "\"op\":\"conversations\",\"since\":\"" + version + "\"").getJsonArray("items").size());
+
+            JsonObject page = aDevice.op("chatOp", "\"op\":\"messages\",\"peer\":\"" + b.id() + "\",\"after\":1");
+            assertEquals("two", page.getJsonArray("items").getJsonObject(0).getString("text"), page.toString());
+
+            JsonObject deleted = aDevice.op("chatOp", "\"op\":\"delete\",\"peer\":\"" + b.id() + "\",\"msgSeq\":1");
+            assertEquals("ok", deleted.getString("result"), deleted.toString());
+            assertTrue(messages(a, b).getJsonObject(0).getBoolean("deleted"));
+            assertFalse(messages(b, a).getJsonObject(0).getBoolean("deleted"), "only for me");
+            assertEquals("not-found", aDevice.op("chatOp", "\"op\":\"delete\",\"peer\":\"" + b.id() + "\",\"msgSeq\":9").getString("code"));
+            assertEquals("invalid-id", aDevice.op("chatOp", "\"op\":\"messages\",\"peer\":\"x\"").getString("code"));
+            assertEquals("one-cursor", aDevice.op("chatOp", "\"op\":\"messages\",\"peer\":\"" + b.id() + "\",\"after\":1,\"before\":2")
+                    .getString("code"));
+            assertTrue(aDevice.op("chatOp", "\"op\":\"conversations\",\"since\":\"" + version + "\"").getJsonArray("items").size() == 1,
+                    "the delete moved the conversation to a new version");
+        } finally {
+            aDevice.bye();
+        }
+    }
+
+    @Test
+    void aServiceAccountSendsForAUserOrAsTheSystemAndReadsAndRecallsForThem() throws Exception {
+        User shop = TestUsers.service(baseUrl, "cx-svc-");
+        User a = user();
+        User b = user();
+        String to = "\"peer\":\"" + b.id() + "\",\"sendId\":\"s-" + UUID.randomUUID() + "\",";
+        assertProblem(http().post("api/v1/chat/messages", shop.auth(), "{" + to + "\"type\":\"text\",\"text\":\"x\"}"), 400,
+                "from-required");
+        var onBehalf = http().post("api/v1/chat/messages", shop.auth(), "{" + to + "\"from\":\"" + a.id()
+                + "\",\"type\":\"text\",\"text\":\"your order shipped\"}");
+        assertEquals(201, onBehalf.statusCode(), onBehalf.body());
+        var system = http().post("api/v1/chat/messages", shop.auth(), "{\"peer\":\"" + b.id() + "\",\"sendId\":\"s-" + UUID.randomUUID()
+                + "\",\"from\":\"" + a.id() + "\",\"type\":\"system\",\"text\":\"Order 42 closed\"}");
+        assertEquals(201, system.statusCode(), system.body());
+
+        JsonArray ofB = json(http().get("api/v1/chat/users/" + b.id() + "/conversations/" + a.id() + "/messages", shop.auth()))
+                .getJsonArray("items");
+        assertEquals(List.of(a.id(), "0"), ofB.stream().map(m -> m.asJsonObject().getString("senderUid")).toList(),
+                "a back end reads anyone's conversations");
+        assertEquals(2, json(http().get("api/v1/chat/users/" + a.id() + "/conversations/" + b.id() + "/sync", shop.auth()))
+                .getJsonArray("items").size());
+        var recalled = recall(a, shop.auth(), b, 1);
+        assertEquals(200, recalled.statusCode(), recalled.body());
+        assertTrue(json(recalled).getBoolean("recalled"), "on a's behalf, within a's window");
+        assertProblem(recall(a, shop.auth(), b, 2), 403, "not-sender");
+        assertProblem(http().post("api/v1/admin/chat/messages/recall", shop.auth(),
+                "{\"owner\":\"" + a.id() + "\",\"peer\":\"" + b.id() + "\",\"seq\":2}"), 403, "forbidden");
+    }
+
+    @Test
+    void settingsRoundTripWithDefaultsPartialChangesAndValidation() throws Exception {
+        User a = user();
+        User c = user();
+        String mine = "api/v1/chat/users/me/settings";
+        JsonObject defaults = json(http().get(mine, a.auth()));
+        assertTrue(defaults.getBoolean("readReceipts"), defaults.toString());
+        assertEquals("full", defaults.getString("pushPreview"));
+
+        var changed = http().put(mine, a.auth(), "{\"pushPreview\":\"sender\"}");
+        assertEquals(200, changed.statusCode(), changed.body());
+        assertEquals("sender", json(changed).getString("pushPreview"));
+        assertTrue(json(changed).getBoolean("readReceipts"), "an absent field stays as it is");
+        assertEquals(200, http().put(mine, a.auth(), "{\"readReceipts\":false}").statusCode());
+        JsonObject now = json(http().get("api/v1/chat/users/" + a.id() + "/settings", a.auth()));
+        assertFalse(now.getBoolean("readReceipts"));
+        assertEquals("sender", now.getString("pushPreview"));
+
+        assertProblem(http().put(mine, a.auth(), "{\"pushPreview\":\"everything\"}"), 400, "invalid-push-preview");
+        assertEquals("sender", json(http().get(mine, a.auth())).getString("pushPreview"), "a refused change changes nothing");
+        assertProblem(http().get("api/v1/chat/users/" + a.id() + "/settings", c.auth()), 403, "forbidden");
+        assertProblem(http().put("api/v1/chat/users/" + a.id() + "/settings", c.auth(), "{\"readReceipts\":true}"), 403, "forbidden");
+
+        // operators and back ends read and write anyone's
+        assertEquals("sender", json(http().get("api/v1/chat/users/" + a.id() + "/settings", ADMIN)).getString("pushPreview"));
+        var byAdmin = http().put("api/v1/chat/users/" + a.id() + "/settings", ADMIN, "{\"readReceipts\":true,\"pushPreview\":\"none\"}");
+        assertEquals(200, byAdmin.statusCode(), byAdmin.body());
+        assertEquals("none", json(http().get(mine, a.auth())).getString("pushPreview"));
+        assertProblem(http().put("api/v1/chat/users/42/settings", ADMIN, "{\"readReceipts\":true}"), 404, "not-found");
+    }
+}

@@ -1,0 +1,100 @@
+package io.roost.it.chat;
+
+import static io.roost.it.Http.ADMIN;
+import static io.roost.it.Http.json;
+import static io.roost.it.Problems.assertProblem;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.roost.it.DeployedRoost;
+import io.roost.it.TestUsers;
+import io.roost.it.TestUsers.User;
+import io.roost.it.WsDevice;
+import jakarta.json.JsonObject;
+import java.net.http.HttpResponse;
+import java.util.UUID;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Chat in follow mode (its own Failsafe execution, ROOST_SOCIAL_MODE=follow): someone the recipient
+ * does not follow may send ROOST_SOCIAL_STRANGER_MESSAGE_LIMIT (3) messages until followed.
+ */
+class ChatFollowModeIT extends DeployedRoost {
+
+    @BeforeAll
+    static void onlyInFollowMode() {
+        Assumptions.assumeTrue("follow".equals(System.getProperty("roost.test.social.mode")),
+                "runs in the follow-mode Failsafe execution");
+    }
+
+    User user() throws Exception {
+        return TestUsers.registerWithoutPassword(baseUrl, "cf-", "web", "w");
+    }
+
+    HttpResponse<String> send(String auth, String fields) {
+        return http().post("api/v1/chat/messages", auth, "{\"sendId\":\"s-" + UUID.randomUUID() + "\"," + fields + "}");
+    }
+
+    HttpResponse<String> text(User from, User to) {
+        return send(from.auth(), "\"peer\":\"" + to.id() + "\",\"type\":\"text\",\"text\":\"hi\"");
+    }
+
+    long lastSeq(User owner, User peer) {
+        return json(http().get("api/v1/chat/users/me/conversations?limit=100", owner.auth())).getJsonArray("items").stream()
+                .map(JsonObject.class::cast).filter(c -> c.getString("peer").equals(peer.id())).findFirst()
+                .map(c -> c.getJsonNumber("lastSeq").longValue()).orElse(0L);
+    }
+
+    @Test
+    void aStrangerSendsThreeUntilFollowedAndSystemMessagesAreExempt() throws Exception {
+        User fan = user();
+        User star = user();
+        // following the star does not help: it is whether the star follows the fan
+        assertEquals(201, http().put("api/v1/social/following/" + star.id(), fan.auth(), "").statusCode());
+        for (int i = 0; i < 3; i++) {
+            assertEquals(201, text(fan, star).statusCode());
+        }
+        assertProblem(text(fan, star), 403, "stranger-limit");
+        assertEquals(3, lastSeq(star, fan), "the refused one wrote nothing and spent no seq");
+
+        // the star answers (the fan follows the star, so the star is no stranger to the fan)
+        assertEquals(201, text(star, fan).statusCode());
+        assertProblem(text(fan, star), 403, "stranger-limit");
+
+        // a system message is exempt; a back end on the fan's behalf is not
+        assertEquals(201, send(ADMIN, "\"from\":\"" + fan.id() + "\",\"peer\":\"" + star.id()
+                + "\",\"type\":\"system\",\"text\":\"You matched\"").statusCode());
+        assertProblem(send(ADMIN, "\"from\":\"" + fan.id() + "\",\"peer\":\"" + star.id() + "\",\"type\":\"text\",\"text\":\"x\""),
+                403, "stranger-limit");
+
+        // over the socket too
+        WsDevice device = WsDevice.login(baseUrl, fan.token(), "web", "w");
+        try {
+            JsonObject ret = device.op("chatOp", "\"op\":\"send\",\"peer\":\"" + star.id() + "\",\"sendId\":\"ws-1\",\"msgType\":\"text\","
+                    + "\"body\":{\"text\":\"please\"}");
+            assertEquals("stranger-limit", ret.getString("code"), ret.toString());
+
+            // once the star follows the fan, the fan is no stranger
+            assertEquals(201, http().put("api/v1/social/following/" + fan.id(), star.auth(), "").statusCode());
+            ret = device.op("chatOp", "\"op\":\"send\",\"peer\":\"" + star.id() + "\",\"sendId\":\"ws-1\",\"msgType\":\"text\","
+                    + "\"body\":{\"text\":\"please\"}");
+            assertEquals("ok", ret.getString("result"), ret.toString());
+        } finally {
+            device.bye();
+        }
+        assertEquals(6, lastSeq(star, fan));
+    }
+
+    @Test
+    void eachConversationHasItsOwnLimit() throws Exception {
+        User stranger = user();
+        User one = user();
+        User two = user();
+        for (int i = 0; i < 3; i++) {
+            assertEquals(201, text(stranger, one).statusCode());
+        }
+        assertProblem(text(stranger, one), 403, "stranger-limit");
+        assertEquals(201, text(stranger, two).statusCode(), "another recipient: another count");
+    }
+}

@@ -1,0 +1,122 @@
+package io.roost.it.chat;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.roost.chat.ChatRetention;
+import io.roost.chat.ChatService;
+import io.roost.chat.ChatSync;
+import io.roost.chat.SendCommand;
+import io.roost.identity.AccountService;
+import io.roost.it.Deployments;
+import io.roost.platform.json.Jsonp;
+import io.roost.platform.security.Roles;
+import jakarta.annotation.Resource;
+import jakarta.inject.Inject;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.time.Duration;
+import java.util.Set;
+import java.util.UUID;
+import javax.sql.DataSource;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * The retention purge against the real database: old timeline rows (inserted directly, 100 days
+ * old, so the suite's own timer with its 365 d retention leaves them alone) go in batches, recent
+ * ones stay, and a catch-up then tells the device the old ones are gone.
+ */
+@ExtendWith(ArquillianExtension.class)
+class ChatRetentionInContainerIT {
+
+    @Deployment
+    static WebArchive deployment() {
+        return Deployments.roost().addClasses(ChatRetentionInContainerIT.class);
+    }
+
+    @Inject
+    ChatRetention retention;
+
+    @Inject
+    ChatService chat;
+
+    @Inject
+    AccountService accounts;
+
+    @Resource(lookup = "java:jboss/datasources/RoostDS")
+    DataSource db;
+
+    long user() {
+        return accounts.create("cr-" + UUID.randomUUID().toString().substring(0, 12), "long enough password", Set.of(Roles.USER)).getId();
+    }
+
+    /**
+     * {@code n} messages of a to b, seq 1..n, in both timelines, {@code age} old (msgIds 1..n: far below
+     * any snowflake); the pair's seq moved past them.
+     */
+    void insertOld(long a, long b, int n, Duration age) throws Exception {
+        try (Connection c = db.getConnection()) {
+            for (long[] side : new long[][] {{a, b}, {b, a}}) {
+                try (PreparedStatement ps = c.prepareStatement("""
+                        INSERT INTO chat_timeline (owner_uid, peer_uid, seq, msg_id, sender_uid, send_id, msg_type, body, created_at)
+                        SELECT ?, ?, g, g, ?, 'old-' || g, 'text', '{"text":"old"}', now() - make_interval(secs => ?)
+                        FROM generate_series(1, ?) g""")) {
+                    ps.setLong(1, side[0]);
+                    ps.setLong(2, side[1]);
+                    ps.setLong(3, a);
+                    ps.setDouble(4, age.toSeconds());
+                    ps.setInt(5, n);
+                    ps.executeUpdate();
+                }
+            }
+            try (PreparedStatement ps = c.prepareStatement("INSERT INTO chat_pair (low_uid, high_uid, last_seq) VALUES (?, ?, ?)")) {
+                ps.setLong(1, Math.min(a, b));
+                ps.setLong(2, Math.max(a, b));
+                ps.setLong(3, n);
+                ps.executeUpdate();
+            }
+        }
+    }
+
+    long rows(long owner, long peer) throws Exception {
+        try (Connection c = db.getConnection();
+             PreparedStatement ps = c.prepareStatement("SELECT count(*) FROM chat_timeline WHERE owner_uid = ? AND peer_uid = ?")) {
+            ps.setLong(1, owner);
+            ps.setLong(2, peer);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getLong(1);
+            }
+        }
+    }
+
+    @Test
+    void oldMessagesGoInBatchesAndACatchUpSaysTheyArePurged() throws Exception {
+        long a = user();
+        long b = user();
+        insertOld(a, b, 6_000, Duration.ofDays(100));
+        for (int i = 0; i < 3; i++) {
+            chat.send(new SendCommand(a, b, "web:w", "new-" + i, "text", Jsonp.PROVIDER.createObjectBuilder().add("text", "new " + i).build(),
+                    null, 0, false));
+        }
+        assertEquals(6_003, rows(a, b));
+
+        ChatRetention.Purged purged = retention.purge(Duration.ofDays(30), 1_000);
+        assertTrue(purged.rows() >= 12_000, "both timelines' old rows: " + purged);
+        assertTrue(purged.batches() >= 12, "1,000 rows a transaction at most: " + purged);
+        assertEquals(3, rows(a, b), "the recent ones stay");
+        assertEquals(3, rows(b, a));
+        assertEquals(new ChatRetention.Purged(0, 0), retention.purge(Duration.ofDays(30), 1_000), "nothing is left to purge");
+
+        ChatSync sync = chat.sync(b, a, 0, 100);
+        assertEquals(3, sync.items().size());
+        assertEquals(6_001, sync.items().get(0).seq());
+        assertEquals(new ChatSync.Gap(0, 6_001, ChatSync.PURGED), sync.gap());
+        assertEquals(null, chat.sync(b, a, 6_000, 100).gap(), "a device that has them all lacks nothing");
+    }
+}
