@@ -12,7 +12,7 @@ import io.roost.it.DeployedRoost;
 import io.roost.it.Http;
 import io.roost.it.TestUsers;
 import io.roost.it.TestUsers.User;
-import io.roost.it.TopicListener;
+import io.roost.it.TopicEvents;
 import io.roost.it.WsDevice;
 import jakarta.json.JsonArray;
 import jakarta.json.JsonObject;
@@ -20,27 +20,15 @@ import java.net.http.HttpResponse;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** One-to-one chat over REST: sends and resends, conversations, history, delete for me, every refusal, events and pushes. */
 class ChatApiIT extends DeployedRoost {
 
     /** The roost-chat-events, by msgId. */
-    static TopicListener events;
-
-    @BeforeAll
-    static void listenToChatEvents() throws Exception {
-        events = TopicListener.start("roost-chat-events", "msgId");
-    }
-
-    @AfterAll
-    static void stopListening() {
-        if (events != null) {
-            events.close();
-        }
-    }
+    @RegisterExtension
+    static final TopicEvents events = new TopicEvents("roost-chat-events", "msgId");
 
     User user() throws Exception {
         return TestUsers.registerWithoutPassword(baseUrl, "ch-", "web", "w");

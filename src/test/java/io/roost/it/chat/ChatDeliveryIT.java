@@ -10,7 +10,7 @@ import io.roost.it.Database;
 import io.roost.it.DeployedRoost;
 import io.roost.it.LoginLog;
 import io.roost.it.TestUsers.User;
-import io.roost.it.TopicListener;
+import io.roost.it.TopicEvents;
 import io.roost.it.Wait;
 import io.roost.it.WsDevice;
 import jakarta.json.JsonObject;
@@ -21,9 +21,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Delivery of one-to-one chat to real devices: receipts, and the three guards against fake
@@ -34,19 +33,8 @@ import org.junit.jupiter.api.Test;
 class ChatDeliveryIT extends DeployedRoost {
 
     /** The roost-offline-push events, by recipient. */
-    static TopicListener offlinePushes;
-
-    @BeforeAll
-    static void listen() throws Exception {
-        offlinePushes = TopicListener.start("roost-offline-push", "recipient");
-    }
-
-    @AfterAll
-    static void stopListening() {
-        if (offlinePushes != null) {
-            offlinePushes.close();
-        }
-    }
+    @RegisterExtension
+    static final TopicEvents offlinePushes = new TopicEvents("roost-offline-push", "recipient");
 
     Chats chats() {
         return new Chats(baseUrl);

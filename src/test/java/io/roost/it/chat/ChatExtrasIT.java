@@ -12,7 +12,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.roost.it.DeployedRoost;
 import io.roost.it.TestUsers;
 import io.roost.it.TestUsers.User;
-import io.roost.it.TopicListener;
+import io.roost.it.TopicEvents;
 import io.roost.it.WsDevice;
 import jakarta.json.JsonArray;
 import jakarta.json.JsonObject;
@@ -21,9 +21,8 @@ import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * One-to-one chat beyond the send: recall (the sender's, within ROOST_CHAT_RECALL_WINDOW — 5 s in
@@ -35,19 +34,8 @@ class ChatExtrasIT extends DeployedRoost {
     /** The suite's ROOST_CHAT_RECALL_WINDOW. */
     static final int RECALL_WINDOW_SECONDS = 5;
 
-    static TopicListener events;
-
-    @BeforeAll
-    static void listenToChatEvents() throws Exception {
-        events = TopicListener.start("roost-chat-events", "msgId");
-    }
-
-    @AfterAll
-    static void stopListening() {
-        if (events != null) {
-            events.close();
-        }
-    }
+    @RegisterExtension
+    static final TopicEvents events = new TopicEvents("roost-chat-events", "msgId");
 
     User user() throws Exception {
         return TestUsers.registerWithoutPassword(baseUrl, "cx-", "web", "w");

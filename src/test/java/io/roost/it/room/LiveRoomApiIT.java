@@ -11,7 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.roost.it.DeployedRoost;
 import io.roost.it.TestUsers;
 import io.roost.it.TestUsers.User;
-import io.roost.it.TopicListener;
+import io.roost.it.TopicEvents;
 import io.roost.it.WsDevice;
 import jakarta.json.JsonObject;
 import java.net.http.HttpResponse;
@@ -22,27 +22,15 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The live-room REST API, its roomOp frames and its roost-room-events, as users, back ends and devices see them. */
 class LiveRoomApiIT extends DeployedRoost {
 
     /** The roost-room-events, by room. */
-    static TopicListener events;
-
-    @BeforeAll
-    static void listenToRoomEvents() throws Exception {
-        events = TopicListener.start("roost-room-events", "roomId");
-    }
-
-    @AfterAll
-    static void stopListening() {
-        if (events != null) {
-            events.close();
-        }
-    }
+    @RegisterExtension
+    static final TopicEvents events = new TopicEvents("roost-room-events", "roomId");
 
     User user() throws Exception {
         return TestUsers.registerWithoutPassword(baseUrl, "lr-", "web", "w");
