@@ -48,7 +48,7 @@ trap cleanup EXIT
 field() { awk -v k="$2" '/^RESULT/ { for (i=1;i<=NF;i++) { split($i,a,"="); if (a[1]==k) print a[2] } }' "$1"; }
 
 # ---------------------------------------------------------------- Roost
-rm -rf "$ROOST_DATA_DIR" "$ROOST_DATA_DIR.start.log" "$GO" "$GO.heap" "$OUT"
+rm -rf "$ROOST_DATA_DIR" "$ROOST_DATA_DIR.start.log" "$GO" "$GO.heap" "$OUT" "$ROOST_DATA_DIR.jstack" "$ROOST_DATA_DIR.pgwait"
 bin/roost start > "$ROOST_DATA_DIR.start.log" 2>&1 &
 for _ in $(seq 1 300); do grep -q "Roost is up" "$ROOST_DATA_DIR.start.log" 2>/dev/null && break; sleep 1; done
 grep -q "Roost is up" "$ROOST_DATA_DIR.start.log" || { cat "$ROOST_DATA_DIR.start.log"; exit 1; }
@@ -75,6 +75,13 @@ PIDS_TO_STOP+=("$JSTAT")
 touch "$GO"
 # Where WildFly's threads are 10 s into the measured phase (cheap; a JFR recording would halve the rate).
 ( sleep 10; jstack "$PID" > "$ROOST_DATA_DIR.jstack" 2>/dev/null || true ) &
+PIDS_TO_STOP+=("$!")
+# PostgreSQL's view at the same moment: what its active backends wait on, 20 samples over 10 s, counted.
+( sleep 10; for _ in $(seq 1 20); do
+    PGPASSWORD=roost psql -h 127.0.0.1 -p "$DB_PORT" -U roost roost -Atc "SELECT coalesce(wait_event_type, 'CPU') || ':'
+      || coalesce(wait_event, '-') || ' ' || left(regexp_replace(query, '\s+', ' ', 'g'), 60) FROM pg_stat_activity
+      WHERE state = 'active' AND backend_type = 'client backend' AND pid <> pg_backend_pid()" 2>/dev/null; sleep 0.5
+  done | sort | uniq -c | sort -rn > "$ROOST_DATA_DIR.pgwait" ) &
 PIDS_TO_STOP+=("$!")
 until grep -q "^MEASURE_END" "$OUT" 2>/dev/null || ! kill -0 $BENCH 2>/dev/null; do sleep 1; done
 kill "$JSTAT" 2>/dev/null || true
