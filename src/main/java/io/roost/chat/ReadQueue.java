@@ -21,7 +21,7 @@ import java.util.concurrent.CompletableFuture;
 public class ReadQueue {
 
     static final int BATCH_MAX = 500;
-    static final int CAPACITY = 50_000;
+    static final int CAPACITY = 20_000;
 
     private record Pending(Cursor report, CompletableFuture<ReadState> done) {
     }

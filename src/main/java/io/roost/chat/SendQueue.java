@@ -39,7 +39,12 @@ public class SendQueue {
     /** One writer: messages that arrive while a batch commits make the next batch bigger. */
     static final int WRITERS = 1;
     static final int BATCH_MAX = 500;
-    static final int CAPACITY = 50_000;
+    /**
+     * Messages waiting for a batch, at most: about 20 s of a saturated node's throughput. Beyond it a
+     * send is refused at once (503 {@code service-unavailable}; the client sends again, same
+     * sendId), so an overload shows as refusals rather than as a heap full of queued bodies.
+     */
+    static final int CAPACITY = 20_000;
 
     /** A message whose stateless checks passed, waiting for its batch. */
     record Pending(SendCommand command, byte[] hash, CompletableFuture<Sent> done) {
