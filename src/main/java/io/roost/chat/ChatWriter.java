@@ -63,9 +63,9 @@ public class ChatWriter {
         List<SendBatchStore.Claim> claims = new ArrayList<>();
         for (Write w : writes) {
             SendCommand c = w.command();
-            claims.add(new SendBatchStore.Claim(c.sender(), c.deviceKey(), c.sendId(), ids.nextId(), c.peer(), w.hash()));
+            claims.add(new SendBatchStore.Claim(SendQueue.key(c), ids.nextId(), c.peer(), w.hash()));
         }
-        Set<List<Object>> claimed = batch.claimAll(claims);
+        Set<SendBatchStore.SendKey> claimed = batch.claimAll(claims);
         List<Integer> live = new ArrayList<>();
         for (int i = 0; i < writes.size(); i++) {
             if (claimed.contains(claims.get(i).key())) {
@@ -83,7 +83,7 @@ public class ChatWriter {
 
         List<ChatStore.TimelineRow> rows = new ArrayList<>();
         Map<List<Long>, ChatStore.ConversationChange> conversations = new TreeMap<>(PAIR_ORDER);
-        List<SendBatchStore.Claim> liveClaims = new ArrayList<>();
+        List<SendBatchStore.SendKey> liveKeys = new ArrayList<>();
         List<Long> liveSeqs = new ArrayList<>();
         for (int i : live) {
             SendCommand c = writes.get(i).command();
@@ -98,7 +98,7 @@ public class ChatWriter {
             // the sender's own message is not unread for them; a system message is for both
             change(conversations, versions, c.sender(), c.peer(), seqs[i], msgId, senderUid, preview, c.system() ? 1 : 0);
             change(conversations, versions, c.peer(), c.sender(), seqs[i], msgId, senderUid, preview, 1);
-            liveClaims.add(claims.get(i));
+            liveKeys.add(claims.get(i).key());
             liveSeqs.add(seqs[i]);
         }
         if (live.isEmpty()) {
@@ -106,7 +106,7 @@ public class ChatWriter {
         }
         store.insertTimeline(rows);
         store.upsertConversations(new ArrayList<>(conversations.values()));
-        Map<List<Object>, OffsetDateTime> times = batch.completeAll(liveClaims, liveSeqs);
+        Map<SendBatchStore.SendKey, OffsetDateTime> times = batch.completeAll(liveKeys, liveSeqs);
 
         List<Sent> answers = new ArrayList<>(java.util.Collections.nCopies(writes.size(), null));
         List<OutboxPublisher.Message> events = new ArrayList<>();
@@ -126,8 +126,8 @@ public class ChatWriter {
         return answers;
     }
 
-    /** Pairs in lock order: (low, high) for seqs, (owner, peer) for conversation rows. */
-    private static final java.util.Comparator<List<Long>> PAIR_ORDER =
+    /** Pairs in lock order: (low, high) for seqs, (owner, peer) for conversation rows (also read reports'). */
+    static final java.util.Comparator<List<Long>> PAIR_ORDER =
             java.util.Comparator.<List<Long>, Long>comparing(p -> p.get(0)).thenComparing(p -> p.get(1));
 
     /** The live writes' seqs: each pair's new seqs handed out in batch order. */

@@ -49,8 +49,8 @@ public class SendQueue {
     /** A message whose stateless checks passed, waiting for its batch. */
     record Pending(SendCommand command, byte[] hash, CompletableFuture<Sent> done) {
 
-        List<Object> key() {
-            return List.of(command.sender(), command.deviceKey(), command.sendId());
+        SendBatchStore.SendKey key() {
+            return SendQueue.key(command);
         }
     }
 
@@ -97,10 +97,15 @@ public class SendQueue {
         return p.done;
     }
 
+    /** A message's sendId key. */
+    static SendBatchStore.SendKey key(SendCommand c) {
+        return new SendBatchStore.SendKey(c.sender(), c.deviceKey(), c.sendId());
+    }
+
     private void apply(List<Pending> batch) {
         try {
             // one message per sendId in a batch; a second one waits for the first's answer
-            Map<List<Object>, Pending> first = new LinkedHashMap<>();
+            Map<SendBatchStore.SendKey, Pending> first = new LinkedHashMap<>();
             List<Pending> again = new ArrayList<>();
             for (Pending p : batch) {
                 if (first.putIfAbsent(p.key(), p) != null) {
@@ -130,9 +135,7 @@ public class SendQueue {
      * completes with its problem here. Returns the writes of the others, in their order.
      */
     private List<ChatWriter.Write> check(List<Pending> unique) {
-        Map<List<Object>, ChatStore.SendRow> stored = batchStore.findSends(unique.stream()
-                .map(p -> new SendBatchStore.Claim(p.command.sender(), p.command.deviceKey(), p.command.sendId(), 0, 0, null))
-                .toList());
+        Map<SendBatchStore.SendKey, ChatStore.SendRow> stored = batchStore.findSends(unique.stream().map(Pending::key).toList());
         Set<Long> uids = new HashSet<>();
         Set<List<Long>> pairs = new HashSet<>();
         for (Pending p : unique) {

@@ -24,13 +24,12 @@ import javax.sql.DataSource;
 @TransactionAttribute(TransactionAttributeType.MANDATORY)
 public class SendBatchStore {
 
-    /** A sendId to claim: its key, the message id it will answer, and what it was sent with. */
-    public record Claim(long sender, String deviceKey, String sendId, long msgId, long peer, byte[] bodyHash) {
+    /** A sendId's key: a sendId is unique per sending device. */
+    public record SendKey(long sender, String deviceKey, String sendId) {
+    }
 
-        /** The key of a sendId as the batch and the table know it. */
-        public List<Object> key() {
-            return List.of(sender, deviceKey, sendId);
-        }
+    /** A sendId to claim: its key, the message id it will answer, and what it was sent with. */
+    public record Claim(SendKey key, long msgId, long peer, byte[] bodyHash) {
     }
 
     @Resource(lookup = "java:jboss/datasources/RoostDS")
@@ -38,23 +37,15 @@ public class SendBatchStore {
 
     /** The stored answers of these sendIds, by key (resends); reads only. */
     @TransactionAttribute(TransactionAttributeType.SUPPORTS)
-    public Map<List<Object>, ChatStore.SendRow> findSends(List<Claim> claims) {
-        int n = claims.size();
-        Long[] senders = new Long[n];
-        String[] devices = new String[n], sendIds = new String[n];
-        for (int i = 0; i < n; i++) {
-            senders[i] = claims.get(i).sender();
-            devices[i] = claims.get(i).deviceKey();
-            sendIds[i] = claims.get(i).sendId();
-        }
-        Map<List<Object>, ChatStore.SendRow> found = new HashMap<>();
+    public Map<SendKey, ChatStore.SendRow> findSends(List<SendKey> keys) {
+        Map<SendKey, ChatStore.SendRow> found = new HashMap<>();
         query("""
                 SELECT s.sender_uid, s.device_key, s.send_id, s.msg_id, s.peer_uid, s.seq, s.body_hash, s.created_at
                 FROM chat_send s JOIN unnest(?::int8[], ?::varchar[], ?::varchar[]) AS k(u, d, i)
                   ON s.sender_uid = k.u AND s.device_key = k.d AND s.send_id = k.i""",
-                rs -> found.put(List.of(rs.getLong(1), rs.getString(2), rs.getString(3)), new ChatStore.SendRow(rs.getLong(4),
-                        rs.getLong(5), rs.getLong(6), rs.getBytes(7), rs.getObject(8, OffsetDateTime.class))),
-                senders, devices, sendIds);
+                rs -> found.put(key(rs), new ChatStore.SendRow(rs.getLong(4), rs.getLong(5), rs.getLong(6), rs.getBytes(7),
+                        rs.getObject(8, OffsetDateTime.class))),
+                senders(keys), devices(keys), sendIds(keys));
         return found;
     }
 
@@ -62,21 +53,9 @@ public class SendBatchStore {
      * Claims the sendIds (distinct keys) for this transaction; returns the keys it got. A key a
      * concurrent transaction claimed waits for it: taken if it commits, ours if it rolls back.
      */
-    public Set<List<Object>> claimAll(List<Claim> claims) {
-        int n = claims.size();
-        Long[] senders = new Long[n], msgIds = new Long[n], peers = new Long[n];
-        String[] devices = new String[n], sendIds = new String[n];
-        byte[][] hashes = new byte[n][];
-        for (int i = 0; i < n; i++) {
-            Claim c = claims.get(i);
-            senders[i] = c.sender();
-            devices[i] = c.deviceKey();
-            sendIds[i] = c.sendId();
-            msgIds[i] = c.msgId();
-            peers[i] = c.peer();
-            hashes[i] = c.bodyHash();
-        }
-        Set<List<Object>> claimed = new HashSet<>();
+    public Set<SendKey> claimAll(List<Claim> claims) {
+        List<SendKey> keys = claims.stream().map(Claim::key).toList();
+        Set<SendKey> claimed = new HashSet<>();
         query("""
                 INSERT INTO chat_send (sender_uid, device_key, send_id, msg_id, peer_uid, body_hash)
                 SELECT u, d, i, m, p, h FROM unnest(?::int8[], ?::varchar[], ?::varchar[], ?::int8[], ?::int8[], ?::bytea[])
@@ -84,8 +63,9 @@ public class SendBatchStore {
                 ORDER BY u, d, i
                 ON CONFLICT DO NOTHING
                 RETURNING sender_uid, device_key, send_id""",
-                rs -> claimed.add(List.of(rs.getLong(1), rs.getString(2), rs.getString(3))),
-                senders, devices, sendIds, msgIds, peers, hashes);
+                rs -> claimed.add(key(rs)), senders(keys), devices(keys), sendIds(keys),
+                claims.stream().map(Claim::msgId).toArray(Long[]::new), claims.stream().map(Claim::peer).toArray(Long[]::new),
+                claims.stream().map(Claim::bodyHash).toArray(byte[][]::new));
         return claimed;
     }
 
@@ -117,23 +97,32 @@ public class SendBatchStore {
     }
 
     /** Stores each claimed sendId's seq; their (common) creation time, by key. */
-    public Map<List<Object>, OffsetDateTime> completeAll(List<Claim> claims, List<Long> seqs) {
-        int n = claims.size();
-        Long[] senders = new Long[n], seqArray = seqs.toArray(Long[]::new);
-        String[] devices = new String[n], sendIds = new String[n];
-        for (int i = 0; i < n; i++) {
-            senders[i] = claims.get(i).sender();
-            devices[i] = claims.get(i).deviceKey();
-            sendIds[i] = claims.get(i).sendId();
-        }
-        Map<List<Object>, OffsetDateTime> times = new HashMap<>();
+    public Map<SendKey, OffsetDateTime> completeAll(List<SendKey> keys, List<Long> seqs) {
+        Map<SendKey, OffsetDateTime> times = new HashMap<>();
         query("""
                 UPDATE chat_send s SET seq = k.q FROM unnest(?::int8[], ?::varchar[], ?::varchar[], ?::int8[]) AS k(u, d, i, q)
                 WHERE s.sender_uid = k.u AND s.device_key = k.d AND s.send_id = k.i
                 RETURNING s.sender_uid, s.device_key, s.send_id, s.created_at""",
-                rs -> times.put(List.of(rs.getLong(1), rs.getString(2), rs.getString(3)), rs.getObject(4, OffsetDateTime.class)),
-                senders, devices, sendIds, seqArray);
+                rs -> times.put(key(rs), rs.getObject(4, OffsetDateTime.class)), senders(keys), devices(keys), sendIds(keys),
+                seqs.toArray(Long[]::new));
         return times;
+    }
+
+    /** The key in a result's first three columns (sender_uid, device_key, send_id). */
+    private static SendKey key(java.sql.ResultSet rs) throws java.sql.SQLException {
+        return new SendKey(rs.getLong(1), rs.getString(2), rs.getString(3));
+    }
+
+    private static Long[] senders(List<SendKey> keys) {
+        return keys.stream().map(SendKey::sender).toArray(Long[]::new);
+    }
+
+    private static String[] devices(List<SendKey> keys) {
+        return keys.stream().map(SendKey::deviceKey).toArray(String[]::new);
+    }
+
+    private static String[] sendIds(List<SendKey> keys) {
+        return keys.stream().map(SendKey::sendId).toArray(String[]::new);
     }
 
     private <T> List<T> query(String sql, Jdbc.Row<T> row, Object... params) {
