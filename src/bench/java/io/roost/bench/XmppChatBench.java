@@ -315,7 +315,7 @@ public final class XmppChatBench {
             }
             return 0;
         });
-        Thread.sleep(1000);
+        Thread.sleep(1000); // the stream closes queued above reach the server before the JVM ends
         System.exit(0);
     }
 

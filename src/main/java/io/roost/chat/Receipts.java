@@ -61,7 +61,7 @@ public class Receipts {
      */
     @Transactional(Transactional.TxType.REQUIRES_NEW)
     public Map<List<Long>, ReadState> readAll(List<Cursor> reports) {
-        Map<List<Long>, Cursor> highest = new TreeMap<>(PAIR_ORDER);
+        Map<List<Long>, Cursor> highest = new TreeMap<>(ChatWriter.PAIR_ORDER);
         for (Cursor r : reports) {
             highest.merge(List.of(r.owner(), r.peer()), r, (x, y) -> x.seq() >= y.seq() ? x : y);
         }
@@ -123,7 +123,4 @@ public class Receipts {
         }
         return answers;
     }
-
-    private static final java.util.Comparator<List<Long>> PAIR_ORDER =
-            java.util.Comparator.<List<Long>, Long>comparing(p -> p.get(0)).thenComparing(p -> p.get(1));
 }

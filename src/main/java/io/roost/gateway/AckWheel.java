@@ -126,7 +126,7 @@ public class AckWheel {
             }
             for (long[] peerAndSeq : expiry.again()) {
                 chat.pushAgain(acks.owner, peerAndSeq[0], peerAndSeq[1]).ifPresentOrElse(
-                        message -> connections.send(acks.connectionId, ChatDelivery.frame(message)),
+                        message -> connections.send(acks.connectionId, Frames.frame("chatMsg", message)),
                         () -> acks.forget(peerAndSeq[0], peerAndSeq[1]));
             }
             if (expiry.nextDeadline() != PendingAcks.NONE) {

@@ -11,7 +11,6 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.event.TransactionPhase;
 import jakarta.inject.Inject;
-import jakarta.json.JsonObject;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -82,7 +81,7 @@ public class ChatDelivery {
     }
 
     private void deliver(ChatPush push, List<DeviceRoute> recipient, List<DeviceRoute> sender) {
-        String frame = frame(push.message());
+        String frame = Frames.frame("chatMsg", push.message());
         if (recipient.isEmpty()) {
             chat.undelivered(push.to(), push.from(), push.seq(), 1); // offline
         }
@@ -110,12 +109,5 @@ public class ChatDelivery {
             sessions.unreachable(connectionId);
             chat.undelivered(owner, peer, seq, 1);
         }
-    }
-
-    /** The {@code chatMsg} frame of a message's fields. */
-    static String frame(JsonObject message) {
-        var frame = Frames.frame("chatMsg");
-        message.forEach(frame::add);
-        return frame.build().toString();
     }
 }

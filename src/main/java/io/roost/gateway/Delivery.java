@@ -61,9 +61,7 @@ public class Delivery {
     }
 
     void deliver(Notice notice) {
-        var frame = Frames.frame(notice.type());
-        notice.body().forEach(frame::add);
-        String text = frame.build().toString();
+        String text = Frames.frame(notice.type(), notice.body());
         List<Long> uids = new ArrayList<>(notice.uids());
         for (int from = 0; from < uids.size(); from += ROUTE_BATCH) {
             Map<Integer, List<String>> byNode = new TreeMap<>();

@@ -19,6 +19,13 @@ public final class Frames {
         return Jsonp.PROVIDER.createObjectBuilder().add("v", VERSION).add("type", type).add("tm", System.currentTimeMillis());
     }
 
+    /** A whole frame of {@code type} with these fields, as text. */
+    public static String frame(String type, jakarta.json.JsonObject fields) {
+        JsonObjectBuilder frame = frame(type);
+        fields.forEach(frame::add);
+        return frame.build().toString();
+    }
+
     /** The answer to an operation frame: {@code <type>Ret} with the request's {@code op} and the client's {@code seq}. */
     public static JsonObjectBuilder reply(jakarta.json.JsonObject request) {
         JsonObjectBuilder ret = frame(request.getString("type") + "Ret").add("op", request.getString("op", ""));
