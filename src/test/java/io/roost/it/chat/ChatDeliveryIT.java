@@ -99,11 +99,8 @@ class ChatDeliveryIT extends DeployedRoost {
         User a = chats.roaming();
         User b = chats.user();
         chats.sendText(a, b, "quietly read");
-        try (Connection c = Database.connect();
-             PreparedStatement ps = c.prepareStatement("UPDATE chat_user SET read_receipts = false WHERE uid = ?")) {
-            ps.setLong(1, Long.parseLong(b.id()));
-            assertEquals(1, ps.executeUpdate());
-        }
+        var off = http().put("api/v1/chat/users/me/settings", b.auth(), "{\"readReceipts\":false}");
+        assertEquals(200, off.statusCode(), off.body());
         WsDevice aPhone = WsDevice.login(baseUrl, a.token(), "android", "a-phone");
         try {
             var r = http().post("api/v1/chat/users/me/conversations/" + a.id() + "/read", b.auth(), "{\"readSeq\":1}");
