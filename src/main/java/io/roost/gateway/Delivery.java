@@ -7,13 +7,17 @@ import io.roost.platform.ids.IdGenerator;
 import io.roost.platform.messaging.MessagingException;
 import io.roost.platform.messaging.RocketMqProducer;
 import io.roost.presence.session.DeviceSessions;
+import io.roost.platform.batch.GroupCommit;
+import jakarta.annotation.PostConstruct;
+import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Resource;
-import jakarta.enterprise.concurrent.ManagedExecutorService;
+import jakarta.enterprise.concurrent.ManagedThreadFactory;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.event.TransactionPhase;
 import jakarta.inject.Inject;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -24,6 +28,11 @@ import java.util.logging.Logger;
  * Delivers {@link Notice}s after commit, off the caller's thread: the route table says which node
  * holds each of the users' connections; this node writes to its own, and sends one RocketMQ
  * message per other node ({@code roost-deliveries}, tagged with the node) for the rest.
+ *
+ * <p>Notices queue for one delivery thread, which takes whatever has queued up and looks the
+ * routes of all of its users up at once: under chat load a node fires several receipts per
+ * message, and a route query (and a thread hand-off) per receipt cost more than the message's
+ * own write. One thread also keeps each connection's notices in the order they were fired.
  */
 @ApplicationScoped
 public class Delivery {
@@ -31,6 +40,8 @@ public class Delivery {
     public static final String TOPIC = "roost-deliveries";
     private static final Logger LOG = Logger.getLogger(Delivery.class.getName());
     static final int ROUTE_BATCH = 1000;
+    /** Notices waiting for delivery, at most; beyond it a notice is dropped (devices catch up by syncing). */
+    static final int CAPACITY = 100_000;
 
     @Inject
     DeviceSessions sessions;
@@ -48,34 +59,59 @@ public class Delivery {
     IdGenerator ids;
 
     @Resource
-    ManagedExecutorService executor;
+    ManagedThreadFactory threads;
 
-    void onNotice(@Observes(during = TransactionPhase.AFTER_SUCCESS) Notice notice) {
-        executor.execute(() -> {
-            try {
-                deliver(notice);
-            } catch (RuntimeException e) {
-                LOG.log(Level.WARNING, "delivery of a " + notice.type() + " notice failed", e);
-            }
-        });
+    private final GroupCommit<Notice> queue = new GroupCommit<>("notice-delivery", CAPACITY, () -> ROUTE_BATCH, this::deliverAll);
+
+    @PostConstruct
+    void start() {
+        queue.start(threads, 1);
     }
 
-    void deliver(Notice notice) {
+    @PreDestroy
+    void stop() {
+        queue.stop();
+    }
+
+    void onNotice(@Observes(during = TransactionPhase.AFTER_SUCCESS) Notice notice) {
+        if (!queue.offer(notice)) {
+            LOG.log(Level.FINE, "notice queue full; a " + notice.type() + " notice is dropped");
+        }
+    }
+
+    /** The notices in order; the routes of their users looked up together, at most ROUTE_BATCH users a query. */
+    void deliverAll(List<Notice> notices) {
+        try {
+            Map<Long, List<DeviceRoute>> routesOf = new HashMap<>();
+            List<Long> uids = notices.stream().flatMap(n -> n.uids().stream()).distinct().toList();
+            for (int from = 0; from < uids.size(); from += ROUTE_BATCH) {
+                for (DeviceRoute r : sessions.routesOf(uids.subList(from, Math.min(uids.size(), from + ROUTE_BATCH)))) {
+                    routesOf.computeIfAbsent(r.uid(), u -> new ArrayList<>()).add(r);
+                }
+            }
+            for (Notice notice : notices) {
+                deliver(notice, routesOf);
+            }
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "delivery of " + notices.size() + " notices failed", e);
+        }
+    }
+
+    private void deliver(Notice notice, Map<Long, List<DeviceRoute>> routesOf) {
         String text = Frames.frame(notice.type(), notice.body());
-        List<Long> uids = new ArrayList<>(notice.uids());
-        for (int from = 0; from < uids.size(); from += ROUTE_BATCH) {
-            Map<Integer, List<String>> byNode = new TreeMap<>();
-            for (DeviceRoute r : sessions.routesOf(uids.subList(from, Math.min(uids.size(), from + ROUTE_BATCH)))) {
+        Map<Integer, List<String>> byNode = new TreeMap<>();
+        for (long uid : notice.uids()) {
+            for (DeviceRoute r : routesOf.getOrDefault(uid, List.of())) {
                 byNode.computeIfAbsent(r.nodeId(), n -> new ArrayList<>()).add(r.connectionId());
             }
-            byNode.forEach((nodeId, connectionIds) -> {
-                if (nodeId == node.nodeId()) {
-                    connectionIds.forEach(c -> connections.send(c, text));
-                } else {
-                    forward(nodeId, connectionIds, text);
-                }
-            });
         }
+        byNode.forEach((nodeId, connectionIds) -> {
+            if (nodeId == node.nodeId()) {
+                connectionIds.forEach(c -> connections.send(c, text));
+            } else {
+                forward(nodeId, connectionIds, text);
+            }
+        });
     }
 
     private void forward(int nodeId, List<String> connectionIds, String text) {

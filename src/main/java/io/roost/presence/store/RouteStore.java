@@ -331,10 +331,13 @@ public class RouteStore {
         }
     }
 
+    @TransactionAttribute(TransactionAttributeType.SUPPORTS)
     public List<DeviceRoute> routesOf(long uid) {
         return routesOf(List.of(uid));
     }
 
+    /** A read: it joins the caller's transaction, and outside one (every delivery) begins none. */
+    @TransactionAttribute(TransactionAttributeType.SUPPORTS)
     public List<DeviceRoute> routesOf(Collection<Long> uids) {
         return routes(SELECT + " WHERE uid = ANY(?) ORDER BY uid, device_type, session_key", (Object) uids.toArray(Long[]::new)); // one int8[] parameter
     }
