@@ -65,10 +65,10 @@ public class ChatWriter {
             SendCommand c = w.command();
             claims.add(new SendBatchStore.Claim(SendQueue.key(c), ids.nextId(), c.peer(), w.hash()));
         }
-        Set<SendBatchStore.SendKey> claimed = batch.claimAll(claims);
+        Map<SendBatchStore.SendKey, OffsetDateTime> times = batch.claimAll(claims);
         List<Integer> live = new ArrayList<>();
         for (int i = 0; i < writes.size(); i++) {
-            if (claimed.contains(claims.get(i).key())) {
+            if (times.containsKey(claims.get(i).key())) {
                 live.add(i);
             }
         }
@@ -83,8 +83,6 @@ public class ChatWriter {
 
         List<ChatStore.TimelineRow> rows = new ArrayList<>();
         Map<List<Long>, ChatStore.ConversationChange> conversations = new TreeMap<>(PAIR_ORDER);
-        List<SendBatchStore.SendKey> liveKeys = new ArrayList<>();
-        List<Long> liveSeqs = new ArrayList<>();
         for (int i : live) {
             SendCommand c = writes.get(i).command();
             long msgId = claims.get(i).msgId();
@@ -98,15 +96,12 @@ public class ChatWriter {
             // the sender's own message is not unread for them; a system message is for both
             change(conversations, versions, c.sender(), c.peer(), seqs[i], msgId, senderUid, preview, c.system() ? 1 : 0);
             change(conversations, versions, c.peer(), c.sender(), seqs[i], msgId, senderUid, preview, 1);
-            liveKeys.add(claims.get(i).key());
-            liveSeqs.add(seqs[i]);
         }
         if (live.isEmpty()) {
             return new ArrayList<>(java.util.Collections.nCopies(writes.size(), null));
         }
         store.insertTimeline(rows);
         store.upsertConversations(new ArrayList<>(conversations.values()));
-        Map<SendBatchStore.SendKey, OffsetDateTime> times = batch.completeAll(liveKeys, liveSeqs);
 
         List<Sent> answers = new ArrayList<>(java.util.Collections.nCopies(writes.size(), null));
         List<OutboxPublisher.Message> events = new ArrayList<>();

@@ -31,7 +31,7 @@ import javax.sql.DataSource;
 @TransactionAttribute(TransactionAttributeType.SUPPORTS) // reads join a caller's transaction, never begin one; writers say theirs
 public class ChatStore {
 
-    /** A stored sendId's answer. {@code seq} 0 only inside the transaction that claimed it. */
+    /** A stored sendId's answer; its seq is the sender's timeline copy's (0 if retention purged it). */
     public record SendRow(long msgId, long peer, long seq, byte[] bodyHash, OffsetDateTime createdAt) {
     }
 
@@ -52,38 +52,9 @@ public class ChatStore {
 
     public Optional<SendRow> findSend(long sender, String deviceKey, String sendId) {
         return Jdbc.first(query("""
-                SELECT msg_id, peer_uid, seq, body_hash, created_at FROM chat_send
-                WHERE sender_uid = ? AND device_key = ? AND send_id = ?""", ChatStore::send, sender, deviceKey, sendId));
-    }
-
-    /**
-     * Claims a sendId for this transaction: true if it was free. A concurrent claim of the same key
-     * waits here until the first commits (then false) or rolls back (then true): the first lock of a send.
-     */
-    @TransactionAttribute(TransactionAttributeType.MANDATORY)
-    public boolean claimSend(long sender, String deviceKey, String sendId, long msgId, long peer, byte[] bodyHash) {
-        return update("""
-                INSERT INTO chat_send (sender_uid, device_key, send_id, msg_id, peer_uid, body_hash) VALUES (?, ?, ?, ?, ?, ?)
-                ON CONFLICT DO NOTHING""", sender, deviceKey, sendId, msgId, peer, bodyHash) == 1;
-    }
-
-    @TransactionAttribute(TransactionAttributeType.MANDATORY)
-    public OffsetDateTime completeSend(long sender, String deviceKey, String sendId, long seq) {
-        return query("UPDATE chat_send SET seq = ? WHERE sender_uid = ? AND device_key = ? AND send_id = ? RETURNING created_at",
-                rs -> rs.getObject(1, OffsetDateTime.class), seq, sender, deviceKey, sendId).get(0);
-    }
-
-    /**
-     * The conversation's next seq: one upsert, so two first messages racing to create the pair row
-     * both succeed (the second waits for the first's row and increments it); the row lock serialises
-     * the conversation's senders until commit, and a rollback gives the number back.
-     */
-    @TransactionAttribute(TransactionAttributeType.MANDATORY)
-    public long nextSeq(long low, long high) {
-        return query("""
-                INSERT INTO chat_pair AS p (low_uid, high_uid, last_seq) VALUES (?, ?, 1)
-                ON CONFLICT (low_uid, high_uid) DO UPDATE SET last_seq = p.last_seq + 1, updated_at = now()
-                RETURNING last_seq""", rs -> rs.getLong(1), low, high).get(0);
+                SELECT %s FROM %s
+                WHERE s.sender_uid = ? AND s.device_key = ? AND s.send_id = ?""".formatted(SendBatchStore.SEND_COLUMNS,
+                SendBatchStore.SEND_WITH_SEQ), ChatStore::send, sender, deviceKey, sendId));
     }
 
     /** Bumps the sync version of each uid (locked in uid order); the new versions by uid. */
@@ -326,7 +297,7 @@ public class ChatStore {
                 peer_read_seq, peer_delivered_seq, sync_version, updated_at FROM chat_conversation""";
 
     private static SendRow send(ResultSet rs) throws SQLException {
-        return new SendRow(rs.getLong(1), rs.getLong(2), rs.getLong(3), rs.getBytes(4), rs.getObject(5, OffsetDateTime.class));
+        return SendBatchStore.sendRow(rs, 1);
     }
 
     private static ChatMessage message(ResultSet rs) throws SQLException {

@@ -8,10 +8,8 @@ import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
 import java.time.OffsetDateTime;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import javax.sql.DataSource;
 
 /**
@@ -35,35 +33,49 @@ public class SendBatchStore {
     @Resource(lookup = "java:jboss/datasources/RoostDS")
     DataSource dataSource;
 
+    /**
+     * A stored sendId with its message's seq, read from the sender's timeline copy (the seq is
+     * taken after the claim, and writing it back to chat_send would cost an update per message).
+     */
+    static final String SEND_WITH_SEQ =
+            "chat_send s LEFT JOIN chat_timeline t ON t.owner_uid = s.sender_uid AND t.msg_id = s.msg_id";
+    /** The columns of a {@link ChatStore.SendRow}, from {@link #SEND_WITH_SEQ}. */
+    static final String SEND_COLUMNS = "s.msg_id, s.peer_uid, coalesce(t.seq, 0), s.body_hash, s.created_at";
+
     /** The stored answers of these sendIds, by key (resends); reads only. */
     @TransactionAttribute(TransactionAttributeType.SUPPORTS)
     public Map<SendKey, ChatStore.SendRow> findSends(List<SendKey> keys) {
         Map<SendKey, ChatStore.SendRow> found = new HashMap<>();
         query("""
-                SELECT s.sender_uid, s.device_key, s.send_id, s.msg_id, s.peer_uid, s.seq, s.body_hash, s.created_at
-                FROM chat_send s JOIN unnest(?::int8[], ?::varchar[], ?::varchar[]) AS k(u, d, i)
-                  ON s.sender_uid = k.u AND s.device_key = k.d AND s.send_id = k.i""",
-                rs -> found.put(key(rs), new ChatStore.SendRow(rs.getLong(4), rs.getLong(5), rs.getLong(6), rs.getBytes(7),
-                        rs.getObject(8, OffsetDateTime.class))),
-                senders(keys), devices(keys), sendIds(keys));
+                SELECT s.sender_uid, s.device_key, s.send_id, %s FROM %s
+                JOIN unnest(?::int8[], ?::varchar[], ?::varchar[]) AS k(u, d, i)
+                  ON s.sender_uid = k.u AND s.device_key = k.d AND s.send_id = k.i""".formatted(SEND_COLUMNS, SEND_WITH_SEQ),
+                rs -> found.put(key(rs), sendRow(rs, 4)), senders(keys), devices(keys), sendIds(keys));
         return found;
     }
 
+    /** A {@link ChatStore.SendRow} from {@link #SEND_COLUMNS}, starting at column {@code first}. */
+    static ChatStore.SendRow sendRow(java.sql.ResultSet rs, int first) throws java.sql.SQLException {
+        return new ChatStore.SendRow(rs.getLong(first), rs.getLong(first + 1), rs.getLong(first + 2), rs.getBytes(first + 3),
+                rs.getObject(first + 4, OffsetDateTime.class));
+    }
+
     /**
-     * Claims the sendIds (distinct keys) for this transaction; returns the keys it got. A key a
-     * concurrent transaction claimed waits for it: taken if it commits, ours if it rolls back.
+     * Claims the sendIds (distinct keys) for this transaction; returns the keys it got, with their
+     * creation time (the transaction's, common to all). A key a concurrent transaction claimed
+     * waits for it: taken if it commits, ours if it rolls back.
      */
-    public Set<SendKey> claimAll(List<Claim> claims) {
+    public Map<SendKey, OffsetDateTime> claimAll(List<Claim> claims) {
         List<SendKey> keys = claims.stream().map(Claim::key).toList();
-        Set<SendKey> claimed = new HashSet<>();
+        Map<SendKey, OffsetDateTime> claimed = new HashMap<>();
         query("""
                 INSERT INTO chat_send (sender_uid, device_key, send_id, msg_id, peer_uid, body_hash)
                 SELECT u, d, i, m, p, h FROM unnest(?::int8[], ?::varchar[], ?::varchar[], ?::int8[], ?::int8[], ?::bytea[])
                     AS k(u, d, i, m, p, h)
                 ORDER BY u, d, i
                 ON CONFLICT DO NOTHING
-                RETURNING sender_uid, device_key, send_id""",
-                rs -> claimed.add(key(rs)), senders(keys), devices(keys), sendIds(keys),
+                RETURNING sender_uid, device_key, send_id, created_at""",
+                rs -> claimed.put(key(rs), rs.getObject(4, OffsetDateTime.class)), senders(keys), devices(keys), sendIds(keys),
                 claims.stream().map(Claim::msgId).toArray(Long[]::new), claims.stream().map(Claim::peer).toArray(Long[]::new),
                 claims.stream().map(Claim::bodyHash).toArray(byte[][]::new));
         return claimed;
@@ -94,18 +106,6 @@ public class SendBatchStore {
                 ON CONFLICT (uid) DO UPDATE SET sync_version = u.sync_version + EXCLUDED.sync_version
                 RETURNING uid, sync_version""", rs -> versions.put(rs.getLong(1), rs.getLong(2)), uids, steps);
         return versions;
-    }
-
-    /** Stores each claimed sendId's seq; their (common) creation time, by key. */
-    public Map<SendKey, OffsetDateTime> completeAll(List<SendKey> keys, List<Long> seqs) {
-        Map<SendKey, OffsetDateTime> times = new HashMap<>();
-        query("""
-                UPDATE chat_send s SET seq = k.q FROM unnest(?::int8[], ?::varchar[], ?::varchar[], ?::int8[]) AS k(u, d, i, q)
-                WHERE s.sender_uid = k.u AND s.device_key = k.d AND s.send_id = k.i
-                RETURNING s.sender_uid, s.device_key, s.send_id, s.created_at""",
-                rs -> times.put(key(rs), rs.getObject(4, OffsetDateTime.class)), senders(keys), devices(keys), sendIds(keys),
-                seqs.toArray(Long[]::new));
-        return times;
     }
 
     /** The key in a result's first three columns (sender_uid, device_key, send_id). */
