@@ -13,6 +13,8 @@ import io.roost.platform.api.Page;
 import io.roost.platform.ids.Ids;
 import io.roost.platform.problem.ProblemException;
 import io.roost.platform.problem.Unreachable;
+import io.roost.platform.batch.BatchHandoff;
+import jakarta.annotation.PostConstruct;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.concurrent.ManagedExecutorService;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -28,6 +30,7 @@ import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 import java.util.function.BiFunction;
 import java.util.function.Consumer;
 import java.util.logging.Level;
@@ -54,6 +57,14 @@ public class ChatOps {
 
     @Resource
     ManagedExecutorService executor;
+
+    /** The answers of one batch go out as one task on the executor. */
+    private Executor answers;
+
+    @PostConstruct
+    void start() {
+        answers = new BatchHandoff(executor);
+    }
 
     @Inject
     DeliveredCursors cursors;
@@ -162,13 +173,13 @@ public class ChatOps {
     }
 
     /**
-     * Answers when the batch commits, on the executor: a slow socket must not hold up the batch
-     * writer that completes the stage.
+     * Answers when the batch commits, on the executor (a slow socket must not hold up the batch
+     * writer that completes the stage); a batch's answers go out together, as one task.
      */
     private <T> void answerLater(CompletableFuture<T> done, JsonObjectBuilder ret, BiFunction<JsonObjectBuilder, T, JsonObjectBuilder> fill,
                                  Consumer<String> reply) {
         done.whenCompleteAsync((value, failure) -> reply.accept(failure == null
-                ? Frames.outcome(fill.apply(ret, value), null) : Frames.outcome(ret, problem(failure))), executor);
+                ? Frames.outcome(fill.apply(ret, value), null) : Frames.outcome(ret, problem(failure))), answers);
     }
 
     /** Why a send or read failed, as the answer's code: its problem, {@code server-busy} if a dependency is out of reach. */

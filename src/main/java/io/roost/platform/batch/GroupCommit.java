@@ -16,7 +16,8 @@ import java.util.logging.Logger;
  * (at most batch-max) and hand it to {@code apply} as one batch, which does it in one transaction.
  * Under load a commit carries hundreds of items; when idle, one — so latency stays that of a
  * single transaction while the per-transaction cost is shared. {@code apply} owns the outcome of
- * every item (it completes the callers' futures, on success and on failure alike).
+ * every item (it completes the callers' futures, on success and on failure alike). Continuations
+ * that the completions hand to a {@link BatchHandoff} run as one task after the batch.
  */
 public final class GroupCommit<T> {
 
@@ -71,7 +72,7 @@ public final class GroupCommit<T> {
                 }
                 batch.add(first);
                 queue.drainTo(batch, batchMax.getAsInt() - 1);
-                apply.accept(batch);
+                BatchHandoff.collect(() -> apply.accept(batch));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 break;
