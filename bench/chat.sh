@@ -97,12 +97,19 @@ read -r SECS W P D B M <<< "$(cpu_between "$ROOST_DATA_DIR.cpu" "$FROM" "$TO")"
 N=$(awk -v r="$(field "$OUT" sends_per_s)" -v s="$SECS" 'BEGIN { printf "%d", r * s }')
 HEAP_PEAK=$(awk 'NR > 1 && $1 ~ /^[0-9.]+$/ { u = ($3 + $4 + $6 + $8) / 1024; if (u > m) m = u; s += u; n++ } END { printf "peak %d MB, mean %d MB", m, (n ? s / n : 0) }' "$ROOST_DATA_DIR.jstat")
 HZ=$(getconf CLK_TCK)
+# What a message and a conversation cost on disk (heap and indexes, both timeline copies), for docs/scale.md.
+STORAGE=$(PGPASSWORD=roost psql -h 127.0.0.1 -p "$DB_PORT" -U roost roost -Atc "
+  WITH t AS (SELECT sum(pg_total_relation_size(inhrelid)) AS bytes FROM pg_inherits WHERE inhparent = 'chat_timeline'::regclass)
+  SELECT (SELECT bytes FROM t) / greatest(1, (SELECT count(DISTINCT msg_id) FROM chat_timeline)) || ' bytes per message (both timeline rows with their indexes), '
+    || pg_total_relation_size('chat_conversation') / greatest(1, (SELECT count(*) FROM chat_conversation)) || ' per conversation side, '
+    || pg_total_relation_size('presence_device_route') / greatest(1, (SELECT count(*) FROM presence_device_route)) || ' per online device route'" 2>/dev/null || echo "not measured")
 ROOST_BLOCK=$(cat <<EOT
 Roost ($(field "$OUT" devices) devices, $(field "$OUT" pairs) pairs, offered $(field "$OUT" offered_per_s) msg/s):
   durable sends/s (chatOpRet after commit): $(field "$OUT" sends_per_s)
   send→answer p50 $(field "$OUT" answer_p50_ms) ms, p99 $(field "$OUT" answer_p99_ms) ms; send→push p50 $(field "$OUT" push_p50_ms) ms, p99 $(field "$OUT" push_p99_ms) ms
   CPU per message: WildFly $(cpu_us_per "$W" "$N") µs, PostgreSQL $(cpu_us_per "$P" "$N") µs, broker $(cpu_us_per "$D" "$N") µs, load generator $(cpu_us_per "$B" "$N") µs; machine busy $(awk -v m="$M" -v s="$SECS" -v hz="$HZ" 'BEGIN { printf "%.2f", m / hz / s }') of $(nproc) cores
   WildFly heap: $HEAP_PEAK during the measured phase; $HEAP_LIVE MB live after a full GC with every device connected
+  storage: $STORAGE
   outcome: $(field "$OUT" outcome) (lost $(field "$OUT" lost), duplicated $(field "$OUT" dup), db check ok: $(field "$OUT" db_ok))
 EOT
 )
