@@ -72,6 +72,8 @@ until grep -q "^WARMED" "$OUT" 2>/dev/null || ! kill -0 $BENCH 2>/dev/null; do s
 jstat -gc "$PID" 1000 > "$ROOST_DATA_DIR.jstat" 2>/dev/null &
 JSTAT=$!
 PIDS_TO_STOP+=("$JSTAT")
+wal_lsn() { PGPASSWORD=roost psql -h 127.0.0.1 -p "$DB_PORT" -U roost roost -Atc "SELECT pg_current_wal_lsn()" 2>/dev/null || echo "0/0"; }
+WAL_FROM=$(wal_lsn)
 touch "$GO"
 # Where WildFly's threads are 10 s into the measured phase (cheap; a JFR recording would halve the rate).
 ( sleep 10; jstack "$PID" > "$ROOST_DATA_DIR.jstack" 2>/dev/null || true ) &
@@ -84,6 +86,7 @@ PIDS_TO_STOP+=("$!")
   done | sort | uniq -c | sort -rn > "$ROOST_DATA_DIR.pgwait" ) &
 PIDS_TO_STOP+=("$!")
 until grep -q "^MEASURE_END" "$OUT" 2>/dev/null || ! kill -0 $BENCH 2>/dev/null; do sleep 1; done
+WAL_TO=$(wal_lsn)
 kill "$JSTAT" 2>/dev/null || true
 until grep -q "^SETTLED" "$OUT" 2>/dev/null || ! kill -0 $BENCH 2>/dev/null; do sleep 1; done
 jcmd "$PID" GC.run >/dev/null 2>&1 || true; sleep 2
@@ -100,16 +103,19 @@ HZ=$(getconf CLK_TCK)
 # What a message and a conversation cost on disk (heap and indexes, both timeline copies), for docs/scale.md.
 STORAGE=$(PGPASSWORD=roost psql -h 127.0.0.1 -p "$DB_PORT" -U roost roost -Atc "
   WITH t AS (SELECT sum(pg_total_relation_size(inhrelid)) AS bytes FROM pg_inherits WHERE inhparent = 'chat_timeline'::regclass)
-  SELECT (SELECT bytes FROM t) / greatest(1, (SELECT count(DISTINCT msg_id) FROM chat_timeline)) || ' bytes per message (both timeline rows with their indexes), '
+  SELECT (SELECT bytes FROM t)::bigint / greatest(1, (SELECT count(DISTINCT msg_id) FROM chat_timeline)) || ' bytes per message (both timeline rows with their indexes), '
     || pg_total_relation_size('chat_conversation') / greatest(1, (SELECT count(*) FROM chat_conversation)) || ' per conversation side, '
     || pg_total_relation_size('presence_device_route') / greatest(1, (SELECT count(*) FROM presence_device_route)) || ' per online device route'" 2>/dev/null || echo "not measured")
+# The write-ahead log the measured phase wrote (from the go signal to its end, so it includes the
+# sends in flight at the start), per message answered in it: what a primary must write and ship.
+WAL_BYTES=$(PGPASSWORD=roost psql -h 127.0.0.1 -p "$DB_PORT" -U roost roost -Atc "SELECT pg_wal_lsn_diff('$WAL_TO', '$WAL_FROM')" 2>/dev/null || echo 0)
 ROOST_BLOCK=$(cat <<EOT
 Roost ($(field "$OUT" devices) devices, $(field "$OUT" pairs) pairs, offered $(field "$OUT" offered_per_s) msg/s):
   durable sends/s (chatOpRet after commit): $(field "$OUT" sends_per_s)
   send→answer p50 $(field "$OUT" answer_p50_ms) ms, p99 $(field "$OUT" answer_p99_ms) ms; send→push p50 $(field "$OUT" push_p50_ms) ms, p99 $(field "$OUT" push_p99_ms) ms
   CPU per message: WildFly $(cpu_us_per "$W" "$N") µs, PostgreSQL $(cpu_us_per "$P" "$N") µs, broker $(cpu_us_per "$D" "$N") µs, load generator $(cpu_us_per "$B" "$N") µs; machine busy $(awk -v m="$M" -v s="$SECS" -v hz="$HZ" 'BEGIN { printf "%.2f", m / hz / s }') of $(nproc) cores
   WildFly heap: $HEAP_PEAK during the measured phase; $HEAP_LIVE MB live after a full GC with every device connected
-  storage: $STORAGE
+  storage: $STORAGE; WAL $(awk -v b="$WAL_BYTES" -v n="$N" 'BEGIN { printf "%d", (n > 0 ? b / n : 0) }') bytes per message in the measured phase
   outcome: $(field "$OUT" outcome) (lost $(field "$OUT" lost), duplicated $(field "$OUT" dup), db check ok: $(field "$OUT" db_ok))
 EOT
 )
