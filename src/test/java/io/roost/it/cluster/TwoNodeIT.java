@@ -37,8 +37,10 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Two nodes on one PostgreSQL and one RocketMQ ({@link ClusterNodes}): what a device, a back end or
- * Agora does on one node takes effect on the other, cluster-wide timer work is done once, and the
- * loss of a node takes its devices offline within the documented bound. The node kill runs last.
+ * Agora does on one node takes effect on the other (kicks, chat and receipts, the unreachable repair,
+ * RTC presence, friend requests and contact presence, the admin overview), cluster-wide timer work
+ * is done once, and the loss of a node takes its devices offline within the documented bound. The
+ * node kill runs last.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class TwoNodeIT {
@@ -209,6 +211,32 @@ class TwoNodeIT {
         } finally {
             device.bye();
         }
+    }
+
+    @Test
+    @Order(7)
+    void aFriendRequestAndContactPresenceCrossNodes() throws Exception {
+        User alice = TestUsers.register(zero(), "cl-cp-");
+        User bob = TestUsers.register(zero(), "cl-cp-");
+        WsDevice aliceWeb = WsDevice.login(zero(), TestUsers.login(zero(), alice.name(), TestUsers.PASSWORD, "web", "web-1"), "web", "web-1");
+        WsDevice bobWeb = WsDevice.login(one(), TestUsers.login(one(), bob.name(), TestUsers.PASSWORD, "web", "web-1"), "web", "web-1");
+        JsonObject asked = aliceWeb.friendOp("\"op\":\"request\",\"uid\":\"" + bob.id() + "\",\"message\":\"hi Bob\"");
+        assertEquals("ok", asked.getString("result"), asked.toString());
+        JsonObject forwarded = bobWeb.await("friendOp");
+        assertEquals(alice.id(), forwarded.getString("from"), forwarded.toString());
+        JsonObject answered = bobWeb.friendOp("\"op\":\"answer\",\"requestId\":\"" + forwarded.getString("requestId")
+                + "\",\"decision\":\"accept\"");
+        assertEquals("ACCEPTED", answered.getString("status"), answered.toString());
+        assertEquals("ACCEPTED", aliceWeb.await("friendOp").getString("status"));
+        // Alice's phone logs in on node 0: Bob, on node 1, hears it
+        WsDevice alicePhone = WsDevice.login(zero(), TestUsers.login(zero(), alice.name(), TestUsers.PASSWORD, "android", "a-1"),
+                "android", "a-1");
+        JsonObject up = bobWeb.await("presence");
+        assertEquals(alice.id(), up.getString("uid"));
+        assertEquals(2, up.getJsonArray("devices").size(), up.toString());
+        alicePhone.bye();
+        aliceWeb.bye();
+        bobWeb.bye();
     }
 
     /**
