@@ -52,7 +52,7 @@ rm -rf "$ROOST_DATA_DIR" "$ROOST_DATA_DIR.start.log" "$GO" "$GO.heap" "$OUT" "$R
 bin/roost start > "$ROOST_DATA_DIR.start.log" 2>&1 &
 for _ in $(seq 1 300); do grep -q "Roost is up" "$ROOST_DATA_DIR.start.log" 2>/dev/null && break; sleep 1; done
 grep -q "Roost is up" "$ROOST_DATA_DIR.start.log" || { cat "$ROOST_DATA_DIR.start.log"; exit 1; }
-PID=$(cat "$ROOST_DATA_DIR/wildfly.pid")
+PID=$(cat "$ROOST_DATA_DIR/node-0/wildfly.pid")
 DEV_PID=$(cat "$ROOST_DATA_DIR/devservices/devservices.pid")
 PGDATA=$ROOST_DATA_DIR/devservices/pgdata
 PG_TPS=$(pgbench_upsert_tps "$DB_PORT" "$ROOST_DATA_DIR")  # the box's speed today
@@ -63,7 +63,7 @@ java -Xms1g -Xmx3g -cp "$CP" io.roost.bench.ChatBench --url="$ROOST_URL" --go-fi
   --db-url="jdbc:postgresql://127.0.0.1:$DB_PORT/roost" "${ARGS[@]}" > "$OUT" 2>&1 &
 BENCH=$!
 PIDS_TO_STOP+=("$BENCH")
-cpu_sampler "$ROOST_DATA_DIR.cpu" "$ROOST_DATA_DIR/wildfly.pid" "$PGDATA" "$DEV_PID" "$BENCH" &
+cpu_sampler "$ROOST_DATA_DIR.cpu" "$ROOST_DATA_DIR/node-0/wildfly.pid" "$PGDATA" "$DEV_PID" "$BENCH" &
 SAMPLER=$!
 PIDS_TO_STOP+=("$SAMPLER")
 until grep -q "^WARMED" "$OUT" 2>/dev/null || ! kill -0 $BENCH 2>/dev/null; do sleep 1; done

@@ -30,7 +30,7 @@ for _ in $(seq 1 300); do grep -q "Roost is up" "$ROOST_DATA_DIR.start.log" 2>/d
 grep -q "Roost is up" "$ROOST_DATA_DIR.start.log" || { cat "$ROOST_DATA_DIR.start.log"; exit 1; }
 
 source bench/lib.sh
-cpu_sampler "$ROOST_DATA_DIR/cpu.samples" "$ROOST_DATA_DIR/wildfly.pid" "$ROOST_DATA_DIR/devservices/pgdata" \
+cpu_sampler "$ROOST_DATA_DIR/cpu.samples" "$ROOST_DATA_DIR/node-0/wildfly.pid" "$ROOST_DATA_DIR/devservices/pgdata" \
   "$(cat "$ROOST_DATA_DIR/devservices/devservices.pid")" "$REDIS" &
 SAMPLER=$!
 trap 'kill $SAMPLER 2>/dev/null; bin/roost stop >/dev/null 2>&1 || true; kill $REDIS 2>/dev/null || true' EXIT
@@ -44,7 +44,7 @@ WARMUP_VIEWERS=${ROOM_WARMUP_VIEWERS:-20000}
 if (( WARMUP_VIEWERS > 0 )); then
   echo "warm-up: $WARMUP_VIEWERS viewers, 20 s entering, 30 s steady (log: $ROOST_DATA_DIR/warmup.out)"
   bench --viewers="$WARMUP_VIEWERS" --enter-seconds=20 --steady-seconds=30 > "$ROOST_DATA_DIR/warmup.out" 2>&1
-  wait_jit_quiet "$(cat "$ROOST_DATA_DIR/wildfly.pid")"
+  wait_jit_quiet "$(cat "$ROOST_DATA_DIR/node-0/wildfly.pid")"
 fi
 bench "$@" | tee "$ROOST_DATA_DIR/bench.out"
 # Cores each process kept busy in each phase the benchmark marked
@@ -58,7 +58,7 @@ done
 # The longest stop-the-world pauses of WildFly's collector, and of the load generator's (a pause
 # there delays whatever it was timing), over the whole run
 longest_pauses() { cat "$@" 2>/dev/null | sed -n 's/.*Pause.* \([0-9.]*\)ms$/\1/p' | sort -rn | head -5 | tr '\n' ' '; }
-echo "longest WildFly GC pauses (ms): $(longest_pauses "$ROOST_DATA_DIR"/wildfly/log/gc.log*)"
+echo "longest WildFly GC pauses (ms): $(longest_pauses "$ROOST_DATA_DIR"/node-0/log/gc.log*)"
 echo "longest load generator GC pauses (ms): $(longest_pauses "$ROOST_DATA_DIR/loadgen-gc.log")"
 echo
 echo "machine: $(nproc) cores, $(free -g | awk '/Mem/ {print $2}') GiB; redis $(redis-server --version | awk '{print $3}')"

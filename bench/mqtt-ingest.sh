@@ -46,7 +46,7 @@ wal_lsn() { PGPASSWORD=roost psql -Atq -h 127.0.0.1 -p "$DB_PORT" -U roost roost
 WAL0=$(wal_lsn)
 echo "== starting Roost on the backlog"
 bin/roost start > "$DIR/start.log" 2>&1 &
-cpu_sampler "$DIR/cpu.samples" "$ROOST_DATA_DIR/wildfly.pid" "$DIR/devservices/pgdata" "$(cat "$DIR/devservices/devservices.pid")" &
+cpu_sampler "$DIR/cpu.samples" "$ROOST_DATA_DIR/node-0/wildfly.pid" "$DIR/devservices/pgdata" "$(cat "$DIR/devservices/devservices.pid")" &
 SAMPLER=$!
 java -Xmx1g -cp "$CP" io.roost.bench.MqttIngestBench --phase=measure --seed="$SEED" --messages="$MESSAGES" --warmup-messages="$WARMUP" \
   --url=http://127.0.0.1:$HTTP_PORT "$@" \

@@ -26,7 +26,7 @@ bin/roost start > "$ROOST_DATA_DIR.start.log" 2>&1 &
 for _ in $(seq 1 300); do grep -q "Roost is up" "$ROOST_DATA_DIR.start.log" 2>/dev/null && break; sleep 1; done
 grep -q "Roost is up" "$ROOST_DATA_DIR.start.log" || { cat "$ROOST_DATA_DIR.start.log"; bin/roost stop; exit 1; }
 trap 'bin/roost stop >/dev/null 2>&1 || true' EXIT
-PID=$(cat "$ROOST_DATA_DIR/wildfly.pid")
+PID=$(cat "$ROOST_DATA_DIR/node-0/wildfly.pid")
 PG_TPS=$(pgbench_upsert_tps "${ROOST_DEV_DB_PORT:-55432}" "$ROOST_DATA_DIR")  # the box's speed today
 
 heap_used_kb() { # after a full GC: what the live objects take

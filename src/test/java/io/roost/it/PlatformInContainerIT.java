@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.roost.platform.cluster.OncePerCluster;
 import io.roost.platform.ids.IdGenerator;
 import io.roost.platform.ids.Snowflake;
 import io.roost.platform.messaging.ConsumedMessages;
@@ -23,6 +24,12 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
@@ -59,6 +66,43 @@ class PlatformInContainerIT {
 
     @Resource(lookup = "java:jboss/datasources/RoostDS")
     javax.sql.DataSource dataSource;
+
+    @EJB
+    OncePerCluster once;
+
+    /** What two nodes' timers do at the same second: the second caller of a task skips it while the first one's transaction runs. */
+    @Test
+    void aClusterTaskRunsForOneTransactionAtATime() throws Exception {
+        String task = "it-task-" + UUID.randomUUID();
+        CountDownLatch holding = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        ExecutorService other = Executors.newSingleThreadExecutor();
+        try {
+            Future<Integer> first = other.submit(() -> once.run(task, () -> {
+                holding.countDown();
+                try {
+                    release.await(30, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                return 7;
+            }));
+            assertTrue(holding.await(30, TimeUnit.SECONDS), "the first caller runs its batch");
+            AtomicBoolean ran = new AtomicBoolean();
+            assertEquals(0, once.run(task, () -> {
+                ran.set(true);
+                return 1;
+            }), "skipped while the first transaction holds the task");
+            assertFalse(ran.get());
+            assertEquals(5, once.run(task + "-other", () -> 5), "another task is not held");
+            release.countDown();
+            assertEquals(7, first.get(30, TimeUnit.SECONDS));
+            assertEquals(3, once.run(task, () -> 3), "free again once the first transaction ended");
+        } finally {
+            release.countDown();
+            other.shutdownNow();
+        }
+    }
 
     @Test
     void idGeneratorUsesTheConfiguredNodeAndIncreases() {
