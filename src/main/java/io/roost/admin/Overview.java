@@ -6,6 +6,7 @@ import io.roost.platform.outbox.OutboxRelay;
 import io.roost.room.LiveRooms;
 import io.roost.presence.MqttPresence;
 import io.roost.presence.RtcPresence;
+import io.roost.presence.session.ClusterNode;
 import io.roost.presence.session.DeviceSessions;
 import io.roost.room.RoomTotals;
 import jakarta.ejb.EJB;
@@ -23,7 +24,7 @@ public class Overview {
     public record Numbers(OffsetDateTime at, long onlineUsers, Map<String, Long> onlineByDeviceType, long rtcChannels,
                           RtcPresence.Counts rtcOnline, long mqttOnline, Map<String, Long> mqttOnlineByGroup, long openRooms,
                           long roomViewers, long roomFans, List<TopRoom> topRooms, Map<String, Long> consumerLag,
-                          long outboxBacklog, long deadLetters, boolean databaseUp, boolean brokerUp) {
+                          long outboxBacklog, long deadLetters, boolean databaseUp, boolean brokerUp, List<ClusterNode> nodes) {
     }
 
     /** An open live room (ids as strings, as everywhere in the API). */
@@ -61,7 +62,8 @@ public class Overview {
                 mqtt.onlineByGroup(20), roomTotals.openSessions(), roomTotals.viewers(), roomTotals.fans(), rooms.openRooms(10).stream()
                         .map(r -> new TopRoom(r.roomId(), Long.toString(r.sessionId()), Long.toString(r.anchorId()), r.online(), r.onlineFans()))
                         .toList(),
-                consumers.lag(), outbox.backlog(), mqtt.deadLetters(), up(report, "database"), up(report, "rocketmq"));
+                consumers.lag(), outbox.backlog(), mqtt.deadLetters(), up(report, "database"), up(report, "rocketmq"),
+                sessions.nodes());
     }
 
     /** The numbers the dashboard charts, as (metric, value): sampled every 10 s. */

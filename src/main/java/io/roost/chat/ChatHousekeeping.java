@@ -1,5 +1,6 @@
 package io.roost.chat;
 
+import io.roost.platform.cluster.OncePerCluster;
 import io.roost.chat.store.ChatStore;
 import jakarta.ejb.ConcurrencyManagement;
 import jakarta.ejb.ConcurrencyManagementType;
@@ -17,7 +18,8 @@ import java.util.logging.Logger;
 
 /**
  * The chat timer {@code chat-send-purge}: every minute, sendIds older than
- * {@code ROOST_CHAT_SEND_ID_RETENTION} are deleted, {@value #BATCH} a transaction, until none is left.
+ * {@code ROOST_CHAT_SEND_ID_RETENTION} are deleted, {@value #BATCH} a transaction, until none is left,
+ * by one node at a time ({@link OncePerCluster}).
  */
 @Singleton
 @Startup
@@ -31,6 +33,9 @@ public class ChatHousekeeping {
 
     @EJB
     ChatStore store;
+
+    @EJB
+    OncePerCluster once;
 
     @Inject
     ChatSettings settings;
@@ -56,7 +61,7 @@ public class ChatHousekeeping {
         int total = 0;
         int n;
         do {
-            n = store.purgeSends(settings.sendIdRetention(), BATCH);
+            n = once.run("chat-send-purge", () -> store.purgeSends(settings.sendIdRetention(), BATCH));
             total += n;
         } while (n >= BATCH);
         return total;

@@ -1,5 +1,6 @@
 package io.roost.chat;
 
+import io.roost.platform.cluster.OncePerCluster;
 import io.roost.chat.store.ChatStore;
 import jakarta.ejb.ConcurrencyManagement;
 import jakarta.ejb.ConcurrencyManagementType;
@@ -20,7 +21,7 @@ import java.util.logging.Logger;
  * The chat timer {@code chat-retention-purge}: every minute, timeline rows older than
  * {@code ROOST_CHAT_RETENTION} are deleted, partition by partition, {@value #BATCH} rows a
  * transaction, until none is left — short transactions that hold few locks and leave vacuum little
- * to wait for, never one that deletes a day's messages at once. Conversation rows stay: their
+ * to wait for, never one that deletes a day's messages at once; one node at a time ({@link OncePerCluster}). Conversation rows stay: their
  * {@code lastSeq} is how a catch-up tells a device that the messages it lacks are gone.
  */
 @Singleton
@@ -39,6 +40,9 @@ public class ChatRetention {
 
     @EJB
     ChatStore store;
+
+    @EJB
+    OncePerCluster once;
 
     @Inject
     ChatSettings settings;
@@ -70,7 +74,7 @@ public class ChatRetention {
         for (String partition : store.timelinePartitions()) {
             int n;
             do {
-                n = store.purgeTimeline(partition, age, batch);
+                n = once.run("chat-retention-purge", () -> store.purgeTimeline(partition, age, batch));
                 rows += n;
                 batches += n > 0 ? 1 : 0;
             } while (n >= batch);

@@ -1,5 +1,7 @@
 package io.roost.identity;
 
+import jakarta.ejb.EJB;
+import io.roost.platform.cluster.OncePerCluster;
 import jakarta.ejb.ConcurrencyManagement;
 import jakarta.ejb.ConcurrencyManagementType;
 import jakarta.ejb.Schedule;
@@ -9,12 +11,15 @@ import java.time.Duration;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
-/** Deletes expired verification codes and throttle rows whose window and lock are over. */
+/** Deletes expired verification codes and throttle rows whose window and lock are over; one node per tick ({@link OncePerCluster}). */
 @Singleton
 @ConcurrencyManagement(ConcurrencyManagementType.BEAN)
 public class IdentityHousekeeping {
 
     private static final Logger LOG = Logger.getLogger(IdentityHousekeeping.class.getName());
+
+    @EJB
+    OncePerCluster once;
 
     @Inject
     VerificationCodes codes;
@@ -28,10 +33,9 @@ public class IdentityHousekeeping {
     @Schedule(hour = "*", minute = "*/5", persistent = false, info = "identity-housekeeping")
     void tick() {
         try {
-            codes.purgeExpired();
             Duration longest = settings.codePolicy().window().compareTo(settings.accountLoginPolicy().window()) > 0
                     ? settings.codePolicy().window() : settings.accountLoginPolicy().window();
-            throttle.purge(longest);
+            once.run("identity-housekeeping", () -> codes.purgeExpired() + throttle.purge(longest));
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "identity housekeeping failed; the next tick retries", e);
         }

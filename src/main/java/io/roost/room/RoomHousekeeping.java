@@ -1,5 +1,6 @@
 package io.roost.room;
 
+import io.roost.platform.cluster.OncePerCluster;
 import io.roost.room.store.RoomStore;
 import jakarta.ejb.ConcurrencyManagement;
 import jakarta.ejb.ConcurrencyManagementType;
@@ -19,7 +20,9 @@ import java.util.logging.Logger;
 /**
  * The live-room timers. Each is a sweep over rows whose own timestamps are the deadlines, so
  * there is no timer per viewer, restarts catch up on the first tick, and every node may run them:
- * batches skip each other's locked rows and a session's counts are claimed by one row update.
+ * timeout and clear batches skip each other's locked rows ({@code FOR UPDATE SKIP LOCKED}), a
+ * session is closed and its counts are claimed by one conditional row update each, and the history
+ * purge runs on one node at a time ({@link OncePerCluster}).
  *
  * <ul>
  * <li>viewers silent past the timeout leave; anchors silent past theirs
@@ -44,6 +47,9 @@ public class RoomHousekeeping {
 
     @EJB
     RoomStore store;
+
+    @EJB
+    OncePerCluster once;
 
     @Inject
     LiveRooms rooms;
@@ -74,7 +80,7 @@ public class RoomHousekeeping {
 
     @Schedule(hour = "*", minute = "*/10", persistent = false, info = "room-history-purge")
     void purgeTick() {
-        once(purging, () -> drain(() -> store.purgeHistory(settings.historyRetention(), BATCH), true));
+        once(purging, () -> drain(() -> once.run("room-history-purge", () -> store.purgeHistory(settings.historyRetention(), BATCH)), true));
     }
 
     /** Timed-out viewers leave; timed-out anchors' sessions close. Returns how many of both. */

@@ -1,5 +1,7 @@
 package io.roost.social;
 
+import jakarta.ejb.EJB;
+import io.roost.platform.cluster.OncePerCluster;
 import jakarta.ejb.ConcurrencyManagement;
 import jakarta.ejb.ConcurrencyManagementType;
 import jakarta.ejb.Schedule;
@@ -8,12 +10,15 @@ import jakarta.inject.Inject;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
-/** Marks friend requests past their expiry as EXPIRED (reads treat them as expired already). */
+/** Marks friend requests past their expiry as EXPIRED (reads treat them as expired already); one node per tick ({@link OncePerCluster}). */
 @Singleton
 @ConcurrencyManagement(ConcurrencyManagementType.BEAN)
 public class SocialHousekeeping {
 
     private static final Logger LOG = Logger.getLogger(SocialHousekeeping.class.getName());
+
+    @EJB
+    OncePerCluster once;
 
     @Inject
     SocialGraph graph;
@@ -21,7 +26,7 @@ public class SocialHousekeeping {
     @Schedule(hour = "*", minute = "*/10", persistent = false, info = "social-housekeeping")
     void tick() {
         try {
-            graph.expireRequests();
+            once.run("social-housekeeping", graph::expireRequests);
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "social housekeeping failed; the next tick retries", e);
         }

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import java.io.File;
 import java.io.IOException;
+import java.net.URL;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermission;
@@ -23,8 +24,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * {@code bin/roost} as a user runs it: start, the banner's Agora secret and webhook command (pasted
- * as printed), a crash of WildFly, a start right after it, stop. Runs beside the suite's managed
- * WildFly (which uses target/server itself) on its own ports and data directory, with the
+ * as printed), a crash of WildFly, a start of two nodes behind HAProxy right after it, the crash of
+ * one of them (the other keeps serving through the load balancer), stop. Runs beside the suite's
+ * managed WildFly (which uses target/server itself) on its own ports and data directory, with the
  * packaged build ({@code ROOST_SKIP_BUILD=1}).
  */
 class LauncherIT {
@@ -33,9 +35,11 @@ class LauncherIT {
     private static final Path WORK = ROOT.resolve("target/launcher-it");
     private static final Path DATA = WORK.resolve("data");
     private static final int PORT_OFFSET = Integer.getInteger("roost.test.launcher.port.offset", 700);
+    private static final int LB_PORT = Integer.getInteger("roost.test.launcher.lb.port", 8700);
     private static final Map<String, String> LAUNCHER_ENV = Map.of(
             "ROOST_DATA_DIR", DATA.toString(),
             "ROOST_PORT_OFFSET", Integer.toString(PORT_OFFSET),
+            "ROOST_LB_PORT", Integer.toString(LB_PORT),
             "ROOST_DEV_DB_PORT", Integer.getInteger("roost.test.launcher.db.port", 55932).toString(),
             "ROOST_DEV_NAMESRV_PORT", Integer.getInteger("roost.test.launcher.namesrv.port", 20376).toString(),
             "ROOST_DEV_BROKER_PORT", Integer.getInteger("roost.test.launcher.broker.port", 11431).toString(),
@@ -46,12 +50,12 @@ class LauncherIT {
     private final List<Process> launchers = new ArrayList<>();
 
     @Test
-    void startsPostsRecoversFromAWildFlyCrashAndStopsEverything() throws Exception {
+    void startsPostsRecoversFromAWildFlyCrashRunsTwoNodesBehindHaproxyAndStopsEverything() throws Exception {
         run("stop"); // whatever an aborted earlier run left, before its data directory goes
         deleteRecursively(WORK);
         Files.createDirectories(WORK);
         try {
-            Process first = start("start-1");
+            Process first = start("start-1", "start");
             String banner = awaitBanner(first, "start-1");
             assertFalse(banner.toLowerCase().contains("placeholder"), banner);
 
@@ -68,7 +72,7 @@ class LauncherIT {
             // The 200 comes from the signature: the same command with another secret is refused.
             assertTrue(bash(post.replace(secret, "not-" + secret)).strip().endsWith("HTTP 401"), post);
 
-            long wildfly = pidIn(DATA.resolve("wildfly.pid"));
+            long wildfly = pidIn(DATA.resolve("node-0/wildfly.pid"));
             ProcessHandle jvm = ProcessHandle.of(wildfly).orElseThrow();
             ProcessHandle wrapper = jvm.parent().orElseThrow();
             assertTrue(wrapper.info().commandLine().orElse("").contains("standalone.sh"), wrapper.info().toString());
@@ -80,20 +84,44 @@ class LauncherIT {
             kill(wrapper);
             kill(jvm);
 
-            Process second = start("start-2"); // at once: the first launcher is still cleaning up
+            // at once: the first launcher is still cleaning up
+            Process second = start("start-2", "start", "--nodes", "2");
             String secondBanner = awaitBanner(second, "start-2");
             assertTrue(secondBanner.contains(secret), "the secret is kept across starts: " + secondBanner);
             assertEquals(secret, Files.readString(secretFile).strip());
+            // one URL, the load balancer's: the pasted command goes through HAProxy, and so does a device
+            String lb = "http://127.0.0.1:" + LB_PORT;
+            assertTrue(secondBanner.contains("URL            " + lb + "\n"), secondBanner);
+            assertTrue(postCommand(secondBanner).contains(lb + "/api/v1/webhooks/agora"), secondBanner);
+            assertTrue(bash(postCommand(secondBanner)).strip().endsWith("HTTP 200"), secondBanner);
+            WsDevice.hello(new URL(lb + "/"), "web", "launcher-it").bye();
 
             assertTrue(first.waitFor(1, TimeUnit.MINUTES), "the first launcher noticed the crash and exited");
             assertNotEquals(0, first.exitValue(), "a crash is a failure: " + log("start-1"));
             assertTrue(log("start-1").contains("WildFly exited unexpectedly"), log("start-1"));
 
-            long secondWildfly = pidIn(DATA.resolve("wildfly.pid"));
+            long secondWildfly = pidIn(DATA.resolve("node-0/wildfly.pid"));
+            long otherNode = pidIn(DATA.resolve("node-1/wildfly.pid"));
+            long haproxy = pidIn(DATA.resolve("haproxy.pid"));
             assertNotEquals(wildfly, secondWildfly);
-            List<Long> started = new ArrayList<>(List.of(wildfly, firstDevServices, firstPostmaster, secondWildfly,
-                    pidIn(DATA.resolve("devservices/devservices.pid")), postmasterPid()));
+            assertEquals(second.pid(), ProcessHandle.of(haproxy).flatMap(ProcessHandle::parent).orElseThrow().pid(), "HAProxy is the launcher's child");
+            List<Long> started = new ArrayList<>(List.of(wildfly, firstDevServices, firstPostmaster, secondWildfly, otherNode,
+                    haproxy, pidIn(DATA.resolve("devservices/devservices.pid")), postmasterPid()));
             started.add(ProcessHandle.of(secondWildfly).flatMap(ProcessHandle::parent).orElseThrow().pid());
+
+            // A node dies: the launcher says so and stays, the other node serves through the load balancer.
+            kill(ProcessHandle.of(otherNode).orElseThrow());
+            Wait.until("the launcher reports the dead node", Duration.ofSeconds(30),
+                    () -> log("start-2").contains("Node 1 (WildFly, port " + (8080 + PORT_OFFSET + 100) + ") exited unexpectedly"));
+            assertTrue(second.isAlive(), log("start-2"));
+            for (int i = 0; i < 5; i++) {
+                assertEquals(200, new Http(new URL(lb + "/")).get("api/health", null).statusCode(), "through HAProxy, try " + i);
+            }
+            assertEquals(0, run("status"), log("status"));
+            assertTrue(log("status").contains("Node 0: WildFly running (pid " + secondWildfly + "), http://127.0.0.1:"
+                    + (8080 + PORT_OFFSET) + ", healthy\n"), log("status"));
+            assertTrue(log("status").contains("Node 1: WildFly not running"), log("status"));
+            assertTrue(log("status").contains("Load balancer: HAProxy running (pid " + haproxy + ")"), log("status"));
             for (Process launcher : launchers) {
                 started.add(launcher.pid());
             }
@@ -114,9 +142,9 @@ class LauncherIT {
         }
     }
 
-    /** {@code bin/roost start} in the background, its output in target/launcher-it/NAME.log. */
-    private Process start(String name) throws IOException {
-        Process process = launcher("start").redirectOutput(WORK.resolve(name + ".log").toFile()).start();
+    /** {@code bin/roost ARGS} (a start) in the background, its output in target/launcher-it/NAME.log. */
+    private Process start(String name, String... args) throws IOException {
+        Process process = launcher(args).redirectOutput(WORK.resolve(name + ".log").toFile()).start();
         launchers.add(process);
         return process;
     }
@@ -132,8 +160,10 @@ class LauncherIT {
         return process.exitValue();
     }
 
-    private static ProcessBuilder launcher(String command) {
-        ProcessBuilder builder = new ProcessBuilder(ROOT.resolve("bin/roost").toString(), command).directory(ROOT.toFile())
+    private static ProcessBuilder launcher(String... args) {
+        List<String> command = new ArrayList<>(List.of(ROOT.resolve("bin/roost").toString()));
+        command.addAll(List.of(args));
+        ProcessBuilder builder = new ProcessBuilder(command).directory(ROOT.toFile())
                 .redirectErrorStream(true).redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
         // Failsafe's environment configures the suite's WildFly; the launcher gets only its own.
         Map<String, String> env = builder.environment();

@@ -1,5 +1,6 @@
 package io.roost.presence.mqtt;
 
+import io.roost.platform.cluster.OncePerCluster;
 import io.roost.presence.store.MqttStore;
 import jakarta.ejb.ConcurrencyManagement;
 import jakarta.ejb.ConcurrencyManagementType;
@@ -12,7 +13,10 @@ import jakarta.inject.Inject;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
-/** Cleans closed connections after their retention and history after ROOST_MQTT_HISTORY_DAYS, in small batches. */
+/**
+ * Cleans closed connections after their retention and history after ROOST_MQTT_HISTORY_DAYS, in
+ * small batches, each its own transaction, one node at a time ({@link OncePerCluster}).
+ */
 @Singleton
 @Startup
 @DependsOn("DatabaseMigrator")
@@ -27,16 +31,20 @@ public class MqttHousekeeping {
     @EJB
     MqttStore store;
 
+    @EJB
+    OncePerCluster once;
+
     @Inject
     MqttSettings settings;
 
     @Schedule(hour = "*", minute = "*", second = "*/30", persistent = false, info = "mqtt-housekeeping")
     void tick() {
         try {
-            while (store.purgeClosedConnections(settings.connectionRetention(), CONNECTION_BATCH) == CONNECTION_BATCH) {
+            while (once.run("mqtt-connection-purge",
+                    () -> store.purgeClosedConnections(settings.connectionRetention(), CONNECTION_BATCH)) == CONNECTION_BATCH) {
                 Thread.onSpinWait();
             }
-            while (store.purgeHistory(settings.historyDays(), BATCH) == BATCH) {
+            while (once.run("mqtt-history-purge", () -> store.purgeHistory(settings.historyDays(), BATCH)) == BATCH) {
                 Thread.onSpinWait();
             }
         } catch (RuntimeException e) {

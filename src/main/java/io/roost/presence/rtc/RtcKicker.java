@@ -26,8 +26,10 @@ import java.util.logging.Logger;
 /**
  * Kicks users who left with reason 999 (abnormal frequent join/leave), a delay after the leave,
  * through Agora's kicking-rule REST API: {@code POST {base}/dev/v1/kicking-rule}. The due kicks
- * are rows (rtc_channel_kick), leased by a timer tick on any node; the HTTP call runs outside any
- * transaction; failures back off (2, 4, 8 ... s, at most 5 min) and give up after 10 attempts.
+ * are rows (rtc_channel_kick), leased by a timer tick on any node ({@code FOR UPDATE SKIP LOCKED}
+ * with due_at moved on: each attempt is made by one node, and a dead node's lease runs out for
+ * another); the HTTP call runs outside any transaction; failures back off (2, 4, 8 ... s, at most
+ * 5 min) and give up after 10 attempts.
  */
 @Singleton
 @Startup

@@ -206,6 +206,11 @@ public class DeviceSessions {
         return routes.onlineByDeviceType();
     }
 
+    /** Every node that ever heartbeated: id, address, connections, last heartbeat, alive or not. */
+    public List<ClusterNode> nodes() {
+        return routes.nodes(NodeRegistry.NODE_TIMEOUT);
+    }
+
     /** The users among {@code uids} with at least one live device route. */
     public Set<Long> onlineAmong(List<Long> uids) {
         return routes.routesOf(uids).stream().map(DeviceRoute::uid).collect(Collectors.toSet());

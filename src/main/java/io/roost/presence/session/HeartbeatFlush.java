@@ -10,7 +10,7 @@ import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
 import jakarta.inject.Inject;
 
-/** The EJB timer that writes the buffered device heartbeats every 5 s. */
+/** The EJB timer that writes this node's buffered device heartbeats every 5 s (per node: each node flushes its own buffer). */
 @Singleton
 @Startup
 @DependsOn("DatabaseMigrator")

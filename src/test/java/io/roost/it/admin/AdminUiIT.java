@@ -132,6 +132,10 @@ class AdminUiIT extends DeployedRoost {
         Files.createDirectories(shot.getParent());
         Files.copy(((ChromeDriver) browser).getScreenshotAs(OutputType.FILE).toPath(), shot, StandardCopyOption.REPLACE_EXISTING);
         assertTrue(Files.size(shot) > 10_000, "a screenshot of the dashboard");
+        // the node table: this node (the suite's ROOST_NODE_ID is 1), alive, with its address
+        wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("nodes"), "alive"));
+        String nodes = wait.until(d -> d.findElement(By.id("nodes")).getText());
+        assertTrue(nodes.lines().anyMatch(l -> l.startsWith("1 ") && l.contains("alive")), nodes);
 
         // kick the channel member (the Agora kicking-rule path)
         open("#/channel?name=" + channel);

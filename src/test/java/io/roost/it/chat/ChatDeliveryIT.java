@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.roost.it.Database;
 import io.roost.it.DeployedRoost;
 import io.roost.it.LoginLog;
+import io.roost.it.Routes;
 import io.roost.it.TestUsers.User;
 import io.roost.it.TopicEvents;
 import io.roost.it.Wait;
@@ -150,15 +151,9 @@ class ChatDeliveryIT extends DeployedRoost {
         User b = chats.user();
         // b looks online on this node (the suite's node id is 1), but no such connection exists there
         String ghost = "ghost-" + b.id();
-        try (Connection c = Database.connect(); PreparedStatement ps = c.prepareStatement("""
-                INSERT INTO presence_device_route (uid, device_type, session_key, node_id, connection_id, device_id, epoch)
-                VALUES (?, 'android', '', 1, ?, 'gone-phone', 1)""")) {
-            ps.setLong(1, Long.parseLong(b.id()));
-            ps.setString(2, ghost);
-            ps.executeUpdate();
-        }
+        Routes.ghost(b.id(), 1, ghost);
         chats.sendText(a, b, "anyone home");
-        Wait.until("the stale route is repaired", Duration.ofSeconds(5), () -> !routeExists(ghost));
+        Wait.until("the stale route is repaired", Duration.ofSeconds(5), () -> !Routes.exists(ghost));
         LoginLog.await(baseUrl, b.id(), List.of("unreachable"));
         JsonObject push = offlinePushes.events(b.id()).poll(20, TimeUnit.SECONDS);
         assertNotNull(push, "no offline push for " + b.id());
@@ -371,16 +366,6 @@ class ChatDeliveryIT extends DeployedRoost {
             try (ResultSet rs = ps.executeQuery()) {
                 rs.next();
                 return List.of(rs.getLong(1), rs.getLong(2), rs.getLong(3), rs.getLong(4));
-            }
-        }
-    }
-
-    private static boolean routeExists(String connectionId) throws Exception {
-        try (Connection c = Database.connect();
-             PreparedStatement ps = c.prepareStatement("SELECT 1 FROM presence_device_route WHERE connection_id = ?")) {
-            ps.setString(1, connectionId);
-            try (ResultSet rs = ps.executeQuery()) {
-                return rs.next();
             }
         }
     }

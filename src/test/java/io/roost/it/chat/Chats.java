@@ -12,32 +12,32 @@ import java.net.URL;
 import java.util.UUID;
 
 /** The chat calls the chat ITs share: users, sends over REST, conversations and history. */
-final class Chats {
+public final class Chats {
 
     private final URL base;
     private final Http http;
 
-    Chats(URL base) {
+    public Chats(URL base) {
         this.base = base;
         this.http = new Http(base);
     }
 
     /** A user whose token is bound to the web device "w". */
-    User user() throws Exception {
+    public User user() throws Exception {
         return TestUsers.registerWithoutPassword(base, "ch-", "web", "w");
     }
 
     /** A user whose token any device may log in with (for tests with several devices of one user). */
-    User roaming() throws Exception {
+    public User roaming() throws Exception {
         return TestUsers.create(base, "ch-");
     }
 
-    static String sid() {
+    public static String sid() {
         return "s-" + UUID.randomUUID();
     }
 
     /** A text message over REST; its answer ({@code msgId}, {@code seq}). */
-    JsonObject sendText(User from, User to, String text) {
+    public JsonObject sendText(User from, User to, String text) {
         var r = http.post("api/v1/chat/messages", from.auth(),
                 "{\"peer\":\"" + to.id() + "\",\"sendId\":\"" + sid() + "\",\"type\":\"text\",\"text\":\"" + text + "\"}");
         assertEquals(201, r.statusCode(), r.body());
@@ -45,14 +45,14 @@ final class Chats {
     }
 
     /** A page of the owner's history with {@code peer}. */
-    JsonObject messages(User owner, User peer, String query) {
+    public JsonObject messages(User owner, User peer, String query) {
         var r = http.get("api/v1/chat/users/me/conversations/" + peer.id() + "/messages" + query, owner.auth());
         assertEquals(200, r.statusCode(), r.body());
         return json(r);
     }
 
     /** The owner's conversation with {@code peer}, or null. */
-    JsonObject conversation(User owner, User peer) {
+    public JsonObject conversation(User owner, User peer) {
         var r = http.get("api/v1/chat/users/me/conversations?limit=100", owner.auth());
         assertEquals(200, r.statusCode(), r.body());
         JsonArray items = json(r).getJsonArray("items");

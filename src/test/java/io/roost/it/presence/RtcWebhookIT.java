@@ -7,7 +7,7 @@ import static io.roost.it.Problems.assertProblem;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.sun.net.httpserver.HttpServer;
+import io.roost.it.AgoraStub;
 import io.roost.it.DeployedRoost;
 import io.roost.it.Http;
 import io.roost.it.Ncs;
@@ -15,58 +15,19 @@ import io.roost.it.TestUsers;
 import io.roost.it.Wait;
 import io.roost.presence.rtc.AgoraSignature;
 import jakarta.json.JsonObject;
-import java.io.IOException;
-import java.net.InetSocketAddress;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicReference;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The NCS webhook end to end: real signed HTTP in, PostgreSQL state out through the query API. */
 class RtcWebhookIT extends DeployedRoost {
 
-    static HttpServer agora;
-    static final List<String> KICK_REQUESTS = new CopyOnWriteArrayList<>();
-    static final List<String> KICK_AUTH = new CopyOnWriteArrayList<>();
-    /**
-     * Requests for this channel fail while failures are left. Per channel: other tests' kicks (an
-     * admin kick retried after the stub was down) reach the stub too and must not use them up.
-     */
-    static final AtomicReference<String> KICK_FAILING_CHANNEL = new AtomicReference<>("");
-    static final AtomicInteger KICK_FAILURES_LEFT = new AtomicInteger();
-
-    /** A stand-in for Agora's REST API: records kicking-rule requests, fails the first ones on demand. */
-    @BeforeAll
-    static void startAgoraStub() throws IOException {
-        int port = Integer.parseInt(System.getProperty("roost.test.agora.port", "18089"));
-        agora = HttpServer.create(new InetSocketAddress("127.0.0.1", port), 0);
-        agora.createContext("/dev/v1/kicking-rule", exchange -> {
-            String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
-            KICK_REQUESTS.add(body);
-            KICK_AUTH.add(exchange.getRequestHeaders().getFirst("Authorization"));
-            boolean fail = body.contains("\"" + KICK_FAILING_CHANNEL.get() + "\"")
-                    && KICK_FAILURES_LEFT.getAndUpdate(n -> Math.max(0, n - 1)) > 0;
-            byte[] answer = (fail ? "{\"message\":\"boom\"}" : "{\"status\":\"success\",\"id\":1953}")
-                    .getBytes(StandardCharsets.UTF_8);
-            exchange.getResponseHeaders().add("Content-Type", "application/json");
-            exchange.sendResponseHeaders(fail ? 500 : 200, answer.length);
-            exchange.getResponseBody().write(answer);
-            exchange.close();
-        });
-        agora.start();
-    }
-
-    @AfterAll
-    static void stopAgoraStub() {
-        agora.stop(0);
-    }
+    @RegisterExtension
+    static final AgoraStub agora = new AgoraStub();
 
     static String channelName() {
         return "it-" + UUID.randomUUID().toString().substring(0, 12);
@@ -239,8 +200,7 @@ class RtcWebhookIT extends DeployedRoost {
     void abnormalLeaveIsKickedThroughAgorasApiOnceRetriedAfterA500() throws Exception {
         Ncs ncs = ncs();
         String name = channelName();
-        KICK_FAILING_CHANNEL.set(name);
-        KICK_FAILURES_LEFT.set(1);
+        agora.failNext(name, 1);
         ncs.send(Ncs.member("k1", 103, name, 77, 1, now(), null));
         assertEquals(200, ncs.send(Ncs.member("k2", 104, name, 77, 2, now(), 999)).statusCode());
         // NCS sends the same notice again: still one kick.
@@ -254,7 +214,7 @@ class RtcWebhookIT extends DeployedRoost {
                 .getJsonArray("kicks").getJsonObject(0);
         assertEquals(1953, kick.getInt("ruleId"));
         assertEquals(2, kick.getInt("attempts"), "one failure (HTTP 500), then success");
-        List<String> mine = KICK_REQUESTS.stream().filter(b -> b.contains("\"" + name + "\"")).toList();
+        List<String> mine = agora.kicksOf(name);
         assertEquals(2, mine.size(), "the stub saw the failed try and the retry, nothing more: " + mine);
         JsonObject request = json(mine.get(1));
         assertEquals("it-app", request.getString("appid"));
@@ -262,7 +222,7 @@ class RtcWebhookIT extends DeployedRoost {
         assertEquals(77, request.getInt("uid"));
         assertEquals("join_channel", request.getJsonArray("privileges").getString(0));
         assertTrue(request.getInt("time") > 0);
-        assertTrue(KICK_AUTH.contains(basic("it-customer", "it-customer-secret")));
+        assertTrue(agora.kickAuth.contains(basic("it-customer", "it-customer-secret")));
     }
 
     @Test

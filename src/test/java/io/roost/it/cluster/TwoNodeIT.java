@@ -1,0 +1,242 @@
+package io.roost.it.cluster;
+
+import static io.roost.it.Http.ADMIN;
+import static io.roost.it.Http.json;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.roost.it.AgoraStub;
+import io.roost.it.Http;
+import io.roost.it.LoginLog;
+import io.roost.it.Ncs;
+import io.roost.it.Routes;
+import io.roost.it.TestUsers;
+import io.roost.it.TestUsers.User;
+import io.roost.it.TopicEvents;
+import io.roost.it.Wait;
+import io.roost.it.WsDevice;
+import io.roost.it.chat.Chats;
+import io.roost.it.cluster.ClusterNodes.Node;
+import io.roost.it.presence.RtcConvergence;
+import jakarta.json.JsonArray;
+import jakarta.json.JsonObject;
+import java.net.URI;
+import java.net.URL;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * Two nodes on one PostgreSQL and one RocketMQ ({@link ClusterNodes}): what a device, a back end or
+ * Agora does on one node takes effect on the other, cluster-wide timer work is done once, and the
+ * loss of a node takes its devices offline within the documented bound. The node kill runs last.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class TwoNodeIT {
+
+    @RegisterExtension
+    @Order(1)
+    static final ClusterNodes cluster = new ClusterNodes();
+
+    @RegisterExtension
+    @Order(2)
+    static final AgoraStub agora = new AgoraStub();
+
+    /** The roost-offline-push events, by recipient. */
+    @RegisterExtension
+    @Order(3)
+    static final TopicEvents offlinePushes = new TopicEvents("roost-offline-push", "recipient");
+
+    static URL zero() {
+        return cluster.node(0).url();
+    }
+
+    static URL one() {
+        return cluster.node(1).url();
+    }
+
+    static JsonObject presence(URL node, String uid) {
+        var r = new Http(node).get("api/v1/presence/users/" + uid, ADMIN);
+        assertEquals(200, r.statusCode(), r.body());
+        return json(r);
+    }
+
+    static List<JsonObject> logins(URL node, String uid) {
+        var r = new Http(node).get("api/v1/presence/users/" + uid + "/logins", ADMIN);
+        assertEquals(200, r.statusCode(), r.body());
+        return Http.jsonArray(r.body()).stream().map(JsonObject.class::cast).toList();
+    }
+
+    @Test
+    @Order(1)
+    void aLoginOnOneNodeKicksTheSameDeviceTypeOnTheOtherAndPresenceSaysSoOnBoth() throws Exception {
+        User user = TestUsers.create(zero(), "cl-kick-");
+        WsDevice old = WsDevice.login(zero(), user.token(), "android", "phone-old");
+        WsDevice tablet = WsDevice.login(zero(), user.token(), "ios", "ipad");
+        WsDevice fresh = WsDevice.login(one(), user.token(), "android", "phone-new");
+        JsonObject kick = old.await("kick");
+        assertEquals("replaced_by_new_login", kick.getString("reason"), kick.toString());
+        assertEquals(1008, old.closeCode());
+        tablet.heartbeat();
+        tablet.await("heartbeat");
+        for (URL node : List.of(zero(), one())) {
+            JsonArray devices = presence(node, user.id()).getJsonArray("devices");
+            assertEquals(2, devices.size(), devices.toString());
+            JsonObject android = devices.stream().map(JsonObject.class::cast)
+                    .filter(d -> d.getString("deviceType").equals("android")).findFirst().orElseThrow();
+            assertEquals("phone-new", android.getString("deviceId"));
+            assertEquals(cluster.node(1).id(), android.getInt("node"), "the route names the node holding the connection");
+        }
+        LoginLog.await(zero(), user.id(), List.of("kick", "login"));
+        fresh.bye();
+        tablet.bye();
+    }
+
+    @Test
+    @Order(2)
+    void aMessageFromNodeZeroIsPushedOnNodeOneAndItsReceiptsComeBack() throws Exception {
+        Chats chats = new Chats(zero());
+        User a = chats.roaming();
+        User b = chats.roaming();
+        WsDevice aPhone = WsDevice.login(zero(), a.token(), "android", "a-phone");
+        WsDevice bPhone = WsDevice.login(one(), b.token(), "android", "b-phone");
+        try {
+            JsonObject sent = aPhone.op("chatOp", "\"op\":\"send\",\"peer\":\"" + b.id() + "\",\"sendId\":\"" + Chats.sid()
+                    + "\",\"msgType\":\"text\",\"body\":{\"text\":\"across\"}");
+            assertEquals("ok", sent.getString("result"), sent.toString());
+            JsonObject pushed = bPhone.await("chatMsg"); // WsDevice acknowledges it, as a client must
+            assertEquals(a.id(), pushed.getString("from"));
+            assertEquals("across", pushed.getJsonObject("body").getString("text"), pushed.toString());
+            JsonObject delivered = aPhone.await("chatReceipt");
+            assertEquals("delivered", delivered.getString("kind"), delivered.toString());
+            assertEquals(b.id(), delivered.getString("peer"));
+            assertEquals(1, delivered.getInt("seq"));
+
+            JsonObject read = bPhone.op("chatOp", "\"op\":\"read\",\"peer\":\"" + a.id() + "\",\"readSeq\":1");
+            assertEquals("ok", read.getString("result"), read.toString());
+            JsonObject readReceipt = aPhone.await("chatReceipt");
+            assertEquals("read", readReceipt.getString("kind"), readReceipt.toString());
+            assertEquals(1, readReceipt.getInt("seq"));
+            assertEquals(1, new Chats(one()).conversation(a, b).getInt("peerReadSeq"), "the same on the other node");
+        } finally {
+            aPhone.bye();
+            bPhone.bye();
+        }
+    }
+
+    @Test
+    @Order(3)
+    void aRouteToAConnectionNodeOneDoesNotHaveIsRepairedThereAndTheMessageGoesOffline() throws Exception {
+        Chats chats = new Chats(zero());
+        User a = chats.user();
+        User b = chats.user();
+        String ghost = "ghost-" + b.id();
+        Routes.ghost(b.id(), cluster.node(1).id(), ghost);
+        chats.sendText(a, b, "anyone home");
+        Wait.until("node 1 repairs the stale route", Duration.ofSeconds(10), () -> !Routes.exists(ghost));
+        LoginLog.await(zero(), b.id(), List.of("unreachable"));
+        JsonObject repair = logins(zero(), b.id()).stream().filter(e -> e.getString("event").equals("unreachable"))
+                .findFirst().orElseThrow();
+        assertEquals(cluster.node(1).id(), repair.getInt("node"), "repaired by the node the route named: " + repair);
+        JsonObject push = offlinePushes.events(b.id()).poll(20, TimeUnit.SECONDS);
+        assertNotNull(push, "no offline push for " + b.id());
+        assertEquals(1, push.getInt("count"), push.toString());
+    }
+
+    @Test
+    @Order(4)
+    void agoraNotificationsOfOneChannelSpreadOverBothNodesEndExact() throws Exception {
+        long seed = Long.getLong("roost.seed", System.nanoTime());
+        RtcConvergence.round(seed, 1, List.of(ncs(zero()), ncs(one())), new Http(one()));
+    }
+
+    @Test
+    @Order(5)
+    void abnormalLeavesAreKickedOnceWhileBothNodesRunTheKicker() throws Exception {
+        List<String> channels = new ArrayList<>();
+        long ts = System.currentTimeMillis() / 1000;
+        for (int i = 0; i < 10; i++) {
+            String channel = "cl-kick-" + UUID.randomUUID().toString().substring(0, 12);
+            channels.add(channel);
+            // the join on one node, the 999 leave on the other, and NCS's duplicate of it on the first
+            assertEquals(200, ncs(zero()).send(Ncs.member(channel + "-1", 103, channel, 77, 1, ts, null)).statusCode());
+            assertEquals(200, ncs(one()).send(Ncs.member(channel + "-2", 104, channel, 77, 2, ts, 999)).statusCode());
+            assertEquals(200, ncs(zero()).send(Ncs.member(channel + "-2", 104, channel, 77, 2, ts, 999)).statusCode());
+        }
+        for (String channel : channels) {
+            Wait.until("kick of " + channel + " DONE", Duration.ofSeconds(30), () -> {
+                JsonArray kicks = json(new Http(one()).get("api/v1/presence/channels/" + channel + "/kicks", ADMIN)).getJsonArray("kicks");
+                return kicks.size() == 1 && kicks.getJsonObject(0).getString("status").equals("DONE");
+            });
+        }
+        Thread.sleep(3_000); // both nodes' kickers tick every second: time for a second call, if any
+        for (String channel : channels) {
+            assertEquals(1, agora.kicksOf(channel).size(), "one call to Agora for " + channel + ": " + agora.kicksOf(channel));
+            JsonObject kick = json(new Http(zero()).get("api/v1/presence/channels/" + channel + "/kicks", ADMIN))
+                    .getJsonArray("kicks").getJsonObject(0);
+            assertEquals(1, kick.getInt("attempts"), kick.toString());
+        }
+    }
+
+    @Test
+    @Order(6)
+    void theAdminOverviewShowsBothNodesWithTheirConnections() throws Exception {
+        User user = TestUsers.create(zero(), "cl-admin-");
+        WsDevice device = WsDevice.login(one(), user.token(), "web", "admin-view");
+        try {
+            for (URL node : List.of(zero(), one())) {
+                JsonArray nodes = json(new Http(node).get("api/v1/admin/overview", ADMIN)).getJsonArray("nodes");
+                for (Node n : cluster.nodes()) {
+                    JsonObject row = nodes.stream().map(JsonObject.class::cast).filter(r -> r.getInt("id") == n.id())
+                            .findFirst().orElseThrow(() -> new AssertionError("node " + n.id() + " missing: " + nodes));
+                    assertTrue(row.getBoolean("alive"), row.toString());
+                    assertTrue(row.getString("address").endsWith("/" + n.jvm().orElseThrow().pid()), row.toString());
+                    assertNotNull(row.getString("lastHeartbeat"), row.toString());
+                }
+                JsonObject mine = nodes.stream().map(JsonObject.class::cast).filter(r -> r.getInt("id") == cluster.node(1).id())
+                        .findFirst().orElseThrow();
+                assertTrue(mine.getInt("connections") >= 1, mine.toString());
+            }
+        } finally {
+            device.bye();
+        }
+    }
+
+    /**
+     * Node 1 is killed (SIGKILL) with a device on it: node 0 expires its routes once its heartbeat is
+     * 30 s old (checked every 5 s), the device shows offline with {@code node_lost} in its login
+     * log, and it logs in again on node 0 as a reconnecting client does.
+     */
+    @Test
+    @Order(100)
+    void whenNodeOneDiesItsDevicesGoOfflineWithinTheBoundAndLogInAgainOnNodeZero() throws Exception {
+        User user = TestUsers.create(zero(), "cl-loss-");
+        WsDevice device = WsDevice.login(one(), user.token(), "android", "phone");
+        assertTrue(presence(zero(), user.id()).getBoolean("online"));
+        cluster.node(1).kill();
+        long killed = System.nanoTime();
+        Wait.until("node 1's device offline", Duration.ofSeconds(45), () -> !presence(zero(), user.id()).getBoolean("online"));
+        long seconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - killed);
+        System.out.println("TwoNodeIT: node 1's device went offline " + seconds + " s after the kill");
+        assertTrue(seconds >= 20, "not before the node's heartbeat was 30 s old (heartbeats every 5 s): " + seconds + " s");
+        LoginLog.await(zero(), user.id(), List.of("node_lost"));
+        assertTrue(device.closeCode() != 0);
+        WsDevice again = WsDevice.login(zero(), user.token(), "android", "phone");
+        assertEquals(cluster.node(0).id(), presence(zero(), user.id()).getJsonArray("devices").getJsonObject(0).getInt("node"));
+        assertFalse(logins(zero(), user.id()).isEmpty());
+        again.bye();
+    }
+
+    private static Ncs ncs(URL node) throws Exception {
+        return new Ncs(URI.create(node.toString()));
+    }
+}
