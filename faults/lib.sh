@@ -69,6 +69,7 @@ start_roost() {
   if grep -q -- '--nodes' bin/roost; then
     args+=(--nodes "$NODES")
     URL=http://127.0.0.1:${ROOST_LB_PORT:-8000}
+    (( NODES > 1 )) || URL=$(node_url 0) # one node runs without the load balancer
   elif [[ $NODES != 1 ]]; then
     echo "bin/roost has no --nodes here: run with NODES=1 (one node, no load balancer)" >&2; exit 2
   else
