@@ -87,6 +87,7 @@ start_roost() {
     done
     curl -fsS "$(node_url "$i")/api/health" >/dev/null || { echo "node $i not healthy" >&2; tail -n 30 "$OUT/launcher.log"; exit 1; }
   done
+  for _ in $(seq 1 120); do curl -fsS "$URL/api/health" >/dev/null 2>&1 && break; sleep 1; done # the load balancer starts last
   echo "== Roost is up: $NODES node(s), clients use $URL"
 }
 
