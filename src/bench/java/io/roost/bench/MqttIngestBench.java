@@ -151,14 +151,7 @@ public final class MqttIngestBench {
 
         Map<String, Boolean> actual = new HashMap<>();
         for (String g : List.of(group, warmupGroup)) {
-            String cursor = "";
-            while (cursor != null) {
-                JsonObject page = get(http, url + "/api/v1/presence/mqtt/clients?limit=10000&groupId=" + g
-                        + (cursor.isEmpty() ? "" : "&cursor=" + java.net.URLEncoder.encode(cursor, StandardCharsets.UTF_8)), auth);
-                page.getJsonArray("clients").forEach(c -> actual.put(c.asJsonObject().getString("clientId"),
-                        c.asJsonObject().getBoolean("online")));
-                cursor = page.isNull("nextCursor") ? null : page.getString("nextCursor");
-            }
+            actual.putAll(clientsOnline(http, url, auth, g));
         }
         long wrong = expected.entrySet().stream().filter(e -> !e.getValue().equals(actual.get(e.getKey()))).count();
         System.out.printf("CHECK clients=%d online=%d wrong=%d%n", expected.size(),
@@ -211,6 +204,20 @@ public final class MqttIngestBench {
             throw new IllegalStateException(url + " -> " + r.statusCode() + " " + r.body());
         }
         return Json.createReader(new StringReader(r.body())).readObject();
+    }
+
+    /** Every client of the group as Roost has it: client id → online. */
+    static Map<String, Boolean> clientsOnline(HttpClient http, String url, String auth, String group) throws Exception {
+        Map<String, Boolean> online = new HashMap<>();
+        String cursor = "";
+        while (cursor != null) {
+            JsonObject page = get(http, url + "/api/v1/presence/mqtt/clients?limit=10000&groupId=" + group
+                    + (cursor.isEmpty() ? "" : "&cursor=" + java.net.URLEncoder.encode(cursor, StandardCharsets.UTF_8)), auth);
+            page.getJsonArray("clients").forEach(c -> online.put(c.asJsonObject().getString("clientId"),
+                    c.asJsonObject().getBoolean("online")));
+            cursor = page.isNull("nextCursor") ? null : page.getString("nextCursor");
+        }
+        return online;
     }
 
     static Map<String, Boolean> oracle(List<Event> events) {

@@ -26,7 +26,7 @@ import java.util.concurrent.TimeUnit;
  * DevServices start [--fresh] --dir=D --db-port=P --namesrv-port=P --broker-port=P --classpath-file=F
  *                   [--max-lifetime-minutes=N] [--broker-pull-max=N] [--no-db] [--no-rocketmq] [--no-fsync]
  * DevServices stop --dir=D
- * DevServices db-stop --dir=D | db-start --dir=D
+ * DevServices db-stop --dir=D | db-start --dir=D | broker-stop --dir=D | broker-start --dir=D
  * DevServices run ...       (the background process itself, in the foreground; start launches it)
  * </pre>
  *
@@ -41,9 +41,12 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>{@code db-stop} and {@code db-start} ask the running process to stop its PostgreSQL (a fast
  * shutdown: sessions are cut off, as when a database server goes away) and to start it again on the
- * same data directory, port and settings; each returns once that is done. The outage test uses them
- * ({@link #database}); the request and the answer are files in D ({@code db-control.request},
- * {@code db-control.reply}), which the process looks for every {@value #CONTROL_POLL_MILLIS} ms.
+ * same data directory, port and settings; {@code broker-stop} and {@code broker-start} do the same
+ * for the RocketMQ broker (stopped, its ports refuse connections; started again on the same store
+ * and ports, registered with the name server, which keeps running). Each returns once that is done.
+ * The outage tests and the fault harness use them ({@link #control}); the request and the answer
+ * are files in D ({@code control.request}, {@code control.reply}), which the process looks for
+ * every {@value #CONTROL_POLL_MILLIS} ms.
  *
  * <p>Files in D: {@code devservices.pid}, {@code devservices.log} (the child's stdout/stderr:
  * our lines, embedded PostgreSQL's and the server log), {@code ready.properties} (db.url, db.user,
@@ -65,8 +68,10 @@ public final class DevServices {
     static final String LOG = "devservices.log";
     static final String PGDATA = "pgdata";
     static final String ROCKETMQ = "rocketmq";
-    static final String CONTROL_REQUEST = "db-control.request";
-    static final String CONTROL_REPLY = "db-control.reply";
+    static final String CONTROL_REQUEST = "control.request";
+    static final String CONTROL_REPLY = "control.reply";
+    /** What {@link #control} can ask of the running process. */
+    static final Set<String> CONTROLS = Set.of("db-stop", "db-start", "broker-stop", "broker-start");
     static final long CONTROL_POLL_MILLIS = 50;
 
     static final long START_TIMEOUT_SECONDS = 120;
@@ -94,8 +99,8 @@ public final class DevServices {
         switch (options.command()) {
             case "start" -> System.exit(start(options));
             case "stop" -> System.exit(stop(options.dir(), true));
-            case "db-stop", "db-start" -> {
-                database(options.dir(), options.command().equals("db-start"));
+            case "db-stop", "db-start", "broker-stop", "broker-start" -> {
+                control(options.dir(), options.command());
                 System.exit(0);
             }
             case "run" -> DevServicesProcess.run(options);
@@ -107,7 +112,7 @@ public final class DevServices {
         System.err.println("[devservices] " + problem);
         System.err.println("usage: DevServices start|run [--fresh] --dir=DIR --db-port=P --namesrv-port=P --broker-port=P"
                 + " --classpath-file=F [--max-lifetime-minutes=N] [--broker-pull-max=N] [--no-db] [--no-rocketmq] [--no-fsync]");
-        System.err.println("       DevServices stop|db-stop|db-start --dir=DIR");
+        System.err.println("       DevServices stop|db-stop|db-start|broker-stop|broker-start --dir=DIR");
         System.exit(2);
     }
 
@@ -136,7 +141,7 @@ public final class DevServices {
                 throw new IllegalArgumentException("--dir is required");
             }
             Path dir = Path.of(dirValue).toAbsolutePath().normalize();
-            if (command.equals("stop") || command.equals("db-stop") || command.equals("db-start")) {
+            if (command.equals("stop") || CONTROLS.contains(command)) {
                 return new Options(command, dir, false, false, false, 0, 0, 0, null, 0, 0, true);
             }
             boolean db = !raw.containsKey("no-db");
@@ -449,7 +454,7 @@ public final class DevServices {
         process.destroy();
     }
 
-    // ---------------------------------------------------------------------------------- db-stop / db-start
+    // ---------------------------------------------------------------------------------- db-/broker- stop/start
 
     /**
      * Has the dev services process running in {@code dir} stop its PostgreSQL ({@code up} false) or
@@ -458,8 +463,20 @@ public final class DevServices {
      * @throws IllegalStateException if no dev services process runs there, or it failed or took too long
      */
     public static void database(Path dir, boolean up) throws IOException, InterruptedException {
+        control(dir, up ? "db-start" : "db-stop");
+    }
+
+    /** As {@link #database}, for the RocketMQ broker (started: registered and routable). */
+    public static void broker(Path dir, boolean up) throws IOException, InterruptedException {
+        control(dir, up ? "broker-start" : "broker-stop");
+    }
+
+    /** Asks the running process for one of {@link #CONTROLS} and waits until it is done. */
+    static void control(Path dir, String action) throws IOException, InterruptedException {
+        if (!CONTROLS.contains(action)) {
+            throw new IllegalArgumentException("unknown control " + action);
+        }
         dir = dir.toAbsolutePath().normalize();
-        String action = up ? "start" : "stop";
         Path pidFile = dir.resolve(PID);
         ProcessHandle process = Files.exists(pidFile)
                 ? ProcessHandle.of(Long.parseLong(Files.readString(pidFile).trim())).filter(ProcessHandle::isAlive).orElse(null)
@@ -482,18 +499,17 @@ public final class DevServices {
                     Files.deleteIfExists(reply);
                     String outcome = answer.substring(id.length() + 1);
                     if (!outcome.equals("ok")) {
-                        throw new IllegalStateException("db-" + action + " failed: " + outcome + " (see " + dir.resolve(LOG) + ")");
+                        throw new IllegalStateException(action + " failed: " + outcome + " (see " + dir.resolve(LOG) + ")");
                     }
-                    log(String.format("db-%s done in %.1f s", action, secondsSince(begin)));
+                    log(String.format("%s done in %.1f s", action, secondsSince(begin)));
                     return;
                 }
             }
             if (!process.isAlive()) {
-                throw new IllegalStateException("the dev services process exited during db-" + action + "; see " + dir.resolve(LOG));
+                throw new IllegalStateException("the dev services process exited during " + action + "; see " + dir.resolve(LOG));
             }
             if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("db-" + action + " not done after " + START_TIMEOUT_SECONDS + " s; see "
-                        + dir.resolve(LOG));
+                throw new IllegalStateException(action + " not done after " + START_TIMEOUT_SECONDS + " s; see " + dir.resolve(LOG));
             }
             Thread.sleep(CONTROL_POLL_MILLIS);
         }

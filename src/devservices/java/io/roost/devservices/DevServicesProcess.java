@@ -59,6 +59,8 @@ final class DevServicesProcess {
     private volatile EmbeddedPostgres postgres;
     private volatile NamesrvController nameServer;
     private volatile BrokerController broker;
+    /** What a broker-start needs to start the broker again as it first started. */
+    private volatile BrokerSetup brokerSetup;
     private volatile Thread nameServerStopper;
     private final AtomicBoolean nameServerStopping = new AtomicBoolean();
     /** Set by the shutdown hook: a db-start arriving later must not bring PostgreSQL back. */
@@ -155,9 +157,7 @@ final class DevServicesProcess {
             System.out.flush();
             System.exit(1); // the shutdown hook stops whatever did start
         }
-        if (options.db()) {
-            services.watchDatabaseRequests();
-        }
+        services.watchControlRequests();
         DevServices.writeReady(dir, ready);
         log(String.format("ready in %.1f s", secondsSince(begin)));
         Thread.currentThread().join(); // until SIGTERM/SIGINT or the lifetime guard runs the shutdown hook
@@ -279,10 +279,11 @@ final class DevServicesProcess {
     }
 
     /**
-     * Performs {@code db-stop} / {@code db-start} requests ({@link DevServices#database}): a daemon
-     * thread looks for the request file, removes it, does what it asks and writes the reply.
+     * Performs the requests of {@link DevServices#control} (db-stop, db-start, broker-stop,
+     * broker-start): a daemon thread looks for the request file, removes it, does what it asks and
+     * writes the reply.
      */
-    private void watchDatabaseRequests() {
+    private void watchControlRequests() {
         Path request = dir.resolve(DevServices.CONTROL_REQUEST);
         Thread watcher = new Thread(() -> {
             while (true) {
@@ -290,7 +291,7 @@ final class DevServicesProcess {
                     if (Files.exists(request)) {
                         String[] asked = Files.readString(request).trim().split(" ", 2);
                         Files.delete(request);
-                        String outcome = asked.length == 2 ? databaseRequest(asked[1]) : "malformed request";
+                        String outcome = asked.length == 2 ? controlRequest(asked[1]) : "malformed request";
                         Path tmp = dir.resolve(DevServices.CONTROL_REPLY + ".tmp");
                         Files.writeString(tmp, asked[0] + " " + outcome + "\n");
                         Files.move(tmp, dir.resolve(DevServices.CONTROL_REPLY), StandardCopyOption.ATOMIC_MOVE,
@@ -300,26 +301,35 @@ final class DevServicesProcess {
                 } catch (InterruptedException e) {
                     return;
                 } catch (IOException | RuntimeException e) {
-                    log("database request failed: " + e);
+                    log("control request failed: " + e);
                 }
             }
-        }, "devservices-db-control");
+        }, "devservices-control");
         watcher.setDaemon(true);
         watcher.start();
     }
 
     /** "ok" once done, else what went wrong. */
-    private synchronized String databaseRequest(String action) {
-        log("db-" + action + " requested");
+    private synchronized String controlRequest(String action) {
+        log(action + " requested");
         if (shuttingDown) {
             return "the dev services are shutting down";
         }
+        if (action.startsWith("db-") && !db || action.startsWith("broker-") && brokerSetup == null) {
+            return "not started by these dev services: " + action;
+        }
         try {
             switch (action) {
-                case "stop" -> stopPostgres();
-                case "start" -> {
+                case "db-stop" -> stopPostgres();
+                case "db-start" -> {
                     if (postgres == null) {
                         startPostgres(dir.resolve(DevServices.PGDATA));
+                    }
+                }
+                case "broker-stop" -> stopBroker();
+                case "broker-start" -> {
+                    if (broker == null) {
+                        startBroker(brokerSetup);
                     }
                 }
                 default -> {
@@ -328,7 +338,7 @@ final class DevServicesProcess {
             }
             return "ok";
         } catch (Exception e) {
-            log("db-" + action + " failed: " + e);
+            log(action + " failed: " + e);
             e.printStackTrace(System.out);
             return e.toString().replace('\n', ' ');
         }
@@ -357,6 +367,23 @@ final class DevServicesProcess {
         }
         nameServer.start();
 
+        brokerSetup = new BrokerSetup(home, namesrv, brokerPort, pullMax);
+        startBroker(brokerSetup);
+        log(String.format("rocketmq up in %.1f s: name server %s, broker 127.0.0.1:%d (also :%d fast remoting, :%d HA), "
+                + "store %s", secondsSince(start), namesrv, brokerPort, brokerPort - 2, brokerPort + 1, home.resolve("store")));
+    }
+
+    /** Where the broker keeps its store, which name server it registers with, its port and pull size. */
+    private record BrokerSetup(Path home, String namesrv, int brokerPort, int pullMax) {
+    }
+
+    /** Starts the broker (fresh configuration objects each time) and returns once a client can send. */
+    private void startBroker(BrokerSetup setup) throws Exception {
+        long start = System.nanoTime();
+        Path home = setup.home();
+        String namesrv = setup.namesrv();
+        int brokerPort = setup.brokerPort();
+        int pullMax = setup.pullMax();
         BrokerConfig brokerConfig = new BrokerConfig();
         brokerConfig.setRocketmqHome(home.toString());
         brokerConfig.setBrokerName("roost-dev");
@@ -394,16 +421,37 @@ final class DevServicesProcess {
         // Explicit, so it cannot drift onto another service's port (the stock default is 10912).
         store.setHaListenPort(brokerPort + 1);
         // The hook runs inside broker.shutdown() right after the broker unregistered from the name
-        // server: the name server (~3 s of waiting for its threads) then stops alongside the broker.
-        broker = new BrokerController(brokerConfig, brokerNetty, new NettyClientConfig(), store, null,
-                b -> stopNameServerInBackground());
-        if (!broker.initialize()) {
+        // server: at the process's shutdown the name server (~3 s of waiting for its threads) then
+        // stops alongside the broker; a broker-stop leaves it running.
+        BrokerController started = new BrokerController(brokerConfig, brokerNetty, new NettyClientConfig(), store, null,
+                b -> {
+                    if (shuttingDown) {
+                        stopNameServerInBackground();
+                    }
+                });
+        if (!started.initialize()) {
             throw new IllegalStateException("broker did not initialize (see " + home.resolve("logs/rocketmq.log") + ")");
         }
-        broker.start();
-        awaitRoutable(namesrv, broker);
-        log(String.format("rocketmq up in %.1f s: name server %s, broker 127.0.0.1:%d (also :%d fast remoting, :%d HA), "
-                + "store %s", secondsSince(start), namesrv, brokerPort, brokerPort - 2, brokerPort + 1, home.resolve("store")));
+        broker = started;
+        started.start();
+        awaitRoutable(namesrv, started);
+        log(String.format("broker up in %.1f s on 127.0.0.1:%d", secondsSince(start), brokerPort));
+    }
+
+    /** Stops the broker (a broker-stop: its ports refuse connections until a broker-start). */
+    private synchronized void stopBroker() {
+        BrokerController b = broker;
+        if (b == null) {
+            return;
+        }
+        long t = System.nanoTime();
+        try {
+            b.shutdown();
+        } catch (RuntimeException e) {
+            log("broker shutdown failed: " + e);
+        }
+        broker = null;
+        log(String.format("broker stopped in %.1f s", secondsSince(t)));
     }
 
     /** Ready means a client can send: the broker registered and a topic can be auto-created. */
@@ -495,16 +543,7 @@ final class DevServicesProcess {
         long start = System.nanoTime();
         log("shutting down");
         deleteQuietly(dir.resolve(DevServices.READY));
-        if (broker != null) {
-            long t = System.nanoTime();
-            try {
-                broker.shutdown();
-            } catch (RuntimeException e) {
-                log("broker shutdown failed: " + e);
-            }
-            broker = null;
-            log(String.format("broker stopped in %.1f s", secondsSince(t)));
-        }
+        stopBroker();
         stopNameServerInBackground(); // no-op if the broker's hook already did
         Thread stopper = nameServerStopper;
         if (stopper != null) {

@@ -27,6 +27,10 @@ import java.util.logging.Logger;
  * <p>One drain at a time per node: a nudge that arrives during a drain only asks for one more
  * round. Across nodes, batches are claimed with {@code FOR UPDATE SKIP LOCKED}, so two nodes never
  * send the same row at the same time.
+ *
+ * <p>While the broker is out of reach the rows stay due and only the timer tries again, every
+ * second: commits keep nudging, and each nudge would be one more failed send (and log line).
+ * The first tick after the broker's return sends the whole backlog, batch after batch.
  */
 @Singleton
 @Startup
@@ -46,12 +50,17 @@ public class OutboxRelay {
     private final AtomicBoolean again = new AtomicBoolean();
     private final AtomicLong rounds = new AtomicLong();
     private volatile long lastRoundStarted = System.nanoTime() - LINGER.toNanos();
+    /** Set when a send failed because the broker is out of reach; nudges wait for the timer until it is cleared. */
+    private volatile boolean brokerUnreachable;
 
     @Resource
     SessionContext context;
 
     public void afterCommit(@Observes(during = TransactionPhase.AFTER_SUCCESS) OutboxWritten event) {
         // Coalesce: a burst of commits while a drain runs costs one more round, not one per row.
+        if (brokerUnreachable) {
+            return; // the timer tries again
+        }
         if (draining.get()) {
             again.set(true);
         } else {
@@ -64,9 +73,15 @@ public class OutboxRelay {
         drain();
     }
 
-    @Schedule(hour = "*", minute = "*", second = "*/2", persistent = false, info = "outbox-relay")
+    /** Every second: while the broker is out of reach, the most the backlog waits after its return. */
+    @Schedule(hour = "*", minute = "*", second = "*", persistent = false, info = "outbox-relay")
     void tick() {
         drain();
+    }
+
+    /** Whether the last send failed because the broker is out of reach (cleared by the next send that goes out). */
+    public boolean brokerUnreachable() {
+        return brokerUnreachable;
     }
 
     /** Rows waiting to be sent (the admin overview shows it). */
@@ -100,8 +115,9 @@ public class OutboxRelay {
                     OutboxStore.BatchResult result = store.relayBatch(BATCH);
                     sent = result.sent();
                     total += sent;
+                    brokerUnreachable = result.brokerUnreachable();
                     if (result.failed()) {
-                        return total; // broker trouble: the timer tries again after the backoff
+                        return total; // broker trouble: the timer tries again
                     }
                 } while (sent == BATCH);
             } while (again.get());

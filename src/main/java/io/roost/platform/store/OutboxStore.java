@@ -3,6 +3,7 @@ package io.roost.platform.store;
 import io.roost.platform.messaging.MessagingException;
 import io.roost.platform.messaging.RocketMqProducer;
 import io.roost.platform.outbox.OutboxPublisher;
+import io.roost.platform.problem.Unreachable;
 import io.roost.platform.retry.Backoff;
 import jakarta.annotation.Resource;
 import jakarta.ejb.EJB;
@@ -29,7 +30,11 @@ public class OutboxStore {
 
     private static final Logger LOG = Logger.getLogger(OutboxStore.class.getName());
 
-    public record BatchResult(int sent, boolean failed) {
+    /**
+     * What one batch did: how many rows went out; whether a send failed; whether it failed because
+     * the broker is out of reach ({@link Unreachable}), which says nothing about the rows themselves.
+     */
+    public record BatchResult(int sent, boolean failed, boolean brokerUnreachable) {
     }
 
     @PersistenceContext(unitName = "roost")
@@ -60,7 +65,10 @@ public class OutboxStore {
      * One batch in one transaction. Rows go in id order; a run of consecutive rows of one topic
      * goes to the broker as one request (a login burst is hundreds of sends a second otherwise).
      * The batch stops at the first failure, so a key's messages do not overtake each other when
-     * the broker is flaky; the rows of the failed request back off together.
+     * the broker is flaky. The rows of a request the broker refused back off together
+     * ({@link Backoff}); rows that failed because the broker is out of reach stay due: nothing is
+     * wrong with them, and the relay (not each row) decides when to try again, so the backlog goes out
+     * as soon as the broker is back instead of when each row's backoff, grown through the outage, ends.
      */
     @TransactionAttribute(TransactionAttributeType.REQUIRES_NEW)
     public BatchResult relayBatch(int limit) {
@@ -73,6 +81,7 @@ public class OutboxStore {
                 .getResultList();
         List<Long> sent = new ArrayList<>(rows.size());
         boolean failed = false;
+        boolean unreachable = false;
         for (int from = 0; from < rows.size() && !failed; ) {
             String topic = (String) rows.get(from)[1];
             List<RocketMqProducer.Outgoing> run = new ArrayList<>();
@@ -92,6 +101,8 @@ public class OutboxStore {
                 run.forEach(m -> sent.add(m.id()));
             } catch (MessagingException e) {
                 int attempts = ((Number) rows.get(from)[5]).intValue() + 1;
+                unreachable = Unreachable.dependencyOf(e).isPresent();
+                long delay = unreachable ? 0 : Backoff.seconds(attempts);
                 LOG.warning(() -> run.size() + " outbox messages from " + run.get(0).id() + " not sent (attempt " + attempts + "): "
                         + e.getMessage());
                 em.createNativeQuery("""
@@ -100,7 +111,7 @@ public class OutboxStore {
                                 WHERE id = ANY(CAST(?1 AS bigint[]))""")
                         .setParameter(1, SqlArrays.bigints(run.stream().map(RocketMqProducer.Outgoing::id).toList()))
                         .setParameter(2, truncate(e.getMessage(), 1000))
-                        .setParameter(3, (double) Backoff.seconds(attempts))
+                        .setParameter(3, (double) delay)
                         .executeUpdate();
                 failed = true;
             }
@@ -111,7 +122,7 @@ public class OutboxStore {
                     .setParameter(1, SqlArrays.bigints(sent))
                     .executeUpdate();
         }
-        return new BatchResult(sent.size(), failed);
+        return new BatchResult(sent.size(), failed, unreachable);
     }
 
     /** Rows waiting to be sent. */
