@@ -32,12 +32,5 @@ stop_load
 
 check outbox-delivered-within-10s "$(awk -v d="${drained:-999}" 'BEGIN { print (d <= 10) ? 1 : 0 }')" \
   "the outbox held $held messages when the broker came back; all sent ${drained:-never (60 s)} s after its return"
-if health_down_between "$(cat "$OUT/fault-start")" "$back" broker-down; then
-  check health-broker-down 1 "every node's /api/health answered 503 with checks.rocketmq down during the outage"
-else
-  check health-broker-down 0 "no health sample with every node reporting the broker down"
-fi
-up=$(health_back_after "$back")
-check health-up-again "$(awk -v u="${up:-999}" 'BEGIN { print (u <= 10) ? 1 : 0 }')" "every node healthy ${up:-never} s after the broker's return"
-check outbox-empty "$([[ $(sql "SELECT count(*) FROM outbox") == 0 ]] && echo 1 || echo 0)" "nothing left in the outbox after the load"
+check_outage_health "$back" broker broker-down rocketmq
 summary

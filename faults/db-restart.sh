@@ -22,12 +22,5 @@ back=$(cat "$OUT/fault-end")
 sleep "$LOAD_AFTER"
 stop_load
 
-if health_down_between "$(cat "$OUT/fault-start")" "$back" db-down; then
-  check health-db-down 1 "every node's /api/health answered 503 with checks.database down during the outage"
-else
-  check health-db-down 0 "no health sample with every node reporting the database down"
-fi
-up=$(health_back_after "$back")
-check health-up-again "$(awk -v u="${up:-999}" 'BEGIN { print (u <= 10) ? 1 : 0 }')" "every node healthy ${up:-never} s after the database's return"
-check outbox-empty "$([[ $(sql "SELECT count(*) FROM outbox") == 0 ]] && echo 1 || echo 0)" "nothing left in the outbox after the load"
+check_outage_health "$back" database db-down database
 summary

@@ -147,3 +147,19 @@ health_back_after() {
 health_down_between() {
   awk -v from="$1" -v to="$2" -v what="$3" '$1 >= from && $1 <= to { ok = 1; for (i = 2; i <= NF; i++) if ($i !~ ("^503.*" what)) ok = 0; if (ok) { found = 1; exit } } END { exit !found }' "$OUT/health"
 }
+
+# The checks every outage script ends with, for the outage that ended at epoch ms $1 of a
+# dependency named $2 (broker, database) that health reports as $3 (broker-down, db-down) under the
+# check $4 (rocketmq, database): every node reported it down during the outage, every node was
+# healthy within 10 s of its return, and the outbox is empty after the load.
+check_outage_health() {
+  local back=$1 name=$2 down=$3 health_check=$4 up
+  if health_down_between "$(cat "$OUT/fault-start")" "$back" "$down"; then
+    check "health-$down" 1 "every node's /api/health answered 503 with checks.$health_check down during the outage"
+  else
+    check "health-$down" 0 "no health sample with every node reporting the $name down"
+  fi
+  up=$(health_back_after "$back")
+  check health-up-again "$(awk -v u="${up:-999}" 'BEGIN { print (u <= 10) ? 1 : 0 }')" "every node healthy ${up:-never} s after the $name's return"
+  check outbox-empty "$([[ $(sql "SELECT count(*) FROM outbox") == 0 ]] && echo 1 || echo 0)" "nothing left in the outbox after the load"
+}
