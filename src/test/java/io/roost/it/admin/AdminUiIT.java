@@ -175,7 +175,7 @@ class AdminUiIT extends DeployedRoost {
         // the audit page lists what was done
         open("#/audit");
         wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("view"), "dissolve"));
-        assertTrue(browser.findElement(By.id("view")).getText().contains("disable"));
+        wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("view"), "disable"));
 
         // narrow screens keep working
         browser.manage().window().setSize(new org.openqa.selenium.Dimension(390, 800));
