@@ -4,10 +4,6 @@ import jakarta.annotation.Resource;
 import jakarta.ejb.Stateless;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.SQLException;
 import javax.sql.DataSource;
 
 /** Transaction-scoped PostgreSQL advisory locks that stand for cluster-wide timer tasks. */
@@ -23,16 +19,7 @@ public class TaskLockStore {
 
     /** Takes the task's lock until the transaction ends, if no other transaction holds it; whether it did. */
     public boolean tryLock(String task) {
-        try (Connection c = dataSource.getConnection();
-             PreparedStatement ps = c.prepareStatement("SELECT pg_try_advisory_xact_lock(?, hashtext(?))")) {
-            ps.setInt(1, TASK_LOCKS);
-            ps.setString(2, task);
-            try (ResultSet rs = ps.executeQuery()) {
-                rs.next();
-                return rs.getBoolean(1);
-            }
-        } catch (SQLException e) {
-            throw new IllegalStateException("advisory lock of task " + task + " failed: " + e.getMessage(), e);
-        }
+        return Jdbc.query(dataSource, e -> new IllegalStateException("advisory lock of task " + task + " failed: " + e.getMessage(), e),
+                "SELECT pg_try_advisory_xact_lock(?, hashtext(?))", rs -> rs.getBoolean(1), TASK_LOCKS, task).get(0);
     }
 }

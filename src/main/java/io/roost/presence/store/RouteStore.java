@@ -3,6 +3,7 @@ package io.roost.presence.store;
 import io.roost.presence.session.ClusterNode;
 import io.roost.presence.session.DeviceRoute;
 import io.roost.platform.store.CustomPlans;
+import io.roost.platform.store.Jdbc;
 import io.roost.platform.store.SqlArrays;
 import jakarta.annotation.Resource;
 import jakarta.ejb.Stateless;
@@ -348,24 +349,14 @@ public class RouteStore {
      * heartbeated within {@code nodeTimeout}; by id.
      */
     public List<ClusterNode> nodes(Duration nodeTimeout) {
-        try (Connection c = dataSource.getConnection();
-             PreparedStatement ps = c.prepareStatement("""
-                     SELECT n.node_id, n.address, n.started_at, n.heartbeat_at,
-                            (SELECT count(*) FROM presence_device_route r WHERE r.node_id = n.node_id),
-                            n.heartbeat_at >= now() - make_interval(secs => ?)
-                     FROM presence_node n ORDER BY n.node_id""")) {
-            ps.setDouble(1, nodeTimeout.toMillis() / 1000.0);
-            List<ClusterNode> nodes = new ArrayList<>();
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    nodes.add(new ClusterNode(rs.getInt(1), rs.getString(2), rs.getObject(3, OffsetDateTime.class),
-                            rs.getObject(4, OffsetDateTime.class), rs.getLong(5), rs.getBoolean(6)));
-                }
-            }
-            return nodes;
-        } catch (SQLException e) {
-            throw new IllegalStateException("node list failed: " + e.getMessage(), e);
-        }
+        return Jdbc.query(dataSource, e -> new IllegalStateException("node list failed: " + e.getMessage(), e), """
+                SELECT n.node_id, n.address, n.started_at, n.heartbeat_at,
+                       (SELECT count(*) FROM presence_device_route r WHERE r.node_id = n.node_id),
+                       n.heartbeat_at >= now() - make_interval(secs => ?)
+                FROM presence_node n ORDER BY n.node_id""",
+                rs -> new ClusterNode(rs.getInt(1), rs.getString(2), rs.getObject(3, OffsetDateTime.class),
+                        rs.getObject(4, OffsetDateTime.class), rs.getLong(5), rs.getBoolean(6)),
+                nodeTimeout.toMillis() / 1000.0);
     }
 
     @TransactionAttribute(TransactionAttributeType.REQUIRES_NEW)
