@@ -344,10 +344,6 @@ public class DeviceEndpoint {
     }
 
     private static void close(Session session, CloseReason.CloseCode code, String reason) {
-        try {
-            session.close(new CloseReason(code, reason));
-        } catch (IOException e) {
-            LOG.log(Level.FINE, "close failed", e);
-        }
+        Connections.close(session, code, reason);
     }
 }
