@@ -101,7 +101,7 @@ public class ChatOps {
     // ---- the conversation ops: reads, catch-up, delete for me, recall ----
 
     /** The ops on the device user's own conversations, answered with the REST API's views. */
-    static final Set<String> CONVERSATION_OPS = Set.of("conversations", "messages", "sync", "delete", "recall");
+    public static final Set<String> CONVERSATION_OPS = Set.of("conversations", "messages", "sync", "delete", "recall");
 
     /**
      * {@code conversations} {since?, limit?}, {@code messages} {peer, after? | before?, limit?},

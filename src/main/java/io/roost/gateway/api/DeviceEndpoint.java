@@ -15,6 +15,7 @@ import io.roost.platform.problem.Unreachable;
 import io.roost.presence.session.DeviceSessions;
 import io.roost.presence.session.HeartbeatBuffer;
 import io.roost.presence.session.SessionSettings;
+import io.undertow.websockets.jsr.UndertowSession;
 import jakarta.enterprise.context.Dependent;
 import jakarta.enterprise.inject.spi.CDI;
 import jakarta.inject.Inject;
@@ -35,6 +36,7 @@ import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
@@ -123,6 +125,7 @@ public class DeviceEndpoint {
     }
 
     private final Services gw;
+    private FrameLane lane;
 
     private volatile Stage stage = Stage.NEW;
     private String connectionId;
@@ -141,6 +144,18 @@ public class DeviceEndpoint {
     public void open(Session session) {
         connectionId = Long.toString(gw.ids.nextId());
         SocketLimits.apply(session, gw.settings.heartbeatTimeout());
+        lane = new FrameLane(worker(session));
+    }
+
+    /**
+     * The worker pool Undertow dispatches endpoint methods to, running the work as Undertow runs an
+     * endpoint method (the application's class loader and naming context set up).
+     */
+    private static Executor worker(Session session) {
+        if (session instanceof UndertowSession undertow) {
+            return work -> undertow.getExecutor().execute(() -> undertow.getContainer().invokeEndpointMethod(work));
+        }
+        return Runnable::run;
     }
 
     @OnMessage(maxMessageSize = MAX_BUFFERED)
@@ -158,6 +173,20 @@ public class DeviceEndpoint {
             return;
         }
         String type = frame.getString("type", "");
+        lane.submit(() -> serve(type, frame, session), waitsOnDatabase(type, frame));
+    }
+
+    /** Whether a frame's work waits on the database (it runs on a worker thread: {@link FrameLane}). */
+    static boolean waitsOnDatabase(String type, JsonObject frame) {
+        return switch (type) {
+            case "hello", "heartbeat", "chatAck" -> false;
+            case "chatOp" -> ChatOps.CONVERSATION_OPS.contains(frame.getString("op", ""));
+            case "login", "logout", "friendOp", "groupOp", "roomOp" -> true;
+            default -> false; // unknown-type
+        };
+    }
+
+    private void serve(String type, JsonObject frame, Session session) {
         try {
             handle(type, frame, session);
         } catch (Exception e) { // also a commit's checked HeuristicMixedException, which a @Transactional proxy lets through
@@ -304,6 +333,10 @@ public class DeviceEndpoint {
 
     @OnClose
     public void closed(Session session, CloseReason reason) {
+        lane.submit(this::closed, true); // behind a login in flight, and off the IO thread (the logout writes)
+    }
+
+    private void closed() {
         boolean loggedIn;
         synchronized (this) { // against a login in flight (it ends the session itself when it sees CLOSED)
             loggedIn = stage == Stage.LOGGED_IN;
