@@ -8,6 +8,7 @@ import jakarta.annotation.Resource;
 import jakarta.enterprise.concurrent.ManagedThreadFactory;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -22,6 +23,8 @@ public class ReadQueue {
 
     static final int BATCH_MAX = 500;
     static final int CAPACITY = 20_000;
+    /** Under a stream of read reports, a commit at most this often: a report's answer may wait this long. */
+    static final Duration PACING = Duration.ofMillis(20);
 
     private record Pending(Cursor report, CompletableFuture<ReadState> done) {
     }
@@ -32,7 +35,7 @@ public class ReadQueue {
     @Resource
     ManagedThreadFactory threads;
 
-    private final GroupCommit<Pending> queue = new GroupCommit<>("chat-read", CAPACITY, () -> BATCH_MAX, this::apply);
+    private final GroupCommit<Pending> queue = new GroupCommit<>("chat-read", CAPACITY, () -> BATCH_MAX, PACING, this::apply);
 
     @PostConstruct
     void start() {

@@ -14,6 +14,7 @@ import jakarta.enterprise.concurrent.ManagedThreadFactory;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.json.JsonObject;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -45,6 +46,12 @@ public class SendQueue {
      * sendId), so an overload shows as refusals rather than as a heap full of queued bodies.
      */
     static final int CAPACITY = 20_000;
+    /**
+     * Under a stream of sends, a batch at most this often. Back-to-back commits of a few messages
+     * each cost ten statements and a commit per handful of messages, and that overhead, not the
+     * rows, filled the CPU at moderate rates; a message after a quiet spell still goes at once.
+     */
+    static final Duration PACING = Duration.ofMillis(5);
 
     /** A message whose stateless checks passed, waiting for its batch. */
     record Pending(SendCommand command, byte[] hash, CompletableFuture<Sent> done) {
@@ -75,7 +82,7 @@ public class SendQueue {
     @Resource
     ManagedThreadFactory threads;
 
-    private final GroupCommit<Pending> queue = new GroupCommit<>("chat-send", CAPACITY, () -> BATCH_MAX, this::apply);
+    private final GroupCommit<Pending> queue = new GroupCommit<>("chat-send", CAPACITY, () -> BATCH_MAX, PACING, this::apply);
 
     @PostConstruct
     void start() {

@@ -9,6 +9,7 @@ import jakarta.annotation.Resource;
 import jakarta.enterprise.concurrent.ManagedThreadFactory;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import java.time.Duration;
 import java.util.List;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -26,6 +27,8 @@ public class DeliveredCursors {
     private static final Logger LOG = Logger.getLogger(DeliveredCursors.class.getName());
     static final int BATCH_MAX = 1000;
     static final int CAPACITY = 100_000;
+    /** Under a stream of acknowledgements, a commit at most this often: a delivered receipt may wait this long. */
+    static final Duration PACING = Duration.ofMillis(20);
 
     @Inject
     ChatService chat;
@@ -33,7 +36,7 @@ public class DeliveredCursors {
     @Resource
     ManagedThreadFactory threads;
 
-    private final GroupCommit<Cursor> commit = new GroupCommit<>("chat-delivered", CAPACITY, () -> BATCH_MAX, this::apply);
+    private final GroupCommit<Cursor> commit = new GroupCommit<>("chat-delivered", CAPACITY, () -> BATCH_MAX, PACING, this::apply);
 
     @PostConstruct
     void start() {

@@ -16,6 +16,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.event.TransactionPhase;
 import jakarta.inject.Inject;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -42,6 +43,8 @@ public class Delivery {
     static final int ROUTE_BATCH = 1000;
     /** Notices waiting for delivery, at most; beyond it a notice is dropped (devices catch up by syncing). */
     static final int CAPACITY = 100_000;
+    /** Under a stream of notices, a route query at most this often. */
+    static final Duration PACING = Duration.ofMillis(5);
 
     @Inject
     DeviceSessions sessions;
@@ -61,7 +64,7 @@ public class Delivery {
     @Resource
     ManagedThreadFactory threads;
 
-    private final GroupCommit<Notice> queue = new GroupCommit<>("notice-delivery", CAPACITY, () -> ROUTE_BATCH, this::deliverAll);
+    private final GroupCommit<Notice> queue = new GroupCommit<>("notice-delivery", CAPACITY, () -> ROUTE_BATCH, PACING, this::deliverAll);
 
     @PostConstruct
     void start() {
