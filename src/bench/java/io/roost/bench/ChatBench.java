@@ -285,6 +285,9 @@ public final class ChatBench {
             }
             long msgSeq = ChatStats.num(f, "msgSeq", -1);
             ANSWERS.add(new String[] {ChatStats.str(f, "sendId"), ChatStats.str(f, "msgId"), Long.toString(msgSeq)});
+            if (msgSeq > 0 && !held.get((int) msgSeq)) {
+                hold(msgSeq); // the sending connection gets no push of its own message: the answer is its copy
+            }
             if (msgSeq > user.lastSeq) {
                 user.lastSeq = msgSeq;
                 user.peer.lastSeq = msgSeq;

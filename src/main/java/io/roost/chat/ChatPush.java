@@ -12,8 +12,9 @@ import jakarta.json.JsonObject;
  * @param from    the participant who sent it (for a system message, the one it was sent for)
  * @param to      the recipient: the participant whose devices' acknowledgements advance the delivered cursor
  * @param message the {@code chatMsg} frame's fields
+ * @param fromConnection the device connection that sent it, which has its answer and gets no push (null: none)
  */
-public record ChatPush(long from, long to, long seq, long msgId, JsonObject message) {
+public record ChatPush(long from, long to, long seq, long msgId, JsonObject message, String fromConnection) {
 
     /** The messages one send transaction stored, in the order they were written. */
     public record Batch(java.util.List<ChatPush> pushes) {

@@ -91,6 +91,14 @@ public class ChatService {
      * completes after commit with the answer, or with the {@link ProblemException} that refused it.
      */
     public CompletableFuture<Sent> sendAsync(SendCommand c) {
+        return sendAsync(c, null);
+    }
+
+    /**
+     * A send from a device connection ({@code fromConnection}): that connection gets the answer,
+     * so the message is pushed to every other live device of both participants but not to it.
+     */
+    public CompletableFuture<Sent> sendAsync(SendCommand c, String fromConnection) {
         try {
             ChatRules.checkSendId(c.sendId());
             ChatRules.checkType(c.type());
@@ -105,7 +113,7 @@ public class ChatService {
                 throw ProblemException.badRequest("self-message", "A message goes to someone else.");
             }
             ChatRules.checkBody(c.type(), c.body(), settings.maxBodyBytes());
-            return queue.submit(c, ChatRules.hash(c));
+            return queue.submit(c, ChatRules.hash(c), fromConnection);
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(e);
         }

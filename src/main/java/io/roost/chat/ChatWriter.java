@@ -48,8 +48,11 @@ public class ChatWriter {
     @Inject
     StrangerLimit strangers;
 
-    /** One checked message to write: the command, the body as stored (after the content filter), its resend hash. */
-    public record Write(SendCommand command, JsonObject body, byte[] hash) {
+    /**
+     * One checked message to write: the command, the body as stored (after the content filter), its
+     * resend hash, and the device connection it came from (null: REST).
+     */
+    public record Write(SendCommand command, JsonObject body, byte[] hash, String fromConnection) {
     }
 
     /**
@@ -112,8 +115,8 @@ public class ChatWriter {
             OffsetDateTime tm = times.get(claims.get(i).key());
             JsonObject event = event(c, writes.get(i).body(), msgId, seqs[i], c.system() ? 0 : c.sender(), tm);
             events.add(new OutboxPublisher.Message(ChatService.EVENTS_TOPIC, c.type(), Long.toString(msgId), event.toString()));
-            // to the recipient's devices, and to the sender's (its other devices sync; the sending one gets it too)
-            toPush.add(new ChatPush(c.sender(), c.peer(), seqs[i], msgId, event));
+            // to the recipient's devices, and to the sender's other devices (they sync; the sending one has the answer)
+            toPush.add(new ChatPush(c.sender(), c.peer(), seqs[i], msgId, event, writes.get(i).fromConnection()));
             answers.set(i, new Sent(c.sendId(), msgId, seqs[i], tm, false));
         }
         outbox.publishAll(events);

@@ -54,7 +54,7 @@ public class SendQueue {
     static final Duration PACING = Duration.ofMillis(5);
 
     /** A message whose stateless checks passed, waiting for its batch. */
-    record Pending(SendCommand command, byte[] hash, CompletableFuture<Sent> done) {
+    record Pending(SendCommand command, byte[] hash, String fromConnection, CompletableFuture<Sent> done) {
 
         SendBatchStore.SendKey key() {
             return SendQueue.key(command);
@@ -95,8 +95,8 @@ public class SendQueue {
     }
 
     /** Queues a checked message; the answer completes after its commit (or with the ProblemException that refused it). */
-    CompletableFuture<Sent> submit(SendCommand c, byte[] hash) {
-        Pending p = new Pending(c, hash, new CompletableFuture<>());
+    CompletableFuture<Sent> submit(SendCommand c, byte[] hash, String fromConnection) {
+        Pending p = new Pending(c, hash, fromConnection, new CompletableFuture<>());
         if (!queue.offer(p)) {
             p.done.completeExceptionally(new ProblemException(503, "service-unavailable", "Service Unavailable",
                     "Too many messages are waiting to be stored; send again shortly."));
@@ -174,7 +174,7 @@ public class SendQueue {
                 if (c.quoteMsgId() != null && !store.visible(c.sender(), c.peer(), c.quoteMsgId())) {
                     throw ProblemException.badRequest("invalid-quote", "The quoted message is not in this conversation (or you deleted it).");
                 }
-                writes.add(new ChatWriter.Write(c, filtered(c), p.hash));
+                writes.add(new ChatWriter.Write(c, filtered(c), p.hash, p.fromConnection));
             } catch (ProblemException e) {
                 p.done.completeExceptionally(e);
             }

@@ -87,7 +87,8 @@ public class ChatDelivery {
         }
         Map<Integer, List<DeviceRoute>> byNode = new TreeMap<>();
         for (List<DeviceRoute> routes : List.of(recipient, sender)) {
-            routes.forEach(r -> byNode.computeIfAbsent(r.nodeId(), n -> new ArrayList<>()).add(r));
+            routes.stream().filter(r -> !r.connectionId().equals(push.fromConnection())) // it has the answer
+                    .forEach(r -> byNode.computeIfAbsent(r.nodeId(), n -> new ArrayList<>()).add(r));
         }
         byNode.forEach((nodeId, here) -> {
             if (nodeId == node.nodeId()) {

@@ -73,7 +73,7 @@ public class ChatOps {
      * Serves one {@code chatOp}; its answer goes to {@code reply}. A {@code send} is answered when
      * its batch has committed: no thread waits per message.
      */
-    public void handle(long me, String deviceType, String deviceId, JsonObject frame, Consumer<String> reply) {
+    public void handle(long me, String deviceType, String deviceId, String connectionId, JsonObject frame, Consumer<String> reply) {
         if (CONVERSATION_OPS.contains(frame.getString("op", ""))) {
             reply.accept(conversationOp(me, frame));
             return;
@@ -83,7 +83,7 @@ public class ChatOps {
             String op = text(frame, "op");
             switch (op == null ? "" : op) {
                 case "send" -> {
-                    answerLater(send(me, deviceType, deviceId, frame), ret, ChatOps::sent, reply);
+                    answerLater(send(me, deviceType, deviceId, connectionId, frame), ret, ChatOps::sent, reply);
                     return;
                 }
                 case "read" -> {
@@ -203,7 +203,7 @@ public class ChatOps {
                 .add("sentAt", sent.tm().toInstant().toEpochMilli()).add("resent", sent.resent());
     }
 
-    private CompletableFuture<Sent> send(long me, String deviceType, String deviceId, JsonObject frame) {
+    private CompletableFuture<Sent> send(long me, String deviceType, String deviceId, String connectionId, JsonObject frame) {
         JsonValue body = frame.get("body");
         JsonValue priority = frame.get("priority");
         if (priority != null && !(priority instanceof JsonNumber)) {
@@ -212,7 +212,7 @@ public class ChatOps {
         String quote = text(frame, "quote");
         return chat.sendAsync(new SendCommand(me, Ids.parse(text(frame, "peer")), deviceKey(deviceType, deviceId),
                 text(frame, "sendId"), text(frame, "msgType"), body instanceof JsonObject o ? o : null,
-                quote == null ? null : Ids.parse(quote), priority == null ? 0 : ((JsonNumber) priority).intValue(), false));
+                quote == null ? null : Ids.parse(quote), priority == null ? 0 : ((JsonNumber) priority).intValue(), false), connectionId);
     }
 
     /** Everything of the conversation up to {@code readSeq} is read, on all of my devices; answered after commit. */

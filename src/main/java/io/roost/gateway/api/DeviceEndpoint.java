@@ -225,7 +225,7 @@ public class DeviceEndpoint {
             }
             case "chatOp" -> {
                 if (requireLogin(session)) {
-                    gw.chatOps.handle(uid, deviceType, deviceId, frame, answer -> send(session, answer));
+                    gw.chatOps.handle(uid, deviceType, deviceId, connectionId, frame, answer -> send(session, answer));
                 }
             }
             case "chatAck" -> {

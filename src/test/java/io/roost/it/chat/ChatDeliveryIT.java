@@ -189,6 +189,40 @@ class ChatDeliveryIT extends DeployedRoost {
         assertEquals(0, chats.conversation(b, a).getInt("deliveredSeq"));
     }
 
+    /**
+     * A message sent from a device is pushed to the recipient's devices and to the sender's other
+     * devices, not back to the sending connection: its answer is that device's copy.
+     */
+    @Test
+    void theSendingConnectionGetsTheAnswerAndTheSendersOtherDevicesThePush() throws Exception {
+        Chats chats = chats();
+        User a = chats.roaming();
+        User b = chats.roaming();
+        WsDevice aPhone = WsDevice.login(baseUrl, a.token(), "android", "a-phone");
+        WsDevice aDesk = WsDevice.login(baseUrl, a.token(), "desktop", "a-desk");
+        WsDevice bPhone = WsDevice.login(baseUrl, b.token(), "android", "b-phone");
+        try {
+            aPhone.send("{\"v\":1,\"type\":\"chatOp\",\"seq\":\"1\",\"op\":\"send\",\"peer\":\"" + b.id()
+                    + "\",\"sendId\":\"" + Chats.sid() + "\",\"msgType\":\"text\",\"body\":{\"text\":\"from the phone\"}}");
+            assertEquals("from the phone", bPhone.await("chatMsg").getJsonObject("body").getString("text"));
+            assertEquals("from the phone", aDesk.await("chatMsg").getJsonObject("body").getString("text"), "the sender's other device syncs");
+            // every frame the phone gets up to b's delivered receipt, which follows b's acknowledgement of the push
+            List<JsonObject> toPhone = new java.util.ArrayList<>();
+            do {
+                toPhone.add(aPhone.next());
+            } while (!toPhone.get(toPhone.size() - 1).getString("type").equals("chatReceipt"));
+            JsonObject answer = toPhone.stream().filter(f -> f.getString("type").equals("chatOpRet")).findFirst().orElseThrow();
+            assertEquals("ok", answer.getString("result"), answer.toString());
+            assertEquals(1, answer.getInt("msgSeq"));
+            assertEquals(List.of(), toPhone.stream().filter(f -> f.getString("type").equals("chatMsg")).toList(),
+                    "no push of its own message to the sending connection");
+        } finally {
+            aPhone.bye();
+            aDesk.bye();
+            bPhone.bye();
+        }
+    }
+
     @Test
     void anAcknowledgedMessageNeedsNoOfflinePush() throws Exception {
         Chats chats = chats();

@@ -1,10 +1,13 @@
 package io.roost.platform.batch;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import jakarta.enterprise.concurrent.ManagedThreadFactory;
 import jakarta.transaction.HeuristicMixedException;
+import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.ForkJoinWorkerThread;
@@ -48,6 +51,45 @@ class GroupCommitTest {
         } finally {
             queue.stop();
         }
+    }
+
+    /**
+     * Paced: an item after a quiet spell goes at once; a stream that arrives meanwhile waits for
+     * the interval and goes as one batch.
+     */
+    @Test
+    void aPacedWriterBatchesAStreamAndLetsALoneItemGoAtOnce() throws Exception {
+        Duration pacing = Duration.ofMillis(400);
+        List<Long> starts = new CopyOnWriteArrayList<>();
+        List<Integer> sizes = new CopyOnWriteArrayList<>();
+        GroupCommit<Integer> queue = new GroupCommit<>("paced", 100, () -> 100, pacing, (List<Integer> batch) -> {
+            starts.add(System.nanoTime());
+            sizes.add(batch.size());
+        });
+        queue.start(THREADS, 1);
+        try {
+            long offered = System.nanoTime();
+            queue.offer(0);
+            awaitApplied(sizes, 1);
+            assertTrue(starts.get(0) - offered < pacing.toNanos() / 2, "a lone item does not wait for the pacing");
+            for (int i = 1; i <= 10; i++) {
+                queue.offer(i);
+                Thread.sleep(5);
+            }
+            awaitApplied(sizes, 11);
+            assertEquals(List.of(1, 10), sizes, "the stream went as one batch");
+            assertTrue(starts.get(1) - starts.get(0) >= pacing.toNanos() * 9 / 10, "the second batch waited for the interval");
+        } finally {
+            queue.stop();
+        }
+    }
+
+    private static void awaitApplied(List<Integer> sizes, int items) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (sizes.stream().mapToInt(Integer::intValue).sum() < items && System.nanoTime() < deadline) {
+            Thread.sleep(5);
+        }
+        assertEquals(items, sizes.stream().mapToInt(Integer::intValue).sum());
     }
 
     @SuppressWarnings("unchecked")
