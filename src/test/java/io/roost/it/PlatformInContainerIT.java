@@ -2,6 +2,7 @@ package io.roost.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.roost.platform.cluster.OncePerCluster;
@@ -176,6 +177,32 @@ class PlatformInContainerIT {
         Wait.until("the relay deletes what it sent", Duration.ofSeconds(5), () -> ((Number) em
                 .createNativeQuery("SELECT count(*) FROM outbox WHERE id = ANY(CAST(?1 AS bigint[]))")
                 .setParameter(1, array).getSingleResult()).longValue() == 0);
+    }
+
+    /**
+     * The relay claims and deletes rows in one statement; a send the broker refuses (here a topic
+     * name it rejects) puts its rows back one attempt on, with the error and a backoff, and the rows
+     * behind it back as they were, so they go out in the next round.
+     */
+    @Test
+    void aRefusedSendIsPutBackWithItsErrorAndTheRowsBehindItStillGoOut() throws Exception {
+        String run = UUID.randomUUID().toString();
+        tx.begin();
+        long refused = outbox.publish("no such topic!", "probe", "k-" + run, "refused-" + run);
+        outbox.publish(ProbeConsumer.TOPIC, "probe", "k-" + run, "behind-refused-" + run);
+        tx.commit();
+        try {
+            awaitApplied("behind-refused-" + run);
+            Object[] row = (Object[]) em.createNativeQuery("SELECT attempts, last_error FROM outbox WHERE id = ?1")
+                    .setParameter(1, refused).getSingleResult();
+            assertTrue(((Number) row[0]).intValue() >= 1, "attempts: " + row[0]);
+            assertNotNull(row[1], "the refusal is recorded");
+        } finally {
+            tx.begin();
+            em.joinTransaction();
+            em.createNativeQuery("DELETE FROM outbox WHERE id = ?1").setParameter(1, refused).executeUpdate();
+            tx.commit();
+        }
     }
 
     @Test

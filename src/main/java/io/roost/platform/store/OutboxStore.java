@@ -72,57 +72,81 @@ public class OutboxStore {
      */
     @TransactionAttribute(TransactionAttributeType.REQUIRES_NEW)
     public BatchResult relayBatch(int limit) {
-        @SuppressWarnings("unchecked")
-        List<Object[]> rows = em.createNativeQuery("""
-                        SELECT id, topic, tag, message_key, body, attempts FROM outbox
-                        WHERE next_attempt_at <= now()
-                        ORDER BY id LIMIT ?1 FOR UPDATE SKIP LOCKED""")
-                .setParameter(1, limit)
-                .getResultList();
-        List<Long> sent = new ArrayList<>(rows.size());
-        boolean failed = false;
-        boolean unreachable = false;
-        for (int from = 0; from < rows.size() && !failed; ) {
-            String topic = (String) rows.get(from)[1];
+        // Claimed and deleted in one statement, each row by its ctid: a second statement deleting the
+        // sent ids cost more than the rest of the relay under chat load (it searched a table that
+        // churns thousands of rows a second). What a failed send leaves is put back, in this transaction.
+        List<Row> rows = Jdbc.query(dataSource, e -> new IllegalStateException("outbox claim failed: " + e.getMessage(), e), """
+                DELETE FROM outbox WHERE ctid = ANY(ARRAY(
+                    SELECT ctid FROM outbox WHERE next_attempt_at <= now() ORDER BY id LIMIT ? FOR UPDATE SKIP LOCKED))
+                RETURNING id, topic, tag, message_key, body, attempts, created_at""",
+                rs -> new Row(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5), rs.getInt(6),
+                        rs.getObject(7, java.time.OffsetDateTime.class)), limit);
+        rows.sort(java.util.Comparator.comparingLong(Row::id));
+        int sent = 0;
+        for (int from = 0; from < rows.size(); ) {
+            String topic = rows.get(from).topic();
             List<RocketMqProducer.Outgoing> run = new ArrayList<>();
             int bytes = 0;
             int to = from;
-            for (; to < rows.size() && topic.equals(rows.get(to)[1]); to++) {
-                Object[] row = rows.get(to);
-                String body = (String) row[4];
-                bytes += body.length() * 3; // UTF-8 takes at most 3 bytes per char
+            for (; to < rows.size() && topic.equals(rows.get(to).topic()); to++) {
+                Row row = rows.get(to);
+                bytes += row.body().length() * 3; // UTF-8 takes at most 3 bytes per char
                 if (!run.isEmpty() && bytes > RocketMqProducer.MAX_BATCH_BYTES) {
                     break;
                 }
-                run.add(new RocketMqProducer.Outgoing(((Number) row[0]).longValue(), (String) row[2], (String) row[3], body));
+                run.add(new RocketMqProducer.Outgoing(row.id(), row.tag(), row.key(), row.body()));
             }
             try {
                 producer.sendBatch(topic, run);
-                run.forEach(m -> sent.add(m.id()));
+                sent += run.size();
             } catch (MessagingException e) {
-                int attempts = ((Number) rows.get(from)[5]).intValue() + 1;
-                unreachable = Unreachable.dependencyOf(e).isPresent();
+                int attempts = rows.get(from).attempts() + 1;
+                boolean unreachable = Unreachable.dependencyOf(e).isPresent();
                 long delay = unreachable ? 0 : Backoff.seconds(attempts);
                 LOG.warning(() -> run.size() + " outbox messages from " + run.get(0).id() + " not sent (attempt " + attempts + "): "
                         + e.getMessage());
-                em.createNativeQuery("""
-                                UPDATE outbox SET attempts = attempts + 1, last_error = ?2,
-                                    next_attempt_at = now() + make_interval(secs => ?3)
-                                WHERE id = ANY(CAST(?1 AS bigint[]))""")
-                        .setParameter(1, SqlArrays.bigints(run.stream().map(RocketMqProducer.Outgoing::id).toList()))
-                        .setParameter(2, truncate(e.getMessage(), 1000))
-                        .setParameter(3, (double) delay)
-                        .executeUpdate();
-                failed = true;
+                putBack(rows.subList(from, rows.size()), run.size(), truncate(e.getMessage(), 1000), delay);
+                return new BatchResult(sent, true, unreachable);
             }
             from = to;
         }
-        if (!sent.isEmpty()) {
-            em.createNativeQuery("DELETE FROM outbox WHERE id = ANY(CAST(?1 AS bigint[]))")
-                    .setParameter(1, SqlArrays.bigints(sent))
-                    .executeUpdate();
+        return new BatchResult(sent, false, false);
+    }
+
+    /** A claimed outbox row. */
+    private record Row(long id, String topic, String tag, String key, String body, int attempts, java.time.OffsetDateTime createdAt) {
+    }
+
+    /**
+     * The rows of a failed send and every row after it, back in the outbox with their ids: the
+     * failed request's rows (the first {@code failedCount}) one attempt on, with its error and
+     * backoff; the rest as they were, due.
+     */
+    private void putBack(List<Row> rows, int failedCount, String error, long delaySeconds) {
+        int n = rows.size();
+        Long[] ids = new Long[n];
+        String[] topics = new String[n], tags = new String[n], keys = new String[n], bodies = new String[n];
+        Integer[] attempts = new Integer[n];
+        String[] created = new String[n];
+        Boolean[] failed = new Boolean[n];
+        for (int i = 0; i < n; i++) {
+            Row r = rows.get(i);
+            ids[i] = r.id();
+            topics[i] = r.topic();
+            tags[i] = r.tag();
+            keys[i] = r.key();
+            bodies[i] = r.body();
+            attempts[i] = r.attempts();
+            created[i] = r.createdAt().toString();
+            failed[i] = i < failedCount;
         }
-        return new BatchResult(sent.size(), failed, unreachable);
+        Jdbc.update(dataSource, e -> new IllegalStateException("outbox put-back failed: " + e.getMessage(), e), """
+                INSERT INTO outbox (id, topic, tag, message_key, body, created_at, attempts, last_error, next_attempt_at)
+                SELECT i, t, g, k, b, c, CASE WHEN f THEN a + 1 ELSE a END, CASE WHEN f THEN ? END,
+                    CASE WHEN f THEN now() + make_interval(secs => ?) ELSE now() END
+                FROM unnest(?::int8[], ?::varchar[], ?::varchar[], ?::varchar[], ?::text[], ?::timestamptz[], ?::int4[], ?::bool[])
+                    AS x(i, t, g, k, b, c, a, f)""",
+                error, (double) delaySeconds, ids, topics, tags, keys, bodies, created, attempts, failed);
     }
 
     /** Rows waiting to be sent. */
