@@ -10,12 +10,10 @@ import jakarta.ejb.EJB;
 import jakarta.ejb.Stateless;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
-import jakarta.persistence.EntityManager;
-import jakarta.persistence.PersistenceContext;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.SQLException;
+import java.time.OffsetDateTime;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.function.Function;
 import java.util.logging.Logger;
@@ -23,7 +21,7 @@ import javax.sql.DataSource;
 
 /**
  * The outbox table: write messages in the caller's transaction (for {@code OutboxPublisher});
- * claim due rows, send them, delete what was sent, back off what failed (for {@code OutboxRelay}).
+ * claim and delete due rows, send them, put back what failed (for {@code OutboxRelay}).
  */
 @Stateless
 public class OutboxStore {
@@ -37,9 +35,6 @@ public class OutboxStore {
     public record BatchResult(int sent, boolean failed, boolean brokerUnreachable) {
     }
 
-    @PersistenceContext(unitName = "roost")
-    EntityManager em;
-
     @Resource(lookup = "java:jboss/datasources/RoostDS")
     DataSource dataSource;
 
@@ -49,16 +44,11 @@ public class OutboxStore {
     /** The messages as rows with these ids, in one statement, in the caller's transaction. */
     @TransactionAttribute(TransactionAttributeType.MANDATORY)
     public void insertAll(List<Long> ids, List<OutboxPublisher.Message> messages) {
-        try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement("""
+        Jdbc.update(dataSource, failed("write"), """
                 INSERT INTO outbox (id, topic, tag, message_key, body)
-                SELECT * FROM unnest(?::int8[], ?::varchar[], ?::varchar[], ?::varchar[], ?::text[])""")) {
-            SqlArrays.bind(c, ps, ids.toArray(Long[]::new), column(messages, OutboxPublisher.Message::topic),
-                    column(messages, OutboxPublisher.Message::tag), column(messages, OutboxPublisher.Message::key),
-                    column(messages, OutboxPublisher.Message::body));
-            ps.executeUpdate();
-        } catch (SQLException e) {
-            throw new IllegalStateException("outbox write failed: " + e.getMessage(), e);
-        }
+                SELECT * FROM unnest(?::int8[], ?::varchar[], ?::varchar[], ?::varchar[], ?::text[])""",
+                ids.toArray(Long[]::new), column(messages, OutboxPublisher.Message::topic), column(messages, OutboxPublisher.Message::tag),
+                column(messages, OutboxPublisher.Message::key), column(messages, OutboxPublisher.Message::body));
     }
 
     /**
@@ -75,13 +65,13 @@ public class OutboxStore {
         // Claimed and deleted in one statement, each row by its ctid: a second statement deleting the
         // sent ids cost more than the rest of the relay under chat load (it searched a table that
         // churns thousands of rows a second). What a failed send leaves is put back, in this transaction.
-        List<Row> rows = Jdbc.query(dataSource, e -> new IllegalStateException("outbox claim failed: " + e.getMessage(), e), """
+        List<Row> rows = Jdbc.query(dataSource, failed("claim"), """
                 DELETE FROM outbox WHERE ctid = ANY(ARRAY(
                     SELECT ctid FROM outbox WHERE next_attempt_at <= now() ORDER BY id LIMIT ? FOR UPDATE SKIP LOCKED))
                 RETURNING id, topic, tag, message_key, body, attempts, created_at""",
                 rs -> new Row(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5), rs.getInt(6),
-                        rs.getObject(7, java.time.OffsetDateTime.class)), limit);
-        rows.sort(java.util.Comparator.comparingLong(Row::id));
+                        rs.getObject(7, OffsetDateTime.class)), limit);
+        rows.sort(Comparator.comparingLong(Row::id)); // RETURNING has no order
         int sent = 0;
         for (int from = 0; from < rows.size(); ) {
             String topic = rows.get(from).topic();
@@ -114,7 +104,7 @@ public class OutboxStore {
     }
 
     /** A claimed outbox row. */
-    private record Row(long id, String topic, String tag, String key, String body, int attempts, java.time.OffsetDateTime createdAt) {
+    private record Row(long id, String topic, String tag, String key, String body, int attempts, OffsetDateTime createdAt) {
     }
 
     /**
@@ -140,7 +130,7 @@ public class OutboxStore {
             created[i] = r.createdAt().toString();
             failed[i] = i < failedCount;
         }
-        Jdbc.update(dataSource, e -> new IllegalStateException("outbox put-back failed: " + e.getMessage(), e), """
+        Jdbc.update(dataSource, failed("put-back"), """
                 INSERT INTO outbox (id, topic, tag, message_key, body, created_at, attempts, last_error, next_attempt_at)
                 SELECT i, t, g, k, b, c, CASE WHEN f THEN a + 1 ELSE a END, CASE WHEN f THEN ? END,
                     CASE WHEN f THEN now() + make_interval(secs => ?) ELSE now() END
@@ -151,7 +141,11 @@ public class OutboxStore {
 
     /** Rows waiting to be sent. */
     public long backlog() {
-        return ((Number) em.createNativeQuery("SELECT count(*) FROM outbox").getSingleResult()).longValue();
+        return Jdbc.query(dataSource, failed("count"), "SELECT count(*) FROM outbox", rs -> rs.getLong(1)).get(0);
+    }
+
+    private static Function<SQLException, RuntimeException> failed(String what) {
+        return e -> new IllegalStateException("outbox " + what + " failed: " + e.getMessage(), e);
     }
 
     private static String[] column(List<OutboxPublisher.Message> messages, Function<OutboxPublisher.Message, String> field) {
