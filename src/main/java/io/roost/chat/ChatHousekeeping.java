@@ -1,7 +1,7 @@
 package io.roost.chat;
 
-import io.roost.platform.cluster.OncePerCluster;
 import io.roost.chat.store.ChatStore;
+import io.roost.platform.cluster.OncePerCluster;
 import jakarta.ejb.ConcurrencyManagement;
 import jakarta.ejb.ConcurrencyManagementType;
 import jakarta.ejb.DependsOn;

@@ -1,7 +1,7 @@
 package io.roost.chat;
 
-import io.roost.platform.cluster.OncePerCluster;
 import io.roost.chat.store.ChatStore;
+import io.roost.platform.cluster.OncePerCluster;
 import jakarta.ejb.ConcurrencyManagement;
 import jakarta.ejb.ConcurrencyManagementType;
 import jakarta.ejb.DependsOn;
@@ -21,7 +21,8 @@ import java.util.logging.Logger;
  * The chat timer {@code chat-retention-purge}: every minute, timeline rows older than
  * {@code ROOST_CHAT_RETENTION} are deleted, partition by partition, {@value #BATCH} rows a
  * transaction, until none is left — short transactions that hold few locks and leave vacuum little
- * to wait for, never one that deletes a day's messages at once; one node at a time ({@link OncePerCluster}). Conversation rows stay: their
+ * to wait for, never one that deletes a day's messages at once; one node at a time
+ * ({@link OncePerCluster}). Conversation rows stay: their
  * {@code lastSeq} is how a catch-up tells a device that the messages it lacks are gone.
  */
 @Singleton

@@ -79,7 +79,7 @@ public class Connections {
                 return;
             }
         }
-        // outside the lock: the close runs the endpoint's close handling (the session's logout) on this thread
+        // outside the lock: the close runs the endpoint's close handler on this thread
         LOG.log(Level.INFO, "closing connection {0}: {1} frames wait to be written to it", new Object[] {session.getId(), MAX_UNWRITTEN});
         close(session, CloseReason.CloseCodes.VIOLATED_POLICY, SLOW_CONSUMER);
     }

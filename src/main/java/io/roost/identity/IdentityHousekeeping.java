@@ -1,9 +1,9 @@
 package io.roost.identity;
 
-import jakarta.ejb.EJB;
 import io.roost.platform.cluster.OncePerCluster;
 import jakarta.ejb.ConcurrencyManagement;
 import jakarta.ejb.ConcurrencyManagementType;
+import jakarta.ejb.EJB;
 import jakarta.ejb.Schedule;
 import jakarta.ejb.Singleton;
 import jakarta.inject.Inject;
@@ -11,7 +11,10 @@ import java.time.Duration;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
-/** Deletes expired verification codes and throttle rows whose window and lock are over; one node per tick ({@link OncePerCluster}). */
+/**
+ * Deletes expired verification codes and throttle rows whose window and lock are over; one node per
+ * tick ({@link OncePerCluster}).
+ */
 @Singleton
 @ConcurrencyManagement(ConcurrencyManagementType.BEAN)
 public class IdentityHousekeeping {

@@ -49,7 +49,7 @@ public class RoomHousekeeping {
     RoomStore store;
 
     @EJB
-    OncePerCluster once;
+    OncePerCluster perCluster;
 
     @Inject
     LiveRooms rooms;
@@ -80,7 +80,8 @@ public class RoomHousekeeping {
 
     @Schedule(hour = "*", minute = "*/10", persistent = false, info = "room-history-purge")
     void purgeTick() {
-        once(purging, () -> drain(() -> once.run("room-history-purge", () -> store.purgeHistory(settings.historyRetention(), BATCH)), true));
+        once(purging, () -> drain(() -> perCluster.run("room-history-purge",
+                () -> store.purgeHistory(settings.historyRetention(), BATCH)), true));
     }
 
     /** Timed-out viewers leave; timed-out anchors' sessions close. Returns how many of both. */

@@ -1,16 +1,19 @@
 package io.roost.social;
 
-import jakarta.ejb.EJB;
 import io.roost.platform.cluster.OncePerCluster;
 import jakarta.ejb.ConcurrencyManagement;
 import jakarta.ejb.ConcurrencyManagementType;
+import jakarta.ejb.EJB;
 import jakarta.ejb.Schedule;
 import jakarta.ejb.Singleton;
 import jakarta.inject.Inject;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
-/** Marks friend requests past their expiry as EXPIRED (reads treat them as expired already); one node per tick ({@link OncePerCluster}). */
+/**
+ * Marks friend requests past their expiry as EXPIRED (reads treat them as expired already); one node
+ * per tick ({@link OncePerCluster}).
+ */
 @Singleton
 @ConcurrencyManagement(ConcurrencyManagementType.BEAN)
 public class SocialHousekeeping {
