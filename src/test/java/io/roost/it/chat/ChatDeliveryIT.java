@@ -50,8 +50,7 @@ class ChatDeliveryIT extends DeployedRoost {
         WsDevice bPhone = WsDevice.login(baseUrl, b.token(), "android", "b-phone");
         WsDevice bDesk = WsDevice.login(baseUrl, b.token(), "desktop", "b-desk");
         try {
-            JsonObject sent = aPhone.op("chatOp", "\"op\":\"send\",\"peer\":\"" + b.id() + "\",\"sendId\":\"" + Chats.sid()
-                    + "\",\"msgType\":\"text\",\"body\":{\"text\":\"read me\"}");
+            JsonObject sent = aPhone.op("chatOp", Chats.textSend(b, "read me"));
             assertEquals("ok", sent.getString("result"), sent.toString());
             bPhone.await("chatMsg");
             bDesk.await("chatMsg");
@@ -202,8 +201,7 @@ class ChatDeliveryIT extends DeployedRoost {
         WsDevice aDesk = WsDevice.login(baseUrl, a.token(), "desktop", "a-desk");
         WsDevice bPhone = WsDevice.login(baseUrl, b.token(), "android", "b-phone");
         try {
-            aPhone.send("{\"v\":1,\"type\":\"chatOp\",\"seq\":\"1\",\"op\":\"send\",\"peer\":\"" + b.id()
-                    + "\",\"sendId\":\"" + Chats.sid() + "\",\"msgType\":\"text\",\"body\":{\"text\":\"from the phone\"}}");
+            aPhone.send("{\"v\":1,\"type\":\"chatOp\",\"seq\":\"1\"," + Chats.textSend(b, "from the phone") + "}");
             assertEquals("from the phone", bPhone.await("chatMsg").getJsonObject("body").getString("text"));
             assertEquals("from the phone", aDesk.await("chatMsg").getJsonObject("body").getString("text"), "the sender's other device syncs");
             // every frame the phone gets up to b's delivered receipt, which follows b's acknowledgement of the push

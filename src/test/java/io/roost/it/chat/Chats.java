@@ -36,6 +36,12 @@ public final class Chats {
         return "s-" + UUID.randomUUID();
     }
 
+    /** The fields of a device's {@code chatOp send} of a text message to {@code peer}, with a fresh sendId. */
+    public static String textSend(User peer, String text) {
+        return "\"op\":\"send\",\"peer\":\"" + peer.id() + "\",\"sendId\":\"" + sid()
+                + "\",\"msgType\":\"text\",\"body\":{\"text\":\"" + text + "\"}";
+    }
+
     /** A text message over REST; its answer ({@code msgId}, {@code seq}). */
     public JsonObject sendText(User from, User to, String text) {
         var r = http.post("api/v1/chat/messages", from.auth(),

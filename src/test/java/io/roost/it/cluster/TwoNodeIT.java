@@ -112,8 +112,7 @@ class TwoNodeIT {
         WsDevice aPhone = WsDevice.login(zero(), a.token(), "android", "a-phone");
         WsDevice bPhone = WsDevice.login(one(), b.token(), "android", "b-phone");
         try {
-            JsonObject sent = aPhone.op("chatOp", "\"op\":\"send\",\"peer\":\"" + b.id() + "\",\"sendId\":\"" + Chats.sid()
-                    + "\",\"msgType\":\"text\",\"body\":{\"text\":\"across\"}");
+            JsonObject sent = aPhone.op("chatOp", Chats.textSend(b, "across"));
             assertEquals("ok", sent.getString("result"), sent.toString());
             JsonObject pushed = bPhone.await("chatMsg"); // WsDevice acknowledges it, as a client must
             assertEquals(a.id(), pushed.getString("from"));
