@@ -43,9 +43,7 @@ public class Receipts {
         for (Cursor a : acks) {
             highest.merge(List.of(a.owner(), a.peer()), a, (x, y) -> x.seq() >= y.seq() ? x : y);
         }
-        List<Cursor> batch = new ArrayList<>(highest.values());
-        store.lockBothSides(batch);
-        List<Cursor> moved = store.advanceDelivered(batch);
+        List<Cursor> moved = store.advanceDelivered(new ArrayList<>(highest.values()));
         for (Cursor c : moved) {
             notices.fire(new Notice(List.of(c.peer()), "chatReceipt", Jsonp.PROVIDER.createObjectBuilder()
                     .add("kind", "delivered").add("peer", Long.toString(c.owner())).add("seq", c.seq()).build()));

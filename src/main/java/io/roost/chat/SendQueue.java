@@ -29,9 +29,9 @@ import java.util.logging.Logger;
  * Sends by group commit ({@link GroupCommit}): the messages that arrive together are checked with
  * one query per check and written in one transaction ({@link ChatWriter#writeAll}), so a busy
  * node pays a commit per batch, not per message, and each sender still gets its answer only after
- * its message is committed. The checks keep their order per message: a stored sendId answers
- * first (what was accepted stays accepted), then both users active, no block either way, the quote
- * visible, the content filter.
+ * its message is committed. The checks keep their order per message: both users active, no block
+ * either way, the quote visible, the content filter; a stored sendId is answered with its stored
+ * answer whatever the checks say now (what was accepted stays accepted).
  */
 @ApplicationScoped
 public class SendQueue {
@@ -139,47 +139,69 @@ public class SendQueue {
 
     /**
      * The checks that need the database, one query each for the whole batch; a refused message
-     * completes with its problem here. Returns the writes of the others, in their order.
+     * completes with its problem here. Returns the writes of the others, in their order. A resend
+     * of a stored message passes its checks like the first send did and is answered from the
+     * store when its claim finds the sendId taken ({@link #complete}); only a refused message is
+     * looked up here first, so that what was accepted stays accepted (a block, a disabled account
+     * or a new word on the list since then does not turn a stored message's resend into an error).
      */
     private List<ChatWriter.Write> check(List<Pending> unique) {
-        Map<SendBatchStore.SendKey, ChatStore.SendRow> stored = batchStore.findSends(unique.stream().map(Pending::key).toList());
         Set<Long> uids = new HashSet<>();
         Set<List<Long>> pairs = new HashSet<>();
         for (Pending p : unique) {
             uids.add(p.command.sender());
             uids.add(p.command.peer());
             if (!p.command.system()) {
-                pairs.add(List.of(Math.min(p.command.sender(), p.command.peer()), Math.max(p.command.sender(), p.command.peer())));
+                pairs.add(pair(p.command));
             }
         }
         Set<Long> active = accounts.activeAmong(uids);
         Set<List<Long>> blocked = graph.blockedEitherWay(pairs);
         List<ChatWriter.Write> writes = new ArrayList<>();
+        Map<Pending, ProblemException> refused = new LinkedHashMap<>();
         for (Pending p : unique) {
-            SendCommand c = p.command;
             try {
-                ChatStore.SendRow resend = stored.get(p.key());
-                if (resend != null) {
-                    p.done.complete(ChatWriter.resent(c, p.hash, resend));
-                    continue;
-                }
-                for (long uid : new long[] {c.sender(), c.peer()}) {
-                    if (!active.contains(uid)) {
-                        throw ProblemException.notFound("No user " + uid);
-                    }
-                }
-                if (!c.system() && blocked.contains(List.of(Math.min(c.sender(), c.peer()), Math.max(c.sender(), c.peer())))) {
-                    throw new ProblemException(403, "blocked", "Forbidden", "One of you blocks the other; nothing was sent.");
-                }
-                if (c.quoteMsgId() != null && !store.visible(c.sender(), c.peer(), c.quoteMsgId())) {
-                    throw ProblemException.badRequest("invalid-quote", "The quoted message is not in this conversation (or you deleted it).");
-                }
-                writes.add(new ChatWriter.Write(c, filtered(c), p.hash, p.fromConnection));
+                writes.add(checked(p, active, blocked));
             } catch (ProblemException e) {
-                p.done.completeExceptionally(e);
+                refused.put(p, e);
             }
         }
+        if (!refused.isEmpty()) {
+            Map<SendBatchStore.SendKey, ChatStore.SendRow> stored = batchStore.findSends(refused.keySet().stream().map(Pending::key).toList());
+            refused.forEach((p, problem) -> {
+                ChatStore.SendRow resend = stored.get(p.key());
+                try {
+                    if (resend == null) {
+                        throw problem;
+                    }
+                    p.done.complete(ChatWriter.resent(p.command, p.hash, resend));
+                } catch (ProblemException e) {
+                    p.done.completeExceptionally(e);
+                }
+            });
+        }
         return writes;
+    }
+
+    /** One message through the checks, in their order; its write, or the ProblemException that refuses it. */
+    private ChatWriter.Write checked(Pending p, Set<Long> active, Set<List<Long>> blocked) {
+        SendCommand c = p.command;
+        for (long uid : new long[] {c.sender(), c.peer()}) {
+            if (!active.contains(uid)) {
+                throw ProblemException.notFound("No user " + uid);
+            }
+        }
+        if (!c.system() && blocked.contains(pair(c))) {
+            throw new ProblemException(403, "blocked", "Forbidden", "One of you blocks the other; nothing was sent.");
+        }
+        if (c.quoteMsgId() != null && !store.visible(c.sender(), c.peer(), c.quoteMsgId())) {
+            throw ProblemException.badRequest("invalid-quote", "The quoted message is not in this conversation (or you deleted it).");
+        }
+        return new ChatWriter.Write(c, filtered(c), p.hash, p.fromConnection);
+    }
+
+    private static List<Long> pair(SendCommand c) {
+        return List.of(Math.min(c.sender(), c.peer()), Math.max(c.sender(), c.peer()));
     }
 
     /** The body as stored: a text message through the content filter (masked, or refused with 422). */

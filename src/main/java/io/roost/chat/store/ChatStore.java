@@ -153,12 +153,12 @@ public class ChatStore {
 
     /** The owner's conversations changed after version {@code since}, in version order. */
     public List<Conversation> conversationsSince(long owner, long since, int limit) {
-        return query(CONVERSATION_SELECT + " WHERE owner_uid = ? AND sync_version > ? ORDER BY sync_version LIMIT ?",
+        return query(CONVERSATION_SELECT + " WHERE c.owner_uid = ? AND c.sync_version > ? ORDER BY c.sync_version LIMIT ?",
                 ChatStore::conversation, owner, since, limit);
     }
 
     public Optional<Conversation> conversation(long owner, long peer) {
-        return Jdbc.first(query(CONVERSATION_SELECT + " WHERE owner_uid = ? AND peer_uid = ?", ChatStore::conversation, owner, peer));
+        return Jdbc.first(query(CONVERSATION_SELECT + " WHERE c.owner_uid = ? AND c.peer_uid = ?", ChatStore::conversation, owner, peer));
     }
 
     // ---- delete for me ----
@@ -292,9 +292,11 @@ public class ChatStore {
             SELECT owner_uid, peer_uid, seq, msg_id, sender_uid, send_id, msg_type, body::text, quote_msg_id, priority, created_at,
                 deleted_for_owner, recalled FROM chat_timeline""";
 
+    /** One side of a conversation; how far the peer's devices acknowledged is on the peer's side (its delivered_seq). */
     private static final String CONVERSATION_SELECT = """
-            SELECT owner_uid, peer_uid, last_seq, last_msg_id, last_sender_uid, last_preview, unread, read_seq, delivered_seq,
-                peer_read_seq, peer_delivered_seq, sync_version, updated_at FROM chat_conversation""";
+            SELECT c.owner_uid, c.peer_uid, c.last_seq, c.last_msg_id, c.last_sender_uid, c.last_preview, c.unread, c.read_seq,
+                c.delivered_seq, c.peer_read_seq, coalesce(p.delivered_seq, 0), c.sync_version, c.updated_at
+            FROM chat_conversation c LEFT JOIN chat_conversation p ON p.owner_uid = c.peer_uid AND p.peer_uid = c.owner_uid""";
 
     private static SendRow send(ResultSet rs) throws SQLException {
         return SendBatchStore.sendRow(rs, 1);

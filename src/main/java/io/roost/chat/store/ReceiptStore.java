@@ -15,8 +15,10 @@ import javax.sql.DataSource;
 
 /**
  * Receipts as cursors on the conversation rows, never an update of message rows: the owner's
- * {@code delivered_seq} / {@code read_seq}, mirrored on the peer's row as {@code peer_delivered_seq}
- * / {@code peer_read_seq} so the sender's devices find their receipts on their own side. Every
+ * {@code delivered_seq} / {@code read_seq}. The read cursor is mirrored on the peer's row as
+ * {@code peer_read_seq} (with a sync version, so the peer's devices find their read receipts when
+ * they sync); the delivered cursor, which moves with nearly every message, is not: the peer's side
+ * reads it from the owner's row. Every
  * cursor only moves forward ({@code WHERE cursor < new}), so a late or repeated report changes
  * nothing. Conversation rows are locked in (owner, peer) order first, the order a send takes them.
  */
@@ -62,22 +64,23 @@ public class ReceiptStore {
     }
 
     /**
-     * Moves each owner's delivered cursor forward (never past the last message) and mirrors it on
-     * the peer's row; returns the cursors that moved, at their new position. One cursor per
-     * (owner, peer) in {@code acks}.
+     * Moves each owner's delivered cursor forward (never past the last message); returns the
+     * cursors that moved, at their new position. One cursor per (owner, peer) in {@code acks}. Only
+     * the owner's row changes (the peer's devices read it through the peer's side, see
+     * {@code ChatStore}); its lock is taken in (owner, peer) order, the order a send takes them.
      */
     @TransactionAttribute(TransactionAttributeType.MANDATORY)
     public List<Cursor> advanceDelivered(List<Cursor> acks) {
         return query("""
-                WITH a AS (SELECT * FROM unnest(?::int8[], ?::int8[], ?::int8[]) AS a(owner_uid, peer_uid, seq)),
-                mine AS (
-                    UPDATE chat_conversation c SET delivered_seq = least(a.seq, c.last_seq)
-                    FROM a WHERE c.owner_uid = a.owner_uid AND c.peer_uid = a.peer_uid AND c.delivered_seq < least(a.seq, c.last_seq)
-                    RETURNING c.owner_uid, c.peer_uid, c.delivered_seq),
-                theirs AS (
-                    UPDATE chat_conversation p SET peer_delivered_seq = m.delivered_seq
-                    FROM mine m WHERE p.owner_uid = m.peer_uid AND p.peer_uid = m.owner_uid AND p.peer_delivered_seq < m.delivered_seq)
-                SELECT owner_uid, peer_uid, delivered_seq FROM mine""",
+                WITH due AS (
+                    SELECT c.owner_uid, c.peer_uid, least(a.seq, c.last_seq) AS seq
+                    FROM chat_conversation c JOIN unnest(?::int8[], ?::int8[], ?::int8[]) AS a(owner_uid, peer_uid, seq)
+                      ON c.owner_uid = a.owner_uid AND c.peer_uid = a.peer_uid
+                    WHERE c.delivered_seq < least(a.seq, c.last_seq)
+                    ORDER BY c.owner_uid, c.peer_uid FOR UPDATE OF c)
+                UPDATE chat_conversation c SET delivered_seq = d.seq
+                FROM due d WHERE c.owner_uid = d.owner_uid AND c.peer_uid = d.peer_uid AND c.delivered_seq < d.seq
+                RETURNING c.owner_uid, c.peer_uid, c.delivered_seq""",
                 rs -> new Cursor(rs.getLong(1), rs.getLong(2), rs.getLong(3)), owners(acks), peers(acks), seqs(acks));
     }
 
@@ -111,8 +114,7 @@ public class ReceiptStore {
     @TransactionAttribute(TransactionAttributeType.MANDATORY)
     public void mirrorReads(List<Cursor> mirrors, Long[] versions) {
         update("""
-                UPDATE chat_conversation c SET peer_read_seq = k.s, peer_delivered_seq = greatest(c.peer_delivered_seq, k.s),
-                    sync_version = k.v, updated_at = now()
+                UPDATE chat_conversation c SET peer_read_seq = k.s, sync_version = k.v, updated_at = now()
                 FROM unnest(?::int8[], ?::int8[], ?::int8[], ?::int8[]) AS k(o, p, s, v)
                 WHERE c.owner_uid = k.o AND c.peer_uid = k.p AND c.peer_read_seq < k.s""",
                 owners(mirrors), peers(mirrors), seqs(mirrors), versions);
