@@ -5,14 +5,11 @@ import io.roost.chat.ChatService;
 import io.roost.platform.config.NodeIdentity;
 import io.roost.presence.session.DeviceRoute;
 import io.roost.presence.session.DeviceSessions;
-import jakarta.annotation.Resource;
-import jakarta.enterprise.concurrent.ManagedExecutorService;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.event.TransactionPhase;
 import jakarta.inject.Inject;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -25,9 +22,9 @@ import java.util.logging.Logger;
  * Pushes a stored chat message after commit, with the three guards against fake online: no
  * route for the recipient (offline: the offline path); a route whose node has no such connection
  * (unreachable: that node repairs the route and the message takes the offline path); a device
- * that does not acknowledge ({@link AckWheel}). The routes are looked up after commit, so a
- * device either has its route by then and gets the push, or logs in later and reads the message
- * in its catch-up.
+ * that does not acknowledge ({@link AckWheel}). The routes are looked up after commit, on the
+ * delivery thread with the notices' ({@link Delivery}), so a device either has its route by then
+ * and gets the push, or logs in later and reads the message in its catch-up.
  */
 @ApplicationScoped
 public class ChatDelivery {
@@ -49,33 +46,39 @@ public class ChatDelivery {
     @Inject
     NodeIdentity node;
 
-    @Resource
-    ManagedExecutorService executor;
-
     void onPush(@Observes(during = TransactionPhase.AFTER_SUCCESS) ChatPush.Batch batch) {
-        executor.execute(() -> {
-            try {
-                deliver(batch.pushes());
-            } catch (RuntimeException e) {
-                LOG.log(Level.WARNING, "push of " + batch.pushes().size() + " messages failed; their devices read them in their catch-up", e);
-            }
-        });
+        if (!delivery.offer(new Pushes(batch.pushes()))) {
+            LOG.log(Level.WARNING, "delivery queue full: " + batch.pushes().size() + " messages not pushed; their devices read them in their catch-up");
+        }
     }
 
-    /** One route lookup for all of the batch's participants, then each message to its devices. */
-    void deliver(List<ChatPush> pushes) {
-        Set<Long> uids = new HashSet<>();
-        pushes.forEach(p -> {
-            uids.add(p.from());
-            uids.add(p.to());
-        });
-        Map<Long, List<DeviceRoute>> routesOf = new HashMap<>();
-        sessions.routesOf(new ArrayList<>(uids)).forEach(r -> routesOf.computeIfAbsent(r.uid(), u -> new ArrayList<>()).add(r));
-        for (ChatPush push : pushes) {
-            try {
-                deliver(push, routesOf.getOrDefault(push.to(), List.of()), routesOf.getOrDefault(push.from(), List.of()));
-            } catch (RuntimeException e) {
-                LOG.log(Level.WARNING, "push of message " + push.msgId() + " failed; its devices read it in their catch-up", e);
+    /** A send transaction's messages, pushed once the routes of both participants are known. */
+    private final class Pushes implements Delivery.Routed {
+
+        private final List<ChatPush> pushes;
+
+        Pushes(List<ChatPush> pushes) {
+            this.pushes = pushes;
+        }
+
+        @Override
+        public Set<Long> uids() {
+            Set<Long> uids = new HashSet<>();
+            pushes.forEach(p -> {
+                uids.add(p.from());
+                uids.add(p.to());
+            });
+            return uids;
+        }
+
+        @Override
+        public void deliver(Map<Long, List<DeviceRoute>> routesOf) {
+            for (ChatPush push : pushes) {
+                try {
+                    ChatDelivery.this.deliver(push, routesOf.getOrDefault(push.to(), List.of()), routesOf.getOrDefault(push.from(), List.of()));
+                } catch (RuntimeException e) {
+                    LOG.log(Level.WARNING, "push of message " + push.msgId() + " failed; its devices read it in their catch-up", e);
+                }
             }
         }
     }

@@ -18,6 +18,7 @@ import jakarta.enterprise.event.TransactionPhase;
 import jakarta.inject.Inject;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -30,10 +31,11 @@ import java.util.logging.Logger;
  * holds each of the users' connections; this node writes to its own, and sends one RocketMQ
  * message per other node ({@code roost-deliveries}, tagged with the node) for the rest.
  *
- * <p>Notices queue for one delivery thread, which takes whatever has queued up and looks the
- * routes of all of its users up at once: under chat load a node fires several receipts per
- * message, and a route query (and a thread hand-off) per receipt cost more than the message's
- * own write. One thread also keeps each connection's notices in the order they were fired.
+ * <p>Notices, and the chat pushes of each send transaction ({@link ChatDelivery}), queue for one
+ * delivery thread, which takes whatever has queued up and looks the routes of all of its users up
+ * at once: under chat load a node fires a push and several receipts per message, and a route query
+ * (and a thread hand-off) per receipt or per send batch cost more than the message's own write.
+ * One thread also keeps each connection's frames in the order they were fired.
  */
 @ApplicationScoped
 public class Delivery {
@@ -64,7 +66,15 @@ public class Delivery {
     @Resource
     ManagedThreadFactory threads;
 
-    private final GroupCommit<Notice> queue = new GroupCommit<>("notice-delivery", CAPACITY, () -> ROUTE_BATCH, PACING, this::deliverAll);
+    /** Work for the delivery thread: the users whose routes it needs, and what to do once they are known. */
+    interface Routed {
+
+        Collection<Long> uids();
+
+        void deliver(Map<Long, List<DeviceRoute>> routesOf);
+    }
+
+    private final GroupCommit<Routed> queue = new GroupCommit<>("delivery", CAPACITY, () -> ROUTE_BATCH, PACING, this::deliverAll);
 
     @PostConstruct
     void start() {
@@ -77,26 +87,46 @@ public class Delivery {
     }
 
     void onNotice(@Observes(during = TransactionPhase.AFTER_SUCCESS) Notice notice) {
-        if (!queue.offer(notice)) {
-            LOG.log(Level.FINE, "notice queue full; a " + notice.type() + " notice is dropped");
+        if (!offer(new Routed() {
+            @Override
+            public Collection<Long> uids() {
+                return notice.uids();
+            }
+
+            @Override
+            public void deliver(Map<Long, List<DeviceRoute>> routesOf) {
+                Delivery.this.deliver(notice, routesOf);
+            }
+        })) {
+            LOG.log(Level.FINE, "delivery queue full; a " + notice.type() + " notice is dropped");
         }
     }
 
-    /** The notices in order; the routes of their users looked up together, at most ROUTE_BATCH users a query. */
-    void deliverAll(List<Notice> notices) {
+    /** Queues work for the delivery thread; false if the queue is full. */
+    boolean offer(Routed work) {
+        return queue.offer(work);
+    }
+
+    /** The work in order; the routes of all of its users looked up together, at most ROUTE_BATCH users a query. */
+    void deliverAll(List<Routed> work) {
+        Map<Long, List<DeviceRoute>> routesOf = new HashMap<>();
         try {
-            Map<Long, List<DeviceRoute>> routesOf = new HashMap<>();
-            List<Long> uids = notices.stream().flatMap(n -> n.uids().stream()).distinct().toList();
+            List<Long> uids = work.stream().flatMap(w -> w.uids().stream()).distinct().toList();
             for (int from = 0; from < uids.size(); from += ROUTE_BATCH) {
                 for (DeviceRoute r : sessions.routesOf(uids.subList(from, Math.min(uids.size(), from + ROUTE_BATCH)))) {
                     routesOf.computeIfAbsent(r.uid(), u -> new ArrayList<>()).add(r);
                 }
             }
-            for (Notice notice : notices) {
-                deliver(notice, routesOf);
-            }
         } catch (RuntimeException e) {
-            LOG.log(Level.WARNING, "delivery of " + notices.size() + " notices failed", e);
+            LOG.log(Level.WARNING, "route lookup for " + work.size() + " deliveries failed; their devices read them when they sync", e);
+            return;
+        }
+        for (Routed w : work) {
+            try {
+                w.deliver(routesOf);
+            } catch (RuntimeException e) {
+                LOG.log(Level.WARNING, "a delivery failed; its devices read it when they sync", e);
+            }
         }
     }
 
