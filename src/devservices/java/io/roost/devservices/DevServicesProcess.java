@@ -184,6 +184,10 @@ final class DevServicesProcess {
                     .setServerConfig("listen_addresses", "127.0.0.1")
                     .setServerConfig("max_connections", "300")
                     .setServerConfig("shared_buffers", "256MB")
+                    // A chat load writes WAL fast: with the default 1GB a checkpoint every half
+                    // minute, each followed by a burst of full-page images. Checkpoints then come
+                    // from checkpoint_timeout (5 min), as docs/operations.md advises for production.
+                    .setServerConfig("max_wal_size", "4GB")
                     // zonky starts the server with -F (fsync off) and synchronous_commit=off; a -c
                     // after it wins, so these decide.
                     .setServerConfig("fsync", durableCommits ? "on" : "off")

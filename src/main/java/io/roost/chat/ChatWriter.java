@@ -82,10 +82,14 @@ public class ChatWriter {
             SendCommand c = writes.get(i).command();
             strangers.check(c, earlier.merge(List.of(c.sender(), c.peer()), 1, Integer::sum) - 1);
         }
-        Map<List<Long>, Long> versions = bumpVersions(writes, live);
+        if (live.isEmpty()) {
+            return new ArrayList<>(java.util.Collections.nCopies(writes.size(), null));
+        }
 
+        // New rows first: they lock no row another transaction waits for. The users' and the
+        // conversations' rows, which read reports and delivered cursors also lock, come last, so
+        // their locks are held for two statements and the commit.
         List<ChatStore.TimelineRow> rows = new ArrayList<>();
-        Map<List<Long>, ChatStore.ConversationChange> conversations = new TreeMap<>(PAIR_ORDER);
         for (int i : live) {
             SendCommand c = writes.get(i).command();
             long msgId = claims.get(i).msgId();
@@ -95,16 +99,8 @@ public class ChatWriter {
                     c.quoteMsgId(), c.priority()));
             rows.add(new ChatStore.TimelineRow(c.peer(), c.sender(), seqs[i], msgId, senderUid, c.sendId(), c.type(), json,
                     c.quoteMsgId(), c.priority()));
-            String preview = ChatRules.preview(c.type(), writes.get(i).body());
-            // the sender's own message is not unread for them; a system message is for both
-            change(conversations, versions, c.sender(), c.peer(), seqs[i], msgId, senderUid, preview, c.system() ? 1 : 0);
-            change(conversations, versions, c.peer(), c.sender(), seqs[i], msgId, senderUid, preview, 1);
-        }
-        if (live.isEmpty()) {
-            return new ArrayList<>(java.util.Collections.nCopies(writes.size(), null));
         }
         store.insertTimeline(rows);
-        store.upsertConversations(new ArrayList<>(conversations.values()));
 
         List<Sent> answers = new ArrayList<>(java.util.Collections.nCopies(writes.size(), null));
         List<OutboxPublisher.Message> events = new ArrayList<>();
@@ -120,6 +116,19 @@ public class ChatWriter {
             answers.set(i, new Sent(c.sendId(), msgId, seqs[i], tm, false));
         }
         outbox.publishAll(events);
+
+        Map<List<Long>, Long> versions = bumpVersions(writes, live);
+        Map<List<Long>, ChatStore.ConversationChange> conversations = new TreeMap<>(PAIR_ORDER);
+        for (int i : live) {
+            SendCommand c = writes.get(i).command();
+            long msgId = claims.get(i).msgId();
+            long senderUid = c.system() ? 0 : c.sender();
+            String preview = ChatRules.preview(c.type(), writes.get(i).body());
+            // the sender's own message is not unread for them; a system message is for both
+            change(conversations, versions, c.sender(), c.peer(), seqs[i], msgId, senderUid, preview, c.system() ? 1 : 0);
+            change(conversations, versions, c.peer(), c.sender(), seqs[i], msgId, senderUid, preview, 1);
+        }
+        store.upsertConversations(new ArrayList<>(conversations.values()));
         pushes.fire(new ChatPush.Batch(toPush));
         return answers;
     }
