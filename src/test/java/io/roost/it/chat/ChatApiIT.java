@@ -188,18 +188,22 @@ class ChatApiIT extends DeployedRoost {
     }
 
     @Test
-    void aBlockEitherWayRefusesTheMessageAndWritesNothing() throws Exception {
+    void aBlockEitherWayRefusesTheMessageAndWritesNothingButAStoredMessageStaysAccepted() throws Exception {
         User a = user();
         User b = user();
+        String before = sid();
+        JsonObject stored = sendText(a, b, before, "before the block");
         assertEquals(201, http().put("api/v1/social/blocks/" + a.id(), b.auth(), "").statusCode());
         assertProblem(send(a.auth(), "\"peer\":\"" + b.id() + "\",\"sendId\":\"" + sid() + "\",\"type\":\"text\",\"text\":\"x\""), 403,
                 "blocked");
         assertProblem(send(b.auth(), "\"peer\":\"" + a.id() + "\",\"sendId\":\"" + sid() + "\",\"type\":\"text\",\"text\":\"x\""), 403,
                 "blocked");
-        assertNull(conversation(a, b));
-        assertEquals(0, messages(b, b.auth(), a, "").size());
+        var resend = send(a.auth(), "\"peer\":\"" + b.id() + "\",\"sendId\":\"" + before + "\",\"type\":\"text\",\"text\":\"before the block\"");
+        assertEquals(200, resend.statusCode(), resend.body());
+        assertEquals(stored, json(resend), "a resend of a message stored before the block gets its stored answer");
+        assertEquals(1, messages(b, b.auth(), a, "").size(), "the refused ones wrote nothing");
         assertEquals(204, http().delete("api/v1/social/blocks/" + a.id(), b.auth()).statusCode());
-        assertEquals(1, sendText(a, b, sid(), "sorry").getInt("seq"), "no seq was spent on the refused ones");
+        assertEquals(2, sendText(a, b, sid(), "sorry").getInt("seq"), "no seq was spent on the refused ones");
     }
 
     @Test

@@ -211,4 +211,81 @@ class ChatInContainerIT {
         assertEquals(n, aSide.peerReadSeq());
         assertEquals(n, aSide.peerDeliveredSeq());
     }
+
+    /**
+     * Delivered cursors of many conversations in one batch, in random order, racing batches of sends
+     * into the same conversations from every side: both take the conversation rows' locks in
+     * (owner, peer) order, so neither deadlocks (PostgreSQL would abort one of them, and the send or
+     * the cursor batch would fail), and every cursor ends on its conversation's last message.
+     */
+    @Test
+    void deliveredCursorsOfManyConversationsRacingSendsNeverDeadlock() throws Exception {
+        int users = 5;
+        int rounds = 20;
+        long[] u = new long[users];
+        for (int i = 0; i < users; i++) {
+            u[i] = user();
+        }
+        long seed = System.nanoTime();
+        System.out.println("deliveredCursorsOfManyConversationsRacingSendsNeverDeadlock seed=" + seed);
+        Random random = new Random(seed);
+        ExecutorService pool = Executors.newFixedThreadPool(users + 1);
+        CountDownLatch start = new CountDownLatch(1);
+        List<Future<?>> senders = new ArrayList<>();
+        for (int i = 0; i < users; i++) {
+            int from = i;
+            senders.add(pool.submit(() -> {
+                start.await();
+                for (int r = 0; r < rounds; r++) {
+                    for (int to = 0; to < users; to++) {
+                        if (to != from) {
+                            chat.send(new SendCommand(u[from], u[to], "web:" + from, "d-" + r + "-" + to, "text", text("m"), null, 0, false));
+                        }
+                    }
+                }
+                return null;
+            }));
+        }
+        Future<Integer> acking = pool.submit(() -> {
+            start.await();
+            int batches = 0;
+            while (senders.stream().anyMatch(f -> !f.isDone())) {
+                chat.delivered(shuffledCursorsAtLastSeq(u, random));
+                batches++;
+            }
+            chat.delivered(shuffledCursorsAtLastSeq(u, random));
+            return batches;
+        });
+        start.countDown();
+        for (Future<?> f : senders) {
+            f.get(120, TimeUnit.SECONDS);
+        }
+        System.out.println("delivered batches during the sends: " + acking.get(120, TimeUnit.SECONDS));
+        pool.shutdown();
+        for (long owner : u) {
+            for (long peer : u) {
+                if (owner != peer) {
+                    Conversation side = chat.conversation(owner, peer).orElseThrow();
+                    assertEquals(2L * rounds, side.lastSeq());
+                    assertEquals(side.lastSeq(), side.deliveredSeq(), "the last batch moved every cursor to the end");
+                    assertEquals(side.lastSeq(), chat.conversation(peer, owner).orElseThrow().peerDeliveredSeq(),
+                            "the peer's side reads it");
+                }
+            }
+        }
+    }
+
+    /** A delivered cursor for every conversation side among {@code u} that has messages, at its last seq, shuffled. */
+    private List<io.roost.chat.Cursor> shuffledCursorsAtLastSeq(long[] u, Random random) {
+        List<io.roost.chat.Cursor> cursors = new ArrayList<>();
+        for (long owner : u) {
+            for (long peer : u) {
+                if (owner != peer) {
+                    chat.conversation(owner, peer).ifPresent(c -> cursors.add(new io.roost.chat.Cursor(owner, peer, c.lastSeq())));
+                }
+            }
+        }
+        java.util.Collections.shuffle(cursors, random);
+        return cursors;
+    }
 }
