@@ -68,9 +68,9 @@ public class OutboxStore {
         List<Row> rows = Jdbc.query(dataSource, failed("claim"), """
                 DELETE FROM outbox WHERE ctid = ANY(ARRAY(
                     SELECT ctid FROM outbox WHERE next_attempt_at <= now() ORDER BY id LIMIT ? FOR UPDATE SKIP LOCKED))
-                RETURNING id, topic, tag, message_key, body, attempts, created_at""",
+                RETURNING id, topic, tag, message_key, body, attempts, last_error, created_at""",
                 rs -> new Row(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5), rs.getInt(6),
-                        rs.getObject(7, OffsetDateTime.class)), limit);
+                        rs.getString(7), rs.getObject(8, OffsetDateTime.class)), limit);
         rows.sort(Comparator.comparingLong(Row::id)); // RETURNING has no order
         int sent = 0;
         for (int from = 0; from < rows.size(); ) {
@@ -104,7 +104,8 @@ public class OutboxStore {
     }
 
     /** A claimed outbox row. */
-    private record Row(long id, String topic, String tag, String key, String body, int attempts, OffsetDateTime createdAt) {
+    private record Row(long id, String topic, String tag, String key, String body, int attempts, String lastError,
+                       OffsetDateTime createdAt) {
     }
 
     /**
@@ -115,7 +116,7 @@ public class OutboxStore {
     private void putBack(List<Row> rows, int failedCount, String error, long delaySeconds) {
         int n = rows.size();
         Long[] ids = new Long[n];
-        String[] topics = new String[n], tags = new String[n], keys = new String[n], bodies = new String[n];
+        String[] topics = new String[n], tags = new String[n], keys = new String[n], bodies = new String[n], errors = new String[n];
         Integer[] attempts = new Integer[n];
         String[] created = new String[n];
         Boolean[] failed = new Boolean[n];
@@ -127,16 +128,17 @@ public class OutboxStore {
             keys[i] = r.key();
             bodies[i] = r.body();
             attempts[i] = r.attempts();
+            errors[i] = r.lastError();
             created[i] = r.createdAt().toString();
             failed[i] = i < failedCount;
         }
         Jdbc.update(dataSource, failed("put-back"), """
                 INSERT INTO outbox (id, topic, tag, message_key, body, created_at, attempts, last_error, next_attempt_at)
-                SELECT i, t, g, k, b, c, CASE WHEN f THEN a + 1 ELSE a END, CASE WHEN f THEN ? END,
+                SELECT i, t, g, k, b, c, CASE WHEN f THEN a + 1 ELSE a END, CASE WHEN f THEN ? ELSE e END,
                     CASE WHEN f THEN now() + make_interval(secs => ?) ELSE now() END
-                FROM unnest(?::int8[], ?::varchar[], ?::varchar[], ?::varchar[], ?::text[], ?::timestamptz[], ?::int4[], ?::bool[])
-                    AS x(i, t, g, k, b, c, a, f)""",
-                error, (double) delaySeconds, ids, topics, tags, keys, bodies, created, attempts, failed);
+                FROM unnest(?::int8[], ?::varchar[], ?::varchar[], ?::varchar[], ?::text[], ?::timestamptz[], ?::int4[], ?::text[],
+                    ?::bool[]) AS x(i, t, g, k, b, c, a, e, f)""",
+                error, (double) delaySeconds, ids, topics, tags, keys, bodies, created, attempts, errors, failed);
     }
 
     /** Rows waiting to be sent. */
