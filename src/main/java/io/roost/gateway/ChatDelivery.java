@@ -5,11 +5,14 @@ import io.roost.chat.ChatService;
 import io.roost.platform.config.NodeIdentity;
 import io.roost.presence.session.DeviceRoute;
 import io.roost.presence.session.DeviceSessions;
+import jakarta.annotation.Resource;
+import jakarta.enterprise.concurrent.ManagedExecutorService;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.event.TransactionPhase;
 import jakarta.inject.Inject;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -46,6 +49,9 @@ public class ChatDelivery {
     @Inject
     NodeIdentity node;
 
+    @Resource
+    ManagedExecutorService executor;
+
     void onPush(@Observes(during = TransactionPhase.AFTER_SUCCESS) ChatPush.Batch batch) {
         if (!delivery.offer(new Pushes(batch.pushes()))) {
             LOG.log(Level.WARNING, "delivery queue full: " + batch.pushes().size() + " messages not pushed; their devices read them in their catch-up");
@@ -73,21 +79,44 @@ public class ChatDelivery {
 
         @Override
         public void deliver(Map<Long, List<DeviceRoute>> routesOf) {
+            // (recipient, peer) -> {highest seq, count}: the offline path coalesces a conversation's messages anyway
+            Map<List<Long>, long[]> offline = new HashMap<>();
             for (ChatPush push : pushes) {
                 try {
-                    ChatDelivery.this.deliver(push, routesOf.getOrDefault(push.to(), List.of()), routesOf.getOrDefault(push.from(), List.of()));
+                    List<DeviceRoute> recipient = routesOf.getOrDefault(push.to(), List.of());
+                    if (recipient.isEmpty()) {
+                        long[] seqAndCount = offline.computeIfAbsent(List.of(push.to(), push.from()), k -> new long[2]);
+                        seqAndCount[0] = Math.max(seqAndCount[0], push.seq());
+                        seqAndCount[1]++;
+                    }
+                    ChatDelivery.this.deliver(push, recipient, routesOf.getOrDefault(push.from(), List.of()));
                 } catch (RuntimeException e) {
                     LOG.log(Level.WARNING, "push of message " + push.msgId() + " failed; its devices read it in their catch-up", e);
                 }
             }
+            if (!offline.isEmpty()) {
+                executor.execute(() -> takeOfflinePath(offline));
+            }
         }
+    }
+
+    /**
+     * The offline path for the recipients a batch found without a route: one transaction per
+     * conversation, on the executor, so the delivery thread's pushes and notices do not wait on them.
+     */
+    private void takeOfflinePath(Map<List<Long>, long[]> offline) {
+        offline.forEach((conversation, seqAndCount) -> {
+            try {
+                chat.undelivered(conversation.get(0), conversation.get(1), seqAndCount[0], (int) seqAndCount[1]);
+            } catch (RuntimeException e) {
+                LOG.log(Level.WARNING, "offline path of " + seqAndCount[1] + " messages to " + conversation.get(0)
+                        + " failed; the recipient's devices read them when they sync", e);
+            }
+        });
     }
 
     private void deliver(ChatPush push, List<DeviceRoute> recipient, List<DeviceRoute> sender) {
         String frame = Frames.frame("chatMsg", push.message());
-        if (recipient.isEmpty()) {
-            chat.undelivered(push.to(), push.from(), push.seq(), 1); // offline
-        }
         Map<Integer, List<DeviceRoute>> byNode = new TreeMap<>();
         for (List<DeviceRoute> routes : List.of(recipient, sender)) {
             routes.stream().filter(r -> !r.connectionId().equals(push.fromConnection())) // it has the answer
