@@ -245,6 +245,31 @@ class PlatformInContainerIT {
                 + " relay rounds, more than " + allowed);
     }
 
+    /**
+     * A relay round claims only the ids of the last seconds; a message whose transaction took its
+     * id longer ago than that before committing is below every round's start, and the timer's
+     * sweep from the lowest id sends it within about a second.
+     */
+    @Test
+    void aMessageCommittedLongAfterItsIdWasTakenIsStillSent() throws Exception {
+        String body = "late-commit-" + UUID.randomUUID();
+        tx.begin();
+        long id = outbox.publish(ProbeConsumer.TOPIC, "probe", "k-" + body, body);
+        Thread.sleep(OutboxRelay.RECENT.toMillis() + 1_000);
+        tx.commit();
+        long committed = System.nanoTime();
+        // commits after it nudge rounds that start above its id
+        for (int i = 0; i < 5; i++) {
+            tx.begin();
+            outbox.publish(ProbeConsumer.TOPIC, "probe", "k", "after-late-" + i + "-" + body);
+            tx.commit();
+        }
+        awaitApplied(body);
+        long waitedMs = (System.nanoTime() - committed) / 1_000_000;
+        assertTrue(waitedMs < 5_000, "sent " + waitedMs + " ms after its commit");
+        awaitRelayDeleted(List.of(id));
+    }
+
     @Test
     void rolledBackOutboxMessageIsNeverSent() throws Exception {
         String rolledBack = "rolled-back-" + UUID.randomUUID();

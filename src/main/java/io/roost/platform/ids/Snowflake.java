@@ -51,6 +51,11 @@ public final class Snowflake {
         return ((lastMs - EPOCH_MS) << (NODE_BITS + SEQUENCE_BITS)) | (nodeId << SEQUENCE_BITS) | sequence;
     }
 
+    /** The smallest id of millisecond {@code epochMs}, on any node: every id taken at or after it is at least this. */
+    public static long firstIdAt(long epochMs) {
+        return Math.max(0, epochMs - EPOCH_MS) << (NODE_BITS + SEQUENCE_BITS);
+    }
+
     public static long timestampMs(long id) {
         return (id >>> (NODE_BITS + SEQUENCE_BITS)) + EPOCH_MS;
     }

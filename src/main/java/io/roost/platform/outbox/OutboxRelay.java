@@ -1,5 +1,6 @@
 package io.roost.platform.outbox;
 
+import io.roost.platform.ids.Snowflake;
 import io.roost.platform.store.OutboxStore;
 import jakarta.annotation.Resource;
 import jakarta.ejb.Asynchronous;
@@ -28,6 +29,11 @@ import java.util.logging.Logger;
  * round. Across nodes, batches are claimed with {@code FOR UPDATE SKIP LOCKED}, so two nodes never
  * send the same row at the same time.
  *
+ * <p>A round claims from the ids of the last {@link #RECENT} on: the rows below were sent already,
+ * and their index entries, dead until vacuum, would be walked again by every claim. The rare row
+ * below that (a transaction that committed later than that after taking its id, a row backing off
+ * after the broker refused it) is found by the timer's sweep, which starts from the lowest id.
+ *
  * <p>While the broker is out of reach the rows stay due and only the timer tries again, every
  * second: commits keep nudging, and each nudge would be one more failed send (and log line).
  * The first tick after the broker's return sends the whole backlog, batch after batch.
@@ -42,12 +48,16 @@ public class OutboxRelay {
     static final int BATCH = 200;
     /** Under a stream of commits, a drain round at most this often. */
     public static final Duration LINGER = Duration.ofMillis(50);
+    /** How far back in id time a round (not a sweep) starts: far longer than a publishing transaction commits in. */
+    public static final Duration RECENT = Duration.ofSeconds(2);
 
     @EJB
     OutboxStore store;
 
     private final AtomicBoolean draining = new AtomicBoolean();
     private final AtomicBoolean again = new AtomicBoolean();
+    /** Whether the next round starts from the lowest id (the timer asks, every tick; so does the first round). */
+    private final AtomicBoolean sweep = new AtomicBoolean(true);
     private final AtomicLong rounds = new AtomicLong();
     private volatile long lastRoundStarted = System.nanoTime() - LINGER.toNanos();
     /** Set when a send failed because the broker is out of reach; nudges wait for the timer until it is cleared. */
@@ -76,6 +86,7 @@ public class OutboxRelay {
     /** Every second: while the broker is out of reach, the most the backlog waits after its return. */
     @Schedule(hour = "*", minute = "*", second = "*", persistent = false, info = "outbox-relay")
     void tick() {
+        sweep.set(true); // a round already running sweeps in its next round
         drain();
     }
 
@@ -110,16 +121,17 @@ public class OutboxRelay {
                 again.set(false);
                 rounds.incrementAndGet();
                 lastRoundStarted = System.nanoTime();
-                int sent;
+                long from = sweep.getAndSet(false) ? 0 : Snowflake.firstIdAt(System.currentTimeMillis() - RECENT.toMillis());
+                OutboxStore.BatchResult result;
                 do {
-                    OutboxStore.BatchResult result = store.relayBatch(BATCH);
-                    sent = result.sent();
-                    total += sent;
+                    result = store.relayBatch(BATCH, from);
+                    total += result.sent();
                     brokerUnreachable = result.brokerUnreachable();
                     if (result.failed()) {
                         return total; // broker trouble: the timer tries again
                     }
-                } while (sent == BATCH);
+                    from = result.lastId() + 1; // what this round skipped below (locked by another node) is not ours
+                } while (result.claimed() == BATCH);
             } while (again.get());
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "Outbox relay round failed; the timer retries", e);

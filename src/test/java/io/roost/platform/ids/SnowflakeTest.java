@@ -68,6 +68,21 @@ class SnowflakeTest {
         }
     }
 
+    /** The outbox relay starts its rounds at firstIdAt(now - a few seconds): no id of that millisecond or later, on any node, is below it. */
+    @Test
+    void firstIdAtBoundsEveryNodesIdsOfThatMillisecondFromBelow() {
+        long ms = 1_800_000_000_000L;
+        for (int node : new int[] {0, 1, 513, Snowflake.MAX_NODE_ID}) {
+            Snowflake snowflake = new Snowflake(node, () -> ms);
+            long first = snowflake.nextId();
+            assertTrue(first >= Snowflake.firstIdAt(ms), "node " + node);
+            assertTrue(first < Snowflake.firstIdAt(ms + 1), "node " + node);
+            assertTrue(snowflake.nextId() > first);
+        }
+        assertEquals(ms, Snowflake.timestampMs(Snowflake.firstIdAt(ms)));
+        assertEquals(0, Snowflake.firstIdAt(Snowflake.EPOCH_MS - 1), "before the epoch: from the lowest id");
+    }
+
     @Test
     void sequenceOverflowBorrowsTheNextMillisecond() {
         AtomicLong clock = new AtomicLong(1_800_000_000_000L);
