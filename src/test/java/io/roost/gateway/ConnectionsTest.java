@@ -10,25 +10,21 @@ import jakarta.websocket.SendResult;
 import jakarta.websocket.Session;
 import java.lang.reflect.Proxy;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** The queued writes of {@link Connections#send(Session, String)}: call order, and the bound on frames not yet written. */
+/** The queued writes of {@link Connections.Outbound#send(String)}: call order, and the bound on frames not yet written. */
 class ConnectionsTest {
 
     /** A session whose socket takes frames and reports them written only when told to. */
     static final class FakeSocket {
         final List<String> queued = new ArrayList<>();
         final List<SendHandler> unfinished = new ArrayList<>();
-        final Map<String, Object> properties = new HashMap<>();
         CloseReason closedWith;
 
         final Session session = (Session) Proxy.newProxyInstance(Session.class.getClassLoader(), new Class<?>[] {Session.class},
                 (proxy, method, args) -> switch (method.getName()) {
                     case "isOpen" -> closedWith == null;
-                    case "getUserProperties" -> properties;
                     case "getId" -> "fake";
                     case "getAsyncRemote" -> remote();
                     case "close" -> {
@@ -62,8 +58,9 @@ class ConnectionsTest {
     @Test
     void framesAreQueuedInCallOrderWithoutWaitingForTheWrite() {
         FakeSocket socket = new FakeSocket();
+        Connections.Outbound out = new Connections.Outbound(socket.session);
         for (int i = 0; i < 5; i++) {
-            Connections.send(socket.session, "frame " + i);
+            out.send("frame " + i);
         }
         assertEquals(List.of("frame 0", "frame 1", "frame 2", "frame 3", "frame 4"), socket.queued);
         assertNull(socket.closedWith);
@@ -72,24 +69,26 @@ class ConnectionsTest {
     @Test
     void aConnectionThatFallsTooFarBehindIsClosedAsASlowConsumer() {
         FakeSocket socket = new FakeSocket();
+        Connections.Outbound out = new Connections.Outbound(socket.session);
         for (int i = 0; i < Connections.MAX_UNWRITTEN; i++) {
-            Connections.send(socket.session, "frame " + i);
+            out.send("frame " + i);
         }
         assertNull(socket.closedWith, "at the bound, not over it");
-        Connections.send(socket.session, "one too many");
+        out.send("one too many");
         assertEquals(Connections.MAX_UNWRITTEN, socket.queued.size(), "the frame over the bound is not queued");
         assertEquals(CloseReason.CloseCodes.VIOLATED_POLICY, socket.closedWith.getCloseCode());
         assertEquals(Connections.SLOW_CONSUMER, socket.closedWith.getReasonPhrase());
-        Connections.send(socket.session, "after the close");
+        out.send("after the close");
         assertEquals(Connections.MAX_UNWRITTEN, socket.queued.size(), "nothing is queued on a closed connection");
     }
 
     @Test
     void writtenFramesMakeRoomAgain() {
         FakeSocket socket = new FakeSocket();
+        Connections.Outbound out = new Connections.Outbound(socket.session);
         for (int round = 0; round < 3; round++) {
             for (int i = 0; i < Connections.MAX_UNWRITTEN; i++) {
-                Connections.send(socket.session, "frame " + i);
+                out.send("frame " + i);
             }
             socket.written();
         }

@@ -128,6 +128,8 @@ public class DeviceEndpoint {
     private FrameLane lane;
 
     private volatile Stage stage = Stage.NEW;
+    /** Where this connection's frames go out. */
+    private Connections.Outbound out;
     private String connectionId;
     private String deviceType;
     private String deviceId;
@@ -145,6 +147,7 @@ public class DeviceEndpoint {
         connectionId = Long.toString(gw.ids.nextId());
         SocketLimits.apply(session, gw.settings.heartbeatTimeout());
         lane = new FrameLane(worker(session));
+        out = new Connections.Outbound(session);
     }
 
     /**
@@ -161,19 +164,19 @@ public class DeviceEndpoint {
     @OnMessage(maxMessageSize = MAX_BUFFERED)
     public void message(String text, Session session) {
         if (text.length() > MAX_FRAME) {
-            send(session, Frames.error("frame-too-large", "A frame has at most " + MAX_FRAME + " characters."));
-            close(session, CloseReason.CloseCodes.TOO_BIG, "frame-too-large");
+            send(Frames.error("frame-too-large", "A frame has at most " + MAX_FRAME + " characters."));
+            close(CloseReason.CloseCodes.TOO_BIG, "frame-too-large");
             return;
         }
         JsonObject frame;
         try (JsonReader reader = Jsonp.PROVIDER.createReader(new StringReader(text))) {
             frame = reader.readObject();
         } catch (JsonException | IllegalStateException e) {
-            violation(session, "malformed-frame", "A frame is one JSON object.");
+            violation("malformed-frame", "A frame is one JSON object.");
             return;
         }
         String type = frame.getString("type", "");
-        lane.submit(() -> serve(type, frame, session), waitsOnDatabase(type, frame));
+        lane.submit(() -> serve(type, frame), waitsOnDatabase(type, frame));
     }
 
     /** Whether a frame's work waits on the database (it runs on a worker thread: {@link FrameLane}). */
@@ -186,82 +189,82 @@ public class DeviceEndpoint {
         };
     }
 
-    private void serve(String type, JsonObject frame, Session session) {
+    private void serve(String type, JsonObject frame) {
         try {
-            handle(type, frame, session);
+            handle(type, frame);
         } catch (Exception e) { // also a commit's checked HeuristicMixedException, which a @Transactional proxy lets through
             if (!Unreachable.isCause(e)) {
                 throw e;
             }
             LOG.log(Level.FINE, "connection " + connectionId + ": " + type + " failed, a dependency is out of reach", e);
-            busy(session, "This cannot be done now (the server cannot reach its database or broker); connect again later.");
+            busy("This cannot be done now (the server cannot reach its database or broker); connect again later.");
         }
     }
 
-    private void handle(String type, JsonObject frame, Session session) {
+    private void handle(String type, JsonObject frame) {
         switch (type) {
-            case "hello" -> hello(frame, session);
-            case "login" -> login(frame, session);
+            case "hello" -> hello(frame);
+            case "login" -> login(frame);
             case "heartbeat" -> {
-                if (requireLogin(session)) {
+                if (requireLogin()) {
                     gw.heartbeats.mark(connectionId);
-                    send(session, Frames.frame("heartbeat").build().toString());
+                    send(Frames.frame("heartbeat").build().toString());
                 }
             }
             case "friendOp" -> {
-                if (requireLogin(session)) {
-                    send(session, gw.friendOps.handle(uid, frame));
+                if (requireLogin()) {
+                    send(gw.friendOps.handle(uid, frame));
                 }
             }
             case "groupOp" -> {
-                if (requireLogin(session)) {
-                    send(session, gw.groupOps.handle(uid, frame));
+                if (requireLogin()) {
+                    send(gw.groupOps.handle(uid, frame));
                 }
             }
             case "roomOp" -> {
-                if (requireLogin(session)) {
-                    send(session, gw.roomOps.handle(uid, frame, roomsEntered));
+                if (requireLogin()) {
+                    send(gw.roomOps.handle(uid, frame, roomsEntered));
                 }
             }
             case "chatOp" -> {
-                if (requireLogin(session)) {
-                    gw.chatOps.handle(uid, deviceType, deviceId, connectionId, frame, answer -> send(session, answer));
+                if (requireLogin()) {
+                    gw.chatOps.handle(uid, deviceType, deviceId, connectionId, frame, answer -> send(answer));
                 }
             }
             case "chatAck" -> {
-                if (requireLogin(session)) {
+                if (requireLogin()) {
                     String refused = gw.chatOps.ack(uid, connectionId, frame);
                     if (refused != null) {
-                        send(session, refused);
+                        send(refused);
                     }
                 }
             }
             case "logout" -> {
-                if (requireLogin(session)) {
-                    logout(frame, session);
+                if (requireLogin()) {
+                    logout(frame);
                 }
             }
-            default -> send(session, Frames.error("unknown-type", "Unknown frame type '" + type + "'."));
+            default -> send(Frames.error("unknown-type", "Unknown frame type '" + type + "'."));
         }
     }
 
-    private void hello(JsonObject frame, Session session) {
+    private void hello(JsonObject frame) {
         if (stage != Stage.NEW) {
-            violation(session, "unexpected-hello", "hello comes once, first.");
+            violation("unexpected-hello", "hello comes once, first.");
             return;
         }
         if (frame.getInt("protocolVersion", Frames.VERSION) != Frames.VERSION) {
-            violation(session, "unsupported-protocol", "This server speaks protocol version " + Frames.VERSION + ".");
+            violation("unsupported-protocol", "This server speaks protocol version " + Frames.VERSION + ".");
             return;
         }
         String type = frame.getString("deviceType", "").toLowerCase(Locale.ROOT);
         if (!gw.settings.deviceTypes().contains(type)) {
-            violation(session, "unknown-device-type", "deviceType must be one of " + gw.settings.deviceTypes() + ".");
+            violation("unknown-device-type", "deviceType must be one of " + gw.settings.deviceTypes() + ".");
             return;
         }
         String device = frame.getString("deviceId", "");
         if (device.isBlank() || device.length() > 128) {
-            violation(session, "invalid-device-id", "deviceId is required (at most 128 characters).");
+            violation("invalid-device-id", "deviceId is required (at most 128 characters).");
             return;
         }
         deviceType = type;
@@ -271,28 +274,28 @@ public class DeviceEndpoint {
                 .add("heartbeatIntervalSeconds", gw.settings.heartbeatInterval().toSeconds());
         // The server may send the device to another node (load balancing); it reconnects there.
         gw.redirectUrl.filter(u -> !u.isBlank()).ifPresent(u -> answer.add("redirect", u));
-        send(session, answer.build().toString());
+        send(answer.build().toString());
     }
 
-    private void login(JsonObject frame, Session session) {
+    private void login(JsonObject frame) {
         if (stage != Stage.HELLO) {
-            violation(session, stage == Stage.NEW ? "hello-first" : "already-logged-in",
+            violation(stage == Stage.NEW ? "hello-first" : "already-logged-in",
                     stage == Stage.NEW ? "Send hello before login." : "This connection is logged in already.");
             return;
         }
         String presented = frame.getString("token", "");
         // Register first: a kick for this very connection may follow the commit at once.
-        gw.connections.add(connectionId, session);
+        gw.connections.add(connectionId, out);
         LoginQueue.Outcome outcome = gw.logins.login(presented, deviceType, deviceId, connectionId);
         if (outcome.result() != LoginQueue.Result.ACCEPTED) {
             gw.connections.remove(connectionId);
             switch (outcome.result()) {
-                case INVALID_TOKEN -> violation(session, "invalid-token",
+                case INVALID_TOKEN -> violation("invalid-token",
                         "The token is unknown, expired, revoked, or its account is disabled.");
-                case DEVICE_MISMATCH -> violation(session, "token-device-mismatch", "This token was issued to another device.");
-                case REFUSED -> violation(session, "login-refused",
+                case DEVICE_MISMATCH -> violation("token-device-mismatch", "This token was issued to another device.");
+                case REFUSED -> violation("login-refused",
                         "Another " + deviceType + " device is logged in and this type refuses a second.");
-                default -> busy(session, "The login could not be completed now; connect again later.");
+                default -> busy("The login could not be completed now; connect again later.");
             }
             return;
         }
@@ -307,11 +310,11 @@ public class DeviceEndpoint {
             uid = outcome.uid();
             stage = Stage.LOGGED_IN;
         }
-        send(session, Frames.frame("login").add("uid", Long.toString(uid)).add("connectionId", connectionId)
+        send(Frames.frame("login").add("uid", Long.toString(uid)).add("connectionId", connectionId)
                 .add("epoch", outcome.epoch()).build().toString());
     }
 
-    private void logout(JsonObject frame, Session session) {
+    private void logout(JsonObject frame) {
         gw.sessions.logout(connectionId);
         gw.connections.remove(connectionId);
         gw.acks.closed(connectionId);
@@ -319,15 +322,15 @@ public class DeviceEndpoint {
             gw.tokens.revoke(token);
         }
         stage = Stage.CLOSED;
-        send(session, Frames.frame("logout").build().toString());
-        close(session, CloseReason.CloseCodes.NORMAL_CLOSURE, "logout");
+        send(Frames.frame("logout").build().toString());
+        close(CloseReason.CloseCodes.NORMAL_CLOSURE, "logout");
     }
 
-    private boolean requireLogin(Session session) {
+    private boolean requireLogin() {
         if (stage == Stage.LOGGED_IN) {
             return true;
         }
-        violation(session, "login-first", "Log in before this frame.");
+        violation("login-first", "Log in before this frame.");
         return false;
     }
 
@@ -357,9 +360,9 @@ public class DeviceEndpoint {
     }
 
     /** Try again later: error server-busy and a close with 1013. */
-    private static void busy(Session session, String message) {
-        send(session, Frames.error("server-busy", message));
-        close(session, CloseReason.CloseCodes.TRY_AGAIN_LATER, "server-busy");
+    private void busy(String message) {
+        send(Frames.error("server-busy", message));
+        close(CloseReason.CloseCodes.TRY_AGAIN_LATER, "server-busy");
     }
 
     @OnError
@@ -367,16 +370,16 @@ public class DeviceEndpoint {
         LOG.log(Level.FINE, "connection " + connectionId + ": " + failure, failure);
     }
 
-    private void violation(Session session, String code, String message) {
-        send(session, Frames.error(code, message));
-        close(session, CloseReason.CloseCodes.VIOLATED_POLICY, code);
+    private void violation(String code, String message) {
+        send(Frames.error(code, message));
+        close(CloseReason.CloseCodes.VIOLATED_POLICY, code);
     }
 
-    private static void send(Session session, String text) {
-        Connections.send(session, text);
+    private void send(String text) {
+        out.send(text);
     }
 
-    private static void close(Session session, CloseReason.CloseCode code, String reason) {
-        Connections.close(session, code, reason);
+    private void close(CloseReason.CloseCode code, String reason) {
+        out.close(code, reason);
     }
 }
