@@ -6,7 +6,7 @@
 # same workload against ejabberd 23.01 (Debian's package, mod_mam on) with XmppChatBench. Prints the
 # Roost block, the ejabberd block and the pgbench baseline. Not part of ./mvnw verify.
 #   bench/chat.sh [--peer=ejabberd|none] [--users=10000 --second-device=0.1 --rate=5000 --duration=60
-#                  --warmup=30 --drop=0 --read-interval=10 --max-in-flight=20000 --settle=45 --seed=N]
+#                  --warmup=30 --drain=60 --drop=0 --read-interval=10 --max-in-flight=20000 --settle=45 --seed=N]
 # env: ROOST_PORT_OFFSET (0), ROOST_DEV_DB_PORT (55432), ROOST_DEV_NAMESRV_PORT, ROOST_DEV_BROKER_PORT,
 #      ROOST_DATA_DIR (target/bench-chat), JBOSS_JAVA_SIZING (-Xms1g -Xmx2g), EJABBERD_PORT (5222 + offset)
 set -euo pipefail
@@ -73,8 +73,9 @@ jstat -gc "$PID" 1000 > "$ROOST_DATA_DIR.jstat" 2>/dev/null &
 JSTAT=$!
 PIDS_TO_STOP+=("$JSTAT")
 wal_lsn() { PGPASSWORD=roost psql -h 127.0.0.1 -p "$DB_PORT" -U roost roost -Atc "SELECT pg_current_wal_lsn()" 2>/dev/null || echo "0/0"; }
-WAL_FROM=$(wal_lsn)
 touch "$GO"
+until grep -q "^MEASURE_START" "$OUT" 2>/dev/null || ! kill -0 $BENCH 2>/dev/null; do sleep 0.2; done
+WAL_FROM=$(wal_lsn)
 # Where WildFly's threads are 10 s into the measured phase (cheap; a JFR recording would halve the rate).
 ( sleep 10; jstack "$PID" > "$ROOST_DATA_DIR.jstack" 2>/dev/null || true ) &
 PIDS_TO_STOP+=("$!")

@@ -41,7 +41,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * PostgreSQL, that every message is in both timelines once, in order, and that every device holds each
  * message of its conversation exactly once. Run by bench/chat.sh, which prints the server's figures.
  * Protocol to the script: prints {@code WARMED} after the warm-up and (with {@code --go-file}) keeps
- * chatting until that file exists; then {@code MEASURE_START <epoch ms>} and {@code MEASURE_END <epoch
+ * chatting until that file exists; drains the backlog the warm-up left ({@code --drain} seconds at
+ * most, see {@link #awaitSteady}); then {@code MEASURE_START <epoch ms>} and {@code MEASURE_END <epoch
  * ms>}; then {@code SETTLED} and waits for {@code <go-file>.heap} before closing the connections.
  */
 public final class ChatBench {
@@ -455,6 +456,7 @@ public final class ChatBench {
         readNs = Long.parseLong(o.getOrDefault("read-interval", "10")) * 1_000_000_000L;
         maxInFlight = Integer.parseInt(o.getOrDefault("max-in-flight", "20000"));
         int settle = Integer.parseInt(o.getOrDefault("settle", "45"));
+        int drainSeconds = Integer.parseInt(o.getOrDefault("drain", "60"));
         int inFlightLogins = Integer.parseInt(o.getOrDefault("in-flight", "200"));
         acks = Boolean.parseBoolean(o.getOrDefault("acks", "true"));
         long seed = o.containsKey("seed") ? Long.parseLong(o.get("seed")) : System.nanoTime() % 1_000_000_007L;
@@ -612,6 +614,7 @@ public final class ChatBench {
                 Thread.sleep(100);
             }
         }
+        awaitSteady(drainSeconds);
         onClient(() -> {
             measureFrom = System.nanoTime();
             measureTo = measureFrom + duration * 1_000_000_000L;
@@ -706,6 +709,26 @@ public final class ChatBench {
             m += Math.max(0, d.user.lastSeq - d.held.get(1, (int) d.user.lastSeq + 1).cardinality());
         }
         return m;
+    }
+
+    /**
+     * The measured phase starts from a steady state: sends kept going while the script waited for
+     * WildFly's JIT, and what the warm-up's compiling left queued (up to the in-flight cap) is
+     * drained first, for at most {@code seconds}, to at most 100 ms of sends in flight. A server
+     * that cannot keep up never gets there, and the line says so.
+     */
+    static void awaitSteady(int seconds) throws InterruptedException {
+        int steady = Math.max(100, rate / 10);
+        int atGo = onClient(() -> inFlight);
+        long from = System.nanoTime();
+        long deadline = from + seconds * 1_000_000_000L;
+        int now = atGo;
+        while (now > steady && System.nanoTime() < deadline) {
+            Thread.sleep(100);
+            now = onClient(() -> inFlight);
+        }
+        System.out.printf("steady: %d in flight at the go signal, %d after %.1f s (steady is at most %d)%s%n", atGo, now,
+                (System.nanoTime() - from) / 1e9, steady, now > steady ? "; NOT STEADY, measuring anyway" : "");
     }
 
     static String progress(String what) {
