@@ -153,6 +153,23 @@ public final class WsDevice implements WebSocket.Listener {
         }
     }
 
+    /**
+     * The next frame of each of these types, in whatever order they come, skipping others: a
+     * request's answer and a notice its commit fired race to the same device.
+     */
+    public java.util.Map<String, JsonObject> awaitAll(String... types) throws InterruptedException {
+        java.util.Map<String, JsonObject> got = new java.util.HashMap<>();
+        java.util.Set<String> wanted = java.util.Set.of(types);
+        while (got.size() < wanted.size()) {
+            JsonObject frame = next();
+            String type = frame.getString("type");
+            if (wanted.contains(type)) {
+                got.putIfAbsent(type, frame);
+            }
+        }
+        return got;
+    }
+
     public int closeCode() throws Exception {
         return closed.get(30, TimeUnit.SECONDS);
     }

@@ -83,12 +83,16 @@ class ChatExtrasIT extends DeployedRoost {
         WsDevice aDevice = WsDevice.login(baseUrl, a.token(), "web", "w");
         WsDevice bDevice = WsDevice.login(baseUrl, b.token(), "web", "w");
         try {
-            ret = aDevice.op("chatOp", "\"op\":\"recall\",\"peer\":\"" + b.id() + "\",\"msgSeq\":2");
+            // the sender's device gets the answer and the notice, in either order
+            aDevice.send("{\"v\":1,\"type\":\"chatOp\",\"seq\":\"recall-1\",\"op\":\"recall\",\"peer\":\"" + b.id()
+                    + "\",\"msgSeq\":2}");
+            java.util.Map<String, JsonObject> atSender = aDevice.awaitAll("chatOpRet", "chatRecall");
+            ret = atSender.get("chatOpRet");
+            assertEquals("recall-1", ret.getString("seq"), ret.toString());
             assertEquals("ok", ret.getString("result"), ret.toString());
             assertTrue(ret.getJsonObject("message").getBoolean("recalled"));
             assertNull(ret.getJsonObject("message").getString("text", null), ret.toString());
-            for (WsDevice d : List.of(aDevice, bDevice)) {
-                JsonObject notice = d.await("chatRecall");
+            for (JsonObject notice : List.of(atSender.get("chatRecall"), bDevice.await("chatRecall"))) {
                 assertEquals(msgId, notice.getString("msgId"), notice.toString());
                 assertEquals(2, notice.getInt("seq"));
                 assertEquals(a.id(), notice.getString("from"));
