@@ -27,10 +27,11 @@ check outbox-empty "$([[ $(sql "SELECT count(*) FROM outbox") == 0 ]] && echo 1 
 # devices did not replace first by logging in again on the survivor).
 # Sampled at least once: the load's convergence can outlast the 40 s, and the check then says
 # when it looked.
-left=$(sql "SELECT count(*) FROM presence_device_route WHERE node_id = 1")
+dead_node_routes() { sql "SELECT count(*) FROM presence_device_route WHERE node_id = 1"; }
+left=$(dead_node_routes)
 while [[ $left != 0 ]] && (( $(now_ms) - $(cat "$OUT/fault-end") < 40000 )); do
   sleep 1
-  left=$(sql "SELECT count(*) FROM presence_device_route WHERE node_id = 1")
+  left=$(dead_node_routes)
 done
 check dead-node-routes-gone "$([[ $left == 0 ]] && echo 1 || echo 0)" \
   "routes left on node 1 $(( ($(now_ms) - $(cat "$OUT/fault-end")) / 1000 )) s after the kill: $left ($(sql "SELECT count(*) FROM login_log WHERE node_id = 1 AND event = 'node_lost'") expired as node_lost by the survivor)"

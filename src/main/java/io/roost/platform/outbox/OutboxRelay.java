@@ -131,7 +131,7 @@ public class OutboxRelay {
                         return total; // broker trouble: the timer tries again
                     }
                     from = result.lastId() + 1; // what this round skipped below (locked by another node) is not ours
-                } while (result.claimed() == BATCH);
+                } while (result.sent() == BATCH); // a batch that did not fail sent all it claimed
             } while (again.get());
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "Outbox relay round failed; the timer retries", e);

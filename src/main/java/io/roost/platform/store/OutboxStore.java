@@ -29,11 +29,11 @@ public class OutboxStore {
     private static final Logger LOG = Logger.getLogger(OutboxStore.class.getName());
 
     /**
-     * What one batch did: how many rows it claimed and how many of them went out; the highest id it
-     * claimed (0 if none); whether a send failed; whether it failed because the broker is out of
-     * reach ({@link Unreachable}), which says nothing about the rows themselves.
+     * What one batch did: how many rows went out; the highest id it claimed (0 if none); whether a
+     * send failed (then the rows from there on are back in the outbox); whether it failed because
+     * the broker is out of reach ({@link Unreachable}), which says nothing about the rows themselves.
      */
-    public record BatchResult(int claimed, int sent, long lastId, boolean failed, boolean brokerUnreachable) {
+    public record BatchResult(int sent, long lastId, boolean failed, boolean brokerUnreachable) {
     }
 
     @Resource(lookup = "java:jboss/datasources/RoostDS")
@@ -60,9 +60,7 @@ public class OutboxStore {
      * ({@link Backoff}); rows that failed because the broker is out of reach stay due: nothing is
      * wrong with them, and the relay (not each row) decides when to try again, so the backlog goes out
      * as soon as the broker is back instead of when each row's backoff, grown through the outage, ends.
-     */
-    /**
-     * Claims the due rows from id {@code fromId} on: the relay starts above the rows it deleted
+     * It claims the due rows from id {@code fromId} on: the relay starts above the rows it deleted
      * moments ago, whose index entries stay in the table until vacuum, and a scan from the lowest
      * id walked hundreds of thousands of them per claim under chat load.
      */
@@ -103,11 +101,11 @@ public class OutboxStore {
                 LOG.warning(() -> run.size() + " outbox messages from " + run.get(0).id() + " not sent (attempt " + attempts + "): "
                         + e.getMessage());
                 putBack(rows.subList(from, rows.size()), run.size(), truncate(e.getMessage(), 1000), delay);
-                return new BatchResult(rows.size(), sent, lastId, true, unreachable);
+                return new BatchResult(sent, lastId, true, unreachable);
             }
             from = to;
         }
-        return new BatchResult(rows.size(), sent, lastId, false, false);
+        return new BatchResult(sent, lastId, false, false);
     }
 
     /** A claimed outbox row. */
