@@ -69,7 +69,7 @@ PIDS_TO_STOP+=("$SAMPLER")
 until grep -q "^WARMED" "$OUT" 2>/dev/null || ! kill -0 $BENCH 2>/dev/null; do sleep 1; done
 [[ ${CHAT_SKIP_JIT_WAIT:-} == 1 ]] || wait_jit_quiet "$PID"  # CHAT_SKIP_JIT_WAIT=1 for smoke runs
 # WildFly's heap during the measured phase: used (eden + survivors + old) every second.
-jstat -gc "$PID" 1000 > "$ROOST_DATA_DIR.jstat" 2>/dev/null &
+heap_sampler "$ROOST_DATA_DIR.jstat" "$PID" &
 JSTAT=$!
 PIDS_TO_STOP+=("$JSTAT")
 wal_lsn() { PGPASSWORD=roost psql -h 127.0.0.1 -p "$DB_PORT" -U roost roost -Atc "SELECT pg_current_wal_lsn()" 2>/dev/null || echo "0/0"; }
@@ -99,7 +99,8 @@ cat "$OUT"
 FROM=$(awk '/^MEASURE_START/ {print $2}' "$OUT"); TO=$(awk '/^MEASURE_END/ {print $2}' "$OUT")
 read -r SECS W P D B M <<< "$(cpu_between "$ROOST_DATA_DIR.cpu" "$FROM" "$TO")"
 N=$(awk -v r="$(field "$OUT" sends_per_s)" -v s="$SECS" 'BEGIN { printf "%d", r * s }')
-HEAP_PEAK=$(awk 'NR > 1 && $1 ~ /^[0-9.]+$/ { u = ($3 + $4 + $6 + $8) / 1024; if (u > m) m = u; s += u; n++ } END { printf "peak %d MB, mean %d MB", m, (n ? s / n : 0) }' "$ROOST_DATA_DIR.jstat")
+HEAP_PEAK=$(awk '$1 ~ /^[0-9.]+$/ { u = ($4 + $5 + $7 + $9) / 1024; if (u > m) m = u; s += u; n++ } END { printf "peak %d MB, mean %d MB", m, (n ? s / n : 0) }' "$ROOST_DATA_DIR.jstat")
+ALLOC_KB=$(eden_kb_between "$ROOST_DATA_DIR.jstat" "$FROM" "$TO")
 HZ=$(getconf CLK_TCK)
 # What a message and a conversation cost on disk (heap and indexes, both timeline copies), for docs/scale.md.
 STORAGE=$(PGPASSWORD=roost psql -h 127.0.0.1 -p "$DB_PORT" -U roost roost -Atc "
@@ -115,7 +116,7 @@ Roost ($(field "$OUT" devices) devices, $(field "$OUT" pairs) pairs, offered $(f
   durable sends/s (chatOpRet after commit): $(field "$OUT" sends_per_s)
   send→answer p50 $(field "$OUT" answer_p50_ms) ms, p99 $(field "$OUT" answer_p99_ms) ms; send→push p50 $(field "$OUT" push_p50_ms) ms, p99 $(field "$OUT" push_p99_ms) ms
   CPU per message: WildFly $(cpu_us_per "$W" "$N") µs, PostgreSQL $(cpu_us_per "$P" "$N") µs, broker $(cpu_us_per "$D" "$N") µs, load generator $(cpu_us_per "$B" "$N") µs; machine busy $(awk -v m="$M" -v s="$SECS" -v hz="$HZ" 'BEGIN { printf "%.2f", m / hz / s }') of $(nproc) cores
-  WildFly heap: $HEAP_PEAK during the measured phase; $HEAP_LIVE MB live after a full GC with every device connected
+  WildFly heap: $HEAP_PEAK during the measured phase, $(awk -v k="$ALLOC_KB" -v n="$N" 'BEGIN { printf "%.1f", (n > 0 ? k / n : 0) }') KB allocated per message; $HEAP_LIVE MB live after a full GC with every device connected
   storage: $STORAGE; WAL $(awk -v b="$WAL_BYTES" -v n="$N" 'BEGIN { printf "%d", (n > 0 ? b / n : 0) }') bytes per message in the measured phase
   outcome: $(field "$OUT" outcome) (lost $(field "$OUT" lost), duplicated $(field "$OUT" dup), db check ok: $(field "$OUT" db_ok))
 EOT

@@ -15,6 +15,11 @@
 #                           the dev services JVM (broker, name server), OTHER_PID, and the whole machine
 #   cpu_between FILE FROM_MS TO_MS
 #                           seconds and tick deltas of each of those columns over [FROM_MS, TO_MS]
+#   heap_sampler FILE PID   (run in the background; $! is jstat's pid) every second until killed:
+#                           jstat -gc -t of that JVM, after a first line "# t0 MS" (the JVM's start, epoch ms)
+#   eden_kb_between FILE FROM_MS TO_MS
+#                           KB that JVM allocated in eden over [FROM_MS, TO_MS]: nearly all of what it
+#                           allocates, and what its young collections pay for
 #   jit_seconds PID         the JVM's total JIT compile time so far, in seconds
 #   wait_jit_quiet PID      waits (at most 180 s) until the JVM's compile time grows < 0.2 s in 3 s
 
@@ -103,6 +108,24 @@ cpu_sampler() {
 cpu_between() {
   awk -v f="$2" -v t="$3" '$1 >= f && !s { s = 1; split($0, a) } $1 <= t { split($0, b); n = NF }
     END { printf "%.1f", (b[1] - a[1]) / 1000; for (i = 2; i <= n; i++) printf " %d", b[i] - a[i]; print "" }' "$1"
+}
+
+heap_sampler() {
+  local out=$1 pid=$2 up
+  up=$(jcmd "$pid" VM.uptime 2>/dev/null | awk 'NR == 2 { print $1 }')
+  awk -v now="${EPOCHREALTIME/./}" -v up="${up:-0}" 'BEGIN { printf "# t0 %.0f\n", now / 1000 - up * 1000 }' > "$out"
+  exec jstat -gc -t "$pid" 1000 >> "$out" 2>/dev/null
+}
+
+# jstat -gc -t columns: 1 Timestamp (s since start), 6 EC, 7 EU (KB), 14 YGC, 16 FGC. Between two
+# samples eden grew by EU - EU'; if g collections emptied it, by what was free in it, g - 1 whole
+# edens, and EU.
+eden_kb_between() {
+  awk -v f="$2" -v t="$3" '/^# t0/ { t0 = $3; next } $1 !~ /^[0-9.]+$/ { next }
+    { at = t0 + $1 * 1000 } at < f || at > t { next }
+    seen { g = $14 + $16 - gcs; kb += g > 0 ? (ec - eu) + (g - 1) * $6 + $7 : $7 - eu }
+    { seen = 1; ec = $6; eu = $7; gcs = $14 + $16 }
+    END { printf "%.0f", kb }' "$1"
 }
 
 # A server that has run for a while has compiled its hot paths; right after a warm-up its one C2

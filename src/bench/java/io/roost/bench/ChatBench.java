@@ -70,7 +70,7 @@ public final class ChatBench {
     static long sent;
     static long sentMeasured;
     static long answeredMeasured;
-    static long skippedInFlight;
+    static final ChatStats.Skips SKIPPED = new ChatStats.Skips();
     static long noDeviceOnline;
     static long answeredOk;
     static long resentAnswers;
@@ -95,6 +95,7 @@ public final class ChatBench {
     static long catchupPages;
     static final ChatStats.Latencies ANSWER = new ChatStats.Latencies();
     static final ChatStats.Latencies PUSH = new ChatStats.Latencies();
+    static ChatStats.PerSecond pushBySecond = new ChatStats.PerSecond(0);
     static long unexpectedCloses;
     static long reconnects;
     static long resends;
@@ -228,6 +229,7 @@ public final class ChatBench {
                     long at = sentAtOf(ChatStats.str(f, "sendId"));
                     if (at >= measureFrom && at < measureTo) {
                         PUSH.add(now - at);
+                        pushBySecond.add((int) ((at - measureFrom) / 1_000_000_000L), now - at);
                     }
                 }
             }
@@ -589,7 +591,7 @@ public final class ChatBench {
             while (due[0] < target) {
                 due[0]++;
                 if (inFlight >= maxInFlight) {
-                    skippedInFlight++;
+                    SKIPPED.add(now, measureFrom, measureTo);
                     continue;
                 }
                 User u = users[rnd.nextInt(users.length)];
@@ -618,6 +620,7 @@ public final class ChatBench {
         onClient(() -> {
             measureFrom = System.nanoTime();
             measureTo = measureFrom + duration * 1_000_000_000L;
+            pushBySecond = new ChatStats.PerSecond(duration);
             System.out.println("MEASURE_START " + System.currentTimeMillis());
         });
         if (drop > 0) {
@@ -668,11 +671,12 @@ public final class ChatBench {
         long extraHeld = onClient(() -> Arrays.stream(devs).mapToLong(d -> d.heldCount - Math.min(d.heldCount, d.user.lastSeq)).sum());
         long devicesShort = onClient(() -> Arrays.stream(devs).filter(d -> d.heldCount < d.user.lastSeq).count());
         System.out.printf("sends: %d in the measured %d s (offered %.0f/s), %d answered in it = %.0f durable sends/s; "
-                        + "%d skipped (in-flight cap %d), %d with no device of the sender online%n",
-                sentMeasured, duration, sentMeasured / seconds, answeredMeasured, answeredMeasured / seconds, skippedInFlight, maxInFlight,
+                        + "%s, %d with no device of the sender online%n",
+                sentMeasured, duration, sentMeasured / seconds, answeredMeasured, answeredMeasured / seconds, SKIPPED.text(maxInFlight),
                 noDeviceOnline);
         System.out.printf("send→answer p50 %.1f ms, p99 %.1f ms (n=%d); send→push p50 %.1f ms, p99 %.1f ms (n=%d, recipient devices)%n",
                 ANSWER.ms(0.5), ANSWER.ms(0.99), ANSWER.n, PUSH.ms(0.5), PUSH.ms(0.99), PUSH.n);
+        System.out.println("send→push " + pushBySecond.p99Line(100));
         System.out.printf("whole run: %d sent, %d answered ok (%d resent), failures %s; pushes %d (duplicates %d; again after 15 s without the ack seen %d, after catch-up %d, after a reconnect %d), acks sent %d, "
                         + "reads %s, receipts %s, kicks %s, errors %s%n",
                 sent, answeredOk, resentAnswers, FAILS, pushes, pushDuplicates, pushAgainAfterAckTimeout, pushAfterCatchup, pushAfterReconnect, acksSent, READS, RECEIPTS, KICKS, ERRORS);

@@ -30,6 +30,56 @@ final class ChatStats {
         }
     }
 
+    /**
+     * Latencies grouped by the second (of the measured phase) in which the message was sent: tells a few
+     * stalls (most seconds fast, some very slow) from steady queueing (every second alike).
+     */
+    static final class PerSecond {
+        final Latencies[] seconds;
+
+        PerSecond(int n) {
+            seconds = new Latencies[n];
+            Arrays.setAll(seconds, i -> new Latencies());
+        }
+
+        void add(int second, long nanos) {
+            if (second >= 0 && second < seconds.length) {
+                seconds[second].add(nanos);
+            }
+        }
+
+        /** "p99 by second: 12 15 340 … (ms); 3 of 60 seconds over 100 ms". */
+        String p99Line(double overMs) {
+            StringBuilder b = new StringBuilder("p99 by second (ms):");
+            int over = 0;
+            for (Latencies l : seconds) {
+                double ms = l.ms(0.99);
+                b.append(' ').append(Math.round(ms));
+                if (ms > overMs) {
+                    over++;
+                }
+            }
+            return b.append(String.format("; %d of %d seconds over %.0f ms", over, seconds.length, overMs)).toString();
+        }
+    }
+
+    /** Sends skipped because the in-flight cap was reached: in the measured phase, and in the whole run. */
+    static final class Skips {
+        long measured;
+        long all;
+
+        void add(long now, long measureFrom, long measureTo) {
+            all++;
+            if (now >= measureFrom && now < measureTo) {
+                measured++;
+            }
+        }
+
+        String text(int cap) {
+            return String.format("%d skipped at the in-flight cap %d (%d in the whole run)", measured, cap, all);
+        }
+    }
+
     /** Counts by name (failure codes, kick reasons, receipt kinds). */
     static final class Counts {
         final Map<String, Long> m = new TreeMap<>();

@@ -55,7 +55,7 @@ public final class XmppChatBench {
     static long sentMeasured;
     static long answeredMeasured;
     static long answered;
-    static long skippedInFlight;
+    static final ChatStats.Skips SKIPPED = new ChatStats.Skips();
     static long acksSent;
     static long markersSent;
     static long markersGot;
@@ -241,7 +241,7 @@ public final class XmppChatBench {
             while (due[0] < target) {
                 due[0]++;
                 if (inFlight >= maxInFlight) {
-                    skippedInFlight++;
+                    SKIPPED.add(now, measureFrom, measureTo);
                     continue;
                 }
                 XUser u = users[rnd.nextInt(users.length)];
@@ -290,9 +290,8 @@ public final class XmppChatBench {
         }
         double seconds = duration;
         long lost = onLoop(XmppChatBench::missing);
-        System.out.printf("sends: %d in the measured %d s (offered %.0f/s), %d answered (<a h>) in it = %.0f sends/s; %d skipped "
-                        + "(in-flight cap %d)%n", sentMeasured, duration, sentMeasured / seconds, answeredMeasured, answeredMeasured / seconds,
-                skippedInFlight, maxInFlight);
+        System.out.printf("sends: %d in the measured %d s (offered %.0f/s), %d answered (<a h>) in it = %.0f sends/s; %s%n",
+                sentMeasured, duration, sentMeasured / seconds, answeredMeasured, answeredMeasured / seconds, SKIPPED.text(maxInFlight));
         System.out.printf("send→answer p50 %.1f ms, p99 %.1f ms (n=%d); send→push p50 %.1f ms, p99 %.1f ms (n=%d, recipient devices)%n",
                 ANSWER.ms(0.5), ANSWER.ms(0.99), ANSWER.n, PUSH.ms(0.5), PUSH.ms(0.99), PUSH.n);
         System.out.printf("whole run: %d sent, %d answered, %d still in flight; direct deliveries %d, carbons received %d / sent %d, "
