@@ -1,5 +1,6 @@
 package io.roost.chat;
 
+import io.roost.platform.json.JsonText;
 import io.roost.platform.problem.ProblemException;
 import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
@@ -91,7 +92,7 @@ public final class ChatRules {
     }
 
     public static int bytes(JsonObject body) {
-        return body.toString().getBytes(StandardCharsets.UTF_8).length;
+        return JsonText.of(body).getBytes(StandardCharsets.UTF_8).length;
     }
 
     /** What a conversation list shows of a message: the start of its text, or its kind. */
@@ -105,8 +106,9 @@ public final class ChatRules {
 
     /** The hash a resend is compared by: everything the sender chose (peer, type, body, quote, priority). */
     public static byte[] hash(SendCommand c) {
-        String canonical = c.peer() + "\n" + c.type() + "\n" + c.system() + "\n" + c.body() + "\n" + c.quoteMsgId() + "\n"
-                + c.priority();
+        // the body's text is its toString(), as when the stored hashes were taken
+        String canonical = c.peer() + "\n" + c.type() + "\n" + c.system() + "\n" + (c.body() == null ? null : JsonText.of(c.body()))
+                + "\n" + c.quoteMsgId() + "\n" + c.priority();
         try {
             return MessageDigest.getInstance("SHA-256").digest(canonical.getBytes(StandardCharsets.UTF_8));
         } catch (NoSuchAlgorithmException e) {

@@ -3,6 +3,7 @@ package io.roost.chat;
 import io.roost.chat.store.ChatStore;
 import io.roost.chat.store.SendBatchStore;
 import io.roost.platform.ids.IdGenerator;
+import io.roost.platform.json.JsonText;
 import io.roost.platform.json.Jsonp;
 import io.roost.platform.outbox.OutboxPublisher;
 import io.roost.platform.problem.ProblemException;
@@ -94,7 +95,7 @@ public class ChatWriter {
             SendCommand c = writes.get(i).command();
             long msgId = claims.get(i).msgId();
             long senderUid = c.system() ? 0 : c.sender();
-            String json = writes.get(i).body().toString();
+            String json = JsonText.of(writes.get(i).body());
             rows.add(new ChatStore.TimelineRow(c.sender(), c.peer(), seqs[i], msgId, senderUid, c.sendId(), c.type(), json,
                     c.quoteMsgId(), c.priority()));
             rows.add(new ChatStore.TimelineRow(c.peer(), c.sender(), seqs[i], msgId, senderUid, c.sendId(), c.type(), json,
@@ -110,7 +111,7 @@ public class ChatWriter {
             long msgId = claims.get(i).msgId();
             OffsetDateTime tm = times.get(claims.get(i).key());
             JsonObject event = event(c, writes.get(i).body(), msgId, seqs[i], c.system() ? 0 : c.sender(), tm);
-            events.add(new OutboxPublisher.Message(ChatService.EVENTS_TOPIC, c.type(), Long.toString(msgId), event.toString()));
+            events.add(new OutboxPublisher.Message(ChatService.EVENTS_TOPIC, c.type(), Long.toString(msgId), JsonText.of(event)));
             // to the recipient's devices, and to the sender's other devices (they sync; the sending one has the answer)
             toPush.add(new ChatPush(c.sender(), c.peer(), seqs[i], msgId, event, writes.get(i).fromConnection()));
             answers.set(i, new Sent(c.sendId(), msgId, seqs[i], tm, false));

@@ -3,6 +3,7 @@ package io.roost.chat;
 import io.roost.chat.store.SendBatchStore;
 import io.roost.chat.store.ReceiptStore;
 import io.roost.platform.delivery.Notice;
+import io.roost.platform.delivery.Notices;
 import io.roost.platform.json.Jsonp;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Event;
@@ -34,7 +35,7 @@ public class Receipts {
     SendBatchStore batch;
 
     @Inject
-    Event<Notice> notices;
+    Event<Notices> notices;
 
     /** Applies a batch of acknowledgements (several per conversation are fine: the highest counts); the cursors that moved. */
     @Transactional(Transactional.TxType.REQUIRES_NEW)
@@ -44,9 +45,13 @@ public class Receipts {
             highest.merge(List.of(a.owner(), a.peer()), a, (x, y) -> x.seq() >= y.seq() ? x : y);
         }
         List<Cursor> moved = store.advanceDelivered(new ArrayList<>(highest.values()));
+        List<Notice> receipts = new ArrayList<>();
         for (Cursor c : moved) {
-            notices.fire(new Notice(List.of(c.peer()), "chatReceipt", Jsonp.PROVIDER.createObjectBuilder()
+            receipts.add(new Notice(List.of(c.peer()), "chatReceipt", Jsonp.PROVIDER.createObjectBuilder()
                     .add("kind", "delivered").add("peer", Long.toString(c.owner())).add("seq", c.seq()).build()));
+        }
+        if (!receipts.isEmpty()) {
+            notices.fire(new Notices(receipts));
         }
         return moved;
     }
@@ -94,6 +99,7 @@ public class Receipts {
         Map<List<Long>, ReadState> moved = store.advanceReads(moving, readerVersions);
         List<Cursor> mirrors = new ArrayList<>();
         List<Long> mirrorVersions = new ArrayList<>();
+        List<Notice> told = new ArrayList<>();
         for (Cursor r : moving) {
             List<Long> key = List.of(r.owner(), r.peer());
             ReadState read = moved.get(key);
@@ -103,14 +109,17 @@ public class Receipts {
                 continue;
             }
             answers.put(key, read);
-            notices.fire(new Notice(List.of(r.owner()), "chatRead", Jsonp.PROVIDER.createObjectBuilder()
+            told.add(new Notice(List.of(r.owner()), "chatRead", Jsonp.PROVIDER.createObjectBuilder()
                     .add("peer", Long.toString(r.peer())).add("readSeq", read.readSeq()).add("unread", read.unread()).build()));
             if (receipt) {
                 mirrors.add(new Cursor(r.peer(), r.owner(), read.readSeq()));
                 mirrorVersions.add(peerVersion);
-                notices.fire(new Notice(List.of(r.peer()), "chatReceipt", Jsonp.PROVIDER.createObjectBuilder()
+                told.add(new Notice(List.of(r.peer()), "chatReceipt", Jsonp.PROVIDER.createObjectBuilder()
                         .add("kind", "read").add("peer", Long.toString(r.owner())).add("seq", read.readSeq()).build()));
             }
+        }
+        if (!told.isEmpty()) {
+            notices.fire(new Notices(told));
         }
         if (!mirrors.isEmpty()) {
             store.mirrorReads(mirrors, mirrorVersions.toArray(Long[]::new));

@@ -3,6 +3,7 @@ package io.roost.gateway;
 import io.roost.presence.session.DeviceRoute;
 import io.roost.platform.config.NodeIdentity;
 import io.roost.platform.delivery.Notice;
+import io.roost.platform.delivery.Notices;
 import io.roost.platform.ids.IdGenerator;
 import io.roost.platform.messaging.MessagingException;
 import io.roost.platform.messaging.RocketMqProducer;
@@ -87,18 +88,25 @@ public class Delivery {
     }
 
     void onNotice(@Observes(during = TransactionPhase.AFTER_SUCCESS) Notice notice) {
+        onNotices(new Notices(List.of(notice)));
+    }
+
+    void onNotices(@Observes(during = TransactionPhase.AFTER_SUCCESS) Notices notices) {
+        if (notices.all().isEmpty()) {
+            return;
+        }
         if (!offer(new Routed() {
             @Override
             public Collection<Long> uids() {
-                return notice.uids();
+                return notices.all().stream().flatMap(n -> n.uids().stream()).toList();
             }
 
             @Override
             public void deliver(Map<Long, List<DeviceRoute>> routesOf) {
-                Delivery.this.deliver(notice, routesOf);
+                notices.all().forEach(n -> Delivery.this.deliver(n, routesOf));
             }
         })) {
-            LOG.log(Level.FINE, "delivery queue full; a " + notice.type() + " notice is dropped");
+            LOG.log(Level.FINE, "delivery queue full; " + notices.all().size() + " notices dropped");
         }
     }
 

@@ -1,5 +1,6 @@
 package io.roost.gateway;
 
+import io.roost.platform.json.JsonText;
 import io.roost.platform.json.Jsonp;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonNumber;
@@ -33,7 +34,7 @@ public record Forwarded(List<String> connectionIds, List<Long> owners, String fr
             o.add("uids", uids).add("chat", Jsonp.PROVIDER.createObjectBuilder()
                     .add("from", chat.from()).add("to", chat.to()).add("seq", chat.seq()));
         }
-        return o.build().toString();
+        return JsonText.of(o.build());
     }
 
     public static Forwarded parse(String json) {

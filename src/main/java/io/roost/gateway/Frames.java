@@ -1,5 +1,6 @@
 package io.roost.gateway;
 
+import io.roost.platform.json.JsonText;
 import io.roost.platform.json.Jsonp;
 import jakarta.json.JsonObjectBuilder;
 
@@ -21,9 +22,21 @@ public final class Frames {
 
     /** A whole frame of {@code type} with these fields, as text. */
     public static String frame(String type, jakarta.json.JsonObject fields) {
-        JsonObjectBuilder frame = frame(type);
-        fields.forEach(frame::add);
-        return frame.build().toString();
+        if (fields.containsKey("v") || fields.containsKey("type") || fields.containsKey("tm")) {
+            JsonObjectBuilder frame = frame(type); // the fields' values replace the envelope's, in place
+            fields.forEach(frame::add);
+            return text(frame);
+        }
+        // written straight out: a frame per push and per receipt, under chat load
+        StringBuilder out = new StringBuilder(128 + 64 * fields.size()).append("{\"v\":").append(VERSION).append(",\"type\":");
+        JsonText.quote(out, type).append(",\"tm\":").append(System.currentTimeMillis());
+        fields.forEach((key, value) -> JsonText.write(JsonText.quote(out.append(','), key).append(':'), value));
+        return out.append('}').toString();
+    }
+
+    /** A built frame as text. */
+    public static String text(JsonObjectBuilder frame) {
+        return JsonText.of(frame.build());
     }
 
     /** The answer to an operation frame: {@code <type>Ret} with the request's {@code op} and the client's {@code seq}. */
@@ -37,8 +50,8 @@ public final class Frames {
 
     /** Ends an operation answer: ok, or fail with the problem type as {@code code}. */
     public static String outcome(JsonObjectBuilder ret, io.roost.platform.problem.ProblemException failure) {
-        return (failure == null ? ret.add("result", "ok")
-                : ret.add("result", "fail").add("code", failure.type()).add("message", failure.getMessage())).build().toString();
+        return text(failure == null ? ret.add("result", "ok")
+                : ret.add("result", "fail").add("code", failure.type()).add("message", failure.getMessage()));
     }
 
     /** A read operation's {@code limit} field: 1 to {@code max}, {@code def} if absent (400 {@code invalid-limit}). */
@@ -71,10 +84,10 @@ public final class Frames {
     }
 
     public static String error(String code, String message) {
-        return frame("error").add("code", code).add("message", message).build().toString();
+        return text(frame("error").add("code", code).add("message", message));
     }
 
     public static String kick(String reason) {
-        return frame("kick").add("reason", reason).build().toString();
+        return text(frame("kick").add("reason", reason));
     }
 }

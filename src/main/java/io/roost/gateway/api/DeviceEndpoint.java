@@ -208,7 +208,7 @@ public class DeviceEndpoint {
             case "heartbeat" -> {
                 if (requireLogin()) {
                     gw.heartbeats.mark(connectionId);
-                    send(Frames.frame("heartbeat").build().toString());
+                    send(Frames.text(Frames.frame("heartbeat")));
                 }
             }
             case "friendOp" -> {
@@ -274,7 +274,7 @@ public class DeviceEndpoint {
                 .add("heartbeatIntervalSeconds", gw.settings.heartbeatInterval().toSeconds());
         // The server may send the device to another node (load balancing); it reconnects there.
         gw.redirectUrl.filter(u -> !u.isBlank()).ifPresent(u -> answer.add("redirect", u));
-        send(answer.build().toString());
+        send(Frames.text(answer));
     }
 
     private void login(JsonObject frame) {
@@ -310,8 +310,8 @@ public class DeviceEndpoint {
             uid = outcome.uid();
             stage = Stage.LOGGED_IN;
         }
-        send(Frames.frame("login").add("uid", Long.toString(uid)).add("connectionId", connectionId)
-                .add("epoch", outcome.epoch()).build().toString());
+        send(Frames.text(Frames.frame("login").add("uid", Long.toString(uid)).add("connectionId", connectionId)
+                .add("epoch", outcome.epoch())));
     }
 
     private void logout(JsonObject frame) {
@@ -322,7 +322,7 @@ public class DeviceEndpoint {
             gw.tokens.revoke(token);
         }
         stage = Stage.CLOSED;
-        send(Frames.frame("logout").build().toString());
+        send(Frames.text(Frames.frame("logout")));
         close(CloseReason.CloseCodes.NORMAL_CLOSURE, "logout");
     }
 
