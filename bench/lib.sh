@@ -119,13 +119,15 @@ heap_sampler() {
 
 # jstat -gc -t columns: 1 Timestamp (s since start), 6 EC, 7 EU (KB), 14 YGC, 16 FGC. Between two
 # samples eden grew by EU - EU'; if g collections emptied it, by what was free in it, g - 1 whole
-# edens, and EU.
+# edens, and EU. A sample read while a collection runs can count its eden in the next second
+# instead, so the rate is the median of the seconds', times the window.
 eden_kb_between() {
   awk -v f="$2" -v t="$3" '/^# t0/ { t0 = $3; next } $1 !~ /^[0-9.]+$/ { next }
     { at = t0 + $1 * 1000 } at < f || at > t { next }
-    seen { g = $14 + $16 - gcs; kb += g > 0 ? (ec - eu) + (g - 1) * $6 + $7 : $7 - eu }
-    { seen = 1; ec = $6; eu = $7; gcs = $14 + $16 }
-    END { printf "%.0f", kb }' "$1"
+    seen && at > last { g = $14 + $16 - gcs; kb = g > 0 ? (ec - eu) + (g - 1) * $6 + $7 : $7 - eu
+      r = kb * 1000 / (at - last); for (i = n++; i > 0 && rate[i - 1] > r; i--) rate[i] = rate[i - 1]; rate[i] = r }
+    { seen = 1; last = at; ec = $6; eu = $7; gcs = $14 + $16 }
+    END { m = n ? (n % 2 ? rate[(n - 1) / 2] : (rate[n / 2 - 1] + rate[n / 2]) / 2) : 0; printf "%.0f", m * (t - f) / 1000 }' "$1"
 }
 
 # A server that has run for a while has compiled its hot paths; right after a warm-up its one C2

@@ -3,7 +3,7 @@ package io.roost.gateway;
 import io.roost.chat.ChatPush;
 import io.roost.chat.ChatService;
 import io.roost.platform.config.NodeIdentity;
-import io.roost.presence.session.DeviceRoute;
+import io.roost.presence.session.RouteTarget;
 import io.roost.presence.session.DeviceSessions;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.concurrent.ManagedExecutorService;
@@ -78,12 +78,12 @@ public class ChatDelivery {
         }
 
         @Override
-        public void deliver(Map<Long, List<DeviceRoute>> routesOf) {
+        public void deliver(Map<Long, List<RouteTarget>> routesOf) {
             // (recipient, peer) -> {highest seq, count}: the offline path coalesces a conversation's messages anyway
             Map<List<Long>, long[]> offline = new HashMap<>();
             for (ChatPush push : pushes) {
                 try {
-                    List<DeviceRoute> recipient = routesOf.getOrDefault(push.to(), List.of());
+                    List<RouteTarget> recipient = routesOf.getOrDefault(push.to(), List.of());
                     if (recipient.isEmpty()) {
                         long[] seqAndCount = offline.computeIfAbsent(List.of(push.to(), push.from()), k -> new long[2]);
                         seqAndCount[0] = Math.max(seqAndCount[0], push.seq());
@@ -115,10 +115,10 @@ public class ChatDelivery {
         });
     }
 
-    private void deliver(ChatPush push, List<DeviceRoute> recipient, List<DeviceRoute> sender) {
+    private void deliver(ChatPush push, List<RouteTarget> recipient, List<RouteTarget> sender) {
         String frame = Frames.frame("chatMsg", push.message());
-        Map<Integer, List<DeviceRoute>> byNode = new TreeMap<>();
-        for (List<DeviceRoute> routes : List.of(recipient, sender)) {
+        Map<Integer, List<RouteTarget>> byNode = new TreeMap<>();
+        for (List<RouteTarget> routes : List.of(recipient, sender)) {
             routes.stream().filter(r -> !r.connectionId().equals(push.fromConnection())) // it has the answer
                     .forEach(r -> byNode.computeIfAbsent(r.nodeId(), n -> new ArrayList<>()).add(r));
         }

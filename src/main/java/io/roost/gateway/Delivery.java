@@ -1,6 +1,6 @@
 package io.roost.gateway;
 
-import io.roost.presence.session.DeviceRoute;
+import io.roost.presence.session.RouteTarget;
 import io.roost.platform.config.NodeIdentity;
 import io.roost.platform.delivery.Notice;
 import io.roost.platform.delivery.Notices;
@@ -72,7 +72,7 @@ public class Delivery {
 
         Collection<Long> uids();
 
-        void deliver(Map<Long, List<DeviceRoute>> routesOf);
+        void deliver(Map<Long, List<RouteTarget>> routesOf);
     }
 
     private final GroupCommit<Routed> queue = new GroupCommit<>("delivery", CAPACITY, () -> ROUTE_BATCH, PACING, this::deliverAll);
@@ -102,7 +102,7 @@ public class Delivery {
             }
 
             @Override
-            public void deliver(Map<Long, List<DeviceRoute>> routesOf) {
+            public void deliver(Map<Long, List<RouteTarget>> routesOf) {
                 notices.all().forEach(n -> Delivery.this.deliver(n, routesOf));
             }
         })) {
@@ -117,11 +117,11 @@ public class Delivery {
 
     /** The work in order; the routes of all of its users looked up together, at most ROUTE_BATCH users a query. */
     void deliverAll(List<Routed> work) {
-        Map<Long, List<DeviceRoute>> routesOf = new HashMap<>();
+        Map<Long, List<RouteTarget>> routesOf = new HashMap<>();
         try {
             List<Long> uids = work.stream().flatMap(w -> w.uids().stream()).distinct().toList();
             for (int from = 0; from < uids.size(); from += ROUTE_BATCH) {
-                for (DeviceRoute r : sessions.routesOf(uids.subList(from, Math.min(uids.size(), from + ROUTE_BATCH)))) {
+                for (RouteTarget r : sessions.targetsOf(uids.subList(from, Math.min(uids.size(), from + ROUTE_BATCH)))) {
                     routesOf.computeIfAbsent(r.uid(), u -> new ArrayList<>()).add(r);
                 }
             }
@@ -138,11 +138,11 @@ public class Delivery {
         }
     }
 
-    private void deliver(Notice notice, Map<Long, List<DeviceRoute>> routesOf) {
+    private void deliver(Notice notice, Map<Long, List<RouteTarget>> routesOf) {
         String text = Frames.frame(notice.type(), notice.body());
         Map<Integer, List<String>> byNode = new TreeMap<>();
         for (long uid : notice.uids()) {
-            for (DeviceRoute r : routesOf.getOrDefault(uid, List.of())) {
+            for (RouteTarget r : routesOf.getOrDefault(uid, List.of())) {
                 byNode.computeIfAbsent(r.nodeId(), n -> new ArrayList<>()).add(r.connectionId());
             }
         }
@@ -160,8 +160,8 @@ public class Delivery {
     }
 
     /** A chat message for devices that another node holds, with their owners and its place ({@link Forwarded}). */
-    void forward(int nodeId, List<DeviceRoute> routes, String text, Forwarded.Chat chat) {
-        send(nodeId, new Forwarded(routes.stream().map(DeviceRoute::connectionId).toList(), routes.stream().map(DeviceRoute::uid).toList(),
+    void forward(int nodeId, List<RouteTarget> routes, String text, Forwarded.Chat chat) {
+        send(nodeId, new Forwarded(routes.stream().map(RouteTarget::connectionId).toList(), routes.stream().map(RouteTarget::uid).toList(),
                 text, chat).toJson());
     }
 

@@ -213,7 +213,12 @@ public class DeviceSessions {
 
     /** The users among {@code uids} with at least one live device route. */
     public Set<Long> onlineAmong(List<Long> uids) {
-        return routes.routesOf(uids).stream().map(DeviceRoute::uid).collect(Collectors.toSet());
+        return routes.targetsOf(uids).stream().map(RouteTarget::uid).collect(Collectors.toSet());
+    }
+
+    /** Where the users' devices are connected: what a delivery needs of their routes. */
+    public List<RouteTarget> targetsOf(List<Long> uids) {
+        return routes.targetsOf(uids);
     }
 
     public List<DeviceRoute> routesOf(long uid) {

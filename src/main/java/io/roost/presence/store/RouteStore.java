@@ -2,6 +2,7 @@ package io.roost.presence.store;
 
 import io.roost.presence.session.ClusterNode;
 import io.roost.presence.session.DeviceRoute;
+import io.roost.presence.session.RouteTarget;
 import io.roost.platform.store.CustomPlans;
 import io.roost.platform.store.Jdbc;
 import io.roost.platform.store.SqlArrays;
@@ -344,6 +345,13 @@ public class RouteStore {
         return routes(SELECT + " WHERE uid = ANY(?) ORDER BY uid, device_type, session_key", (Object) uids.toArray(Long[]::new)); // one int8[] parameter
     }
 
+    /** Where the users' devices are connected, as {@link #routesOf(Collection)} orders them; a read, as it is. */
+    @TransactionAttribute(TransactionAttributeType.SUPPORTS)
+    public List<RouteTarget> targetsOf(Collection<Long> uids) {
+        return select("SELECT uid, node_id, connection_id FROM presence_device_route WHERE uid = ANY(?) ORDER BY uid, device_type, session_key",
+                rs -> new RouteTarget(rs.getLong(1), rs.getInt(2), rs.getString(3)), (Object) uids.toArray(Long[]::new));
+    }
+
     /**
      * Every node in the node table with its routes (one index count each) and whether it
      * heartbeated within {@code nodeTimeout}; by id.
@@ -377,19 +385,23 @@ public class RouteStore {
 
     /** Runs a statement (a uid array parameter becomes int8[], a node array int4[]) and reads the routes it returns. */
     private List<DeviceRoute> routes(String sql, Object... parameters) {
+        return select(sql, RouteStore::route, parameters);
+    }
+
+    private <T> List<T> select(String sql, Jdbc.Row<T> row, Object... parameters) {
         try (Connection c = dataSource.getConnection(); PreparedStatement ps = CustomPlans.prepare(c, sql)) {
             for (int i = 0; i < parameters.length; i++) {
                 Object p = parameters[i];
                 ps.setObject(i + 1, p instanceof Long[] uids ? c.createArrayOf("int8", uids)
                         : p instanceof Integer[] nodes ? c.createArrayOf("int4", nodes) : p);
             }
-            List<DeviceRoute> routes = new ArrayList<>();
+            List<T> rows = new ArrayList<>();
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    routes.add(route(rs));
+                    rows.add(row.read(rs));
                 }
             }
-            return routes;
+            return rows;
         } catch (SQLException e) {
             throw new IllegalStateException("route statement failed: " + e.getMessage(), e);
         }
