@@ -28,10 +28,12 @@ public final class Frames {
             return text(frame);
         }
         // written straight out: a frame per push and per receipt, under chat load
-        StringBuilder out = new StringBuilder(128 + 64 * fields.size()).append("{\"v\":").append(VERSION).append(",\"type\":");
-        JsonText.quote(out, type).append(",\"tm\":").append(System.currentTimeMillis());
-        fields.forEach((key, value) -> JsonText.write(JsonText.quote(out.append(','), key).append(':'), value));
-        return out.append('}').toString();
+        return JsonText.text(out -> {
+            JsonText.quote(out.append("{\"v\":").append(VERSION).append(",\"type\":"), type).append(",\"tm\":")
+                    .append(System.currentTimeMillis());
+            fields.forEach((key, value) -> JsonText.write(JsonText.quote(out.append(','), key).append(':'), value));
+            out.append('}');
+        });
     }
 
     /** A built frame as text. */

@@ -6,6 +6,7 @@ import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 
 /**
  * Compact JSON text of JSON-P values, the same text as their {@code toString()}, written straight
@@ -16,15 +17,36 @@ import java.util.Map;
 public final class JsonText {
 
     private static final char[] HEX = "0123456789abcdef".toCharArray();
+    /** A thread's builder grown past this is not kept (a rare large body should not stay in memory). */
+    private static final int KEPT_CAPACITY = 16 * 1024;
+    /** Each thread's builder, reused: only the finished text is allocated. Empty while in use. */
+    private static final ThreadLocal<StringBuilder[]> SCRATCH = ThreadLocal.withInitial(() -> new StringBuilder[] {new StringBuilder(1024)});
 
     private JsonText() {
     }
 
     /** The value's JSON text. */
     public static String of(JsonValue value) {
-        StringBuilder out = new StringBuilder(256);
-        write(out, value);
-        return out.toString();
+        return text(out -> write(out, value));
+    }
+
+    /** The text {@code writer} appends to an empty builder (this thread's, reused). */
+    public static String text(Consumer<StringBuilder> writer) {
+        StringBuilder[] slot = SCRATCH.get();
+        StringBuilder out = slot[0];
+        if (out == null) { // taken further up this thread's stack
+            out = new StringBuilder(256);
+            writer.accept(out);
+            return out.toString();
+        }
+        slot[0] = null;
+        try {
+            out.setLength(0);
+            writer.accept(out);
+            return out.toString();
+        } finally {
+            slot[0] = out.capacity() <= KEPT_CAPACITY ? out : new StringBuilder(1024);
+        }
     }
 
     /** Appends the value's JSON text. */

@@ -40,6 +40,20 @@ class JsonTextTest {
     }
 
     @Test
+    void aTextWrittenInsideAnotherGetsABuilderOfItsOwn() {
+        JsonValue inner = Jsonp.PROVIDER.createObjectBuilder().add("a", "x").build();
+        String outer = JsonText.text(out -> out.append('[').append(JsonText.of(inner)).append(',').append(JsonText.of(inner)).append(']'));
+        assertEquals("[{\"a\":\"x\"},{\"a\":\"x\"}]", outer);
+    }
+
+    @Test
+    void aLargeTextThenASmallOneAreEachWhole() {
+        String large = "y".repeat(100_000);
+        assertEquals("\"" + large + "\"", JsonText.of(Jsonp.PROVIDER.createValue(large)));
+        assertEquals("\"z\"", JsonText.of(Jsonp.PROVIDER.createValue("z")));
+    }
+
+    @Test
     void parsedNumbersKeepTheirText() {
         for (String n : new String[] {"0", "-7", "12345678901234567890123", "1.50", "1e2", "-0.0", "9223372036854775807"}) {
             JsonValue v = Jsonp.PROVIDER.createReader(new StringReader("[" + n + "]")).readArray().get(0);
