@@ -68,7 +68,7 @@ SAMPLER=$!
 PIDS_TO_STOP+=("$SAMPLER")
 until grep -q "^WARMED" "$OUT" 2>/dev/null || ! kill -0 $BENCH 2>/dev/null; do sleep 1; done
 [[ ${CHAT_SKIP_JIT_WAIT:-} == 1 ]] || wait_jit_quiet "$PID"  # CHAT_SKIP_JIT_WAIT=1 for smoke runs
-# WildFly's heap during the measured phase: used (eden + survivors + old) every second.
+# WildFly's heap every second, timestamped: what it holds (eden + survivors + old) and what it allocates.
 heap_sampler "$ROOST_DATA_DIR.jstat" "$PID" &
 JSTAT=$!
 PIDS_TO_STOP+=("$JSTAT")
