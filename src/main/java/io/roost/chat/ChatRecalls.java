@@ -13,13 +13,12 @@ import jakarta.transaction.Transactional;
 import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.util.List;
-import java.util.Map;
 
 /**
  * The recall transaction: both copies of a message keep their row and seq, marked recalled, with no
- * content shown; both conversation rows move to their owner's next version. Lock order: chat_user
- * (uid order), the two timeline rows, chat_conversation ((owner, peer) order) — the send's order
- * without its first two steps, so a recall and a send of the conversation never deadlock. It joins
+ * content shown; both conversation rows get a new sync version. Lock order: the two timeline rows,
+ * then chat_conversation ((owner, peer) order) — a send locks no existing timeline row and its
+ * conversation rows in the same order, so a recall and a send of the conversation never deadlock. It joins
  * a caller's transaction (an operator's recall commits with its audit entry), else it has its own.
  */
 @ApplicationScoped
@@ -37,6 +36,9 @@ public class ChatRecalls {
     @Inject
     Event<Notice> notices;
 
+    @Inject
+    SyncVersions versions;
+
     /**
      * Recalls the message {@code seq} of the conversation {@code owner}–{@code peer}, by {@code by};
      * {@code window} null: an operator's recall, of anyone's message at any age. Recalling a recalled
@@ -52,16 +54,14 @@ public class ChatRecalls {
         if (m.recalled()) {
             return m;
         }
-        Long[] uids = ChatService.sorted(owner, peer);
-        Map<Long, Long> versions = store.bumpVersions(uids);
         if (store.markRecalled(owner, peer, seq) == 0) {
-            // a concurrent recall committed first (we queued behind it on chat_user): its answer is ours
+            // a concurrent recall committed first (we waited for its rows): its answer is ours
             return store.message(owner, peer, seq).orElseThrow();
         }
-        for (long side : uids) {
+        for (long side : ChatService.sorted(owner, peer)) {
             long other = side == owner ? peer : owner;
             // unread counted for whoever did not send it (both sides, for a system message)
-            store.recalledInConversation(side, other, seq, versions.get(side), m.senderUid() != side, PREVIEW);
+            store.recalledInConversation(side, other, seq, versions.next(side), m.senderUid() != side, PREVIEW);
         }
         // the participants as the message's own event named them: its sender first
         long from = m.senderUid() == peer ? peer : owner;

@@ -36,6 +36,8 @@ public class ChatService {
     /** The most items a page holds. */
     public static final int MAX_LIMIT = 100;
 
+    private static final java.util.logging.Logger LOG = java.util.logging.Logger.getLogger(ChatService.class.getName());
+
     @Inject
     ChatStore store;
 
@@ -124,11 +126,46 @@ public class ChatService {
         return store.conversation(owner, peer);
     }
 
-    /** The owner's conversations changed after sync version {@code since}, in version order; {@code next} is a version. */
+    /**
+     * The owner's conversations changed after sync version {@code since}, in version order; {@code next} is a version.
+     * Only versions below the sync horizon are handed out ({@link SyncVersions}): when a change is
+     * above it, a transaction that began earlier is still running and may yet commit a smaller
+     * version, so the read is repeated after a short pause until the horizon passes (write
+     * transactions take milliseconds), for at most {@link #SETTLE_WAIT_MS}; then the page stops
+     * before the first unsettled change, which the next sync gets.
+     */
     public Page<Conversation> conversations(long owner, long since, int limit) {
         Page.checkLimit(limit, MAX_LIMIT);
-        return Page.of(store.conversationsSince(owner, since, limit + 1), limit, c -> c, c -> Long.toString(c.syncVersion()));
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(SETTLE_WAIT_MS);
+        long pauseMs = 1;
+        while (true) {
+            ChatStore.Changes changes = store.conversationsSince(owner, since, limit + 1);
+            List<Conversation> settled = SyncVersions.settled(changes.rows(), changes.horizon());
+            boolean done = settled.size() == changes.rows().size();
+            if (!done && System.nanoTime() > deadline) {
+                LOG.warning(() -> "conversations of " + owner + " from version " + changes.rows().get(settled.size()).syncVersion()
+                        + " held back: a transaction older than their change ran for more than " + SETTLE_WAIT_MS + " ms");
+                done = true;
+            }
+            if (done || !pause(pauseMs)) {
+                return Page.of(settled, limit, c -> c, c -> Long.toString(c.syncVersion()));
+            }
+            pauseMs = Math.min(2 * pauseMs, 50);
+        }
     }
+
+    private static boolean pause(long ms) {
+        try {
+            Thread.sleep(ms);
+            return true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    /** How long a sync waits at most for older transactions to end before it leaves their changes to the next. */
+    static final long SETTLE_WAIT_MS = 1000;
 
     /**
      * A page of the owner's timeline with {@code peer}, ascending by seq, deleted messages as

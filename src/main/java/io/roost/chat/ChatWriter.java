@@ -19,13 +19,11 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
 
 /**
  * The send transaction, for a batch of messages at once (group commit: {@link SendQueue}), in the
- * lock order chat_send keys → chat_pair rows → chat_user rows (uid order) → chat_conversation rows
- * ((owner, peer) order): two devices of one user and both participants sending at once queue on
+ * lock order chat_send keys → chat_pair rows → chat_conversation rows ((owner, peer) order): two devices of one user and both participants sending at once queue on
  * the pair row and never deadlock. Its own transaction, committed before it returns.
  */
 @ApplicationScoped
@@ -45,6 +43,9 @@ public class ChatWriter {
 
     @Inject
     Event<ChatPush.Batch> pushes;
+
+    @Inject
+    SyncVersions versions;
 
     @Inject
     StrangerLimit strangers;
@@ -87,9 +88,9 @@ public class ChatWriter {
             return new ArrayList<>(java.util.Collections.nCopies(writes.size(), null));
         }
 
-        // New rows first: they lock no row another transaction waits for. The users' and the
-        // conversations' rows, which read reports and delivered cursors also lock, come last, so
-        // their locks are held for two statements and the commit.
+        // New rows first: they lock no row another transaction waits for. The conversations' rows,
+        // which read reports and delivered cursors also lock, come last, so their locks are held
+        // for one statement and the commit.
         List<ChatStore.TimelineRow> rows = new ArrayList<>();
         for (int i : live) {
             SendCommand c = writes.get(i).command();
@@ -118,7 +119,6 @@ public class ChatWriter {
         }
         outbox.publishAll(events);
 
-        Map<List<Long>, Long> versions = bumpVersions(writes, live);
         Map<List<Long>, ChatStore.ConversationChange> conversations = new TreeMap<>(PAIR_ORDER);
         for (int i : live) {
             SendCommand c = writes.get(i).command();
@@ -126,10 +126,15 @@ public class ChatWriter {
             long senderUid = c.system() ? 0 : c.sender();
             String preview = ChatRules.preview(c.type(), writes.get(i).body());
             // the sender's own message is not unread for them; a system message is for both
-            change(conversations, versions, c.sender(), c.peer(), seqs[i], msgId, senderUid, preview, c.system() ? 1 : 0);
-            change(conversations, versions, c.peer(), c.sender(), seqs[i], msgId, senderUid, preview, 1);
+            change(conversations, c.sender(), c.peer(), seqs[i], msgId, senderUid, preview, c.system() ? 1 : 0);
+            change(conversations, c.peer(), c.sender(), seqs[i], msgId, senderUid, preview, 1);
         }
-        store.upsertConversations(new ArrayList<>(conversations.values()));
+        // each row takes its owner's next rank, in (owner, peer) order
+        List<ChatStore.ConversationChange> ranked = new ArrayList<>();
+        for (ChatStore.ConversationChange c : conversations.values()) {
+            ranked.add(c.withRank(versions.next(c.owner())));
+        }
+        store.upsertConversations(ranked);
         pushes.fire(new ChatPush.Batch(toPush));
         return answers;
     }
@@ -158,42 +163,14 @@ public class ChatWriter {
         return seqs;
     }
 
-    /**
-     * Each conversation row the batch changes gets its owner's next sync version (distinct per
-     * owner: the version index is unique): one bump per user by the number of its rows changed.
-     */
-    private Map<List<Long>, Long> bumpVersions(List<Write> writes, List<Integer> live) {
-        Map<Long, Set<Long>> peersOf = new TreeMap<>();
-        for (int i : live) {
-            SendCommand c = writes.get(i).command();
-            peersOf.computeIfAbsent(c.sender(), u -> new java.util.TreeSet<>()).add(c.peer());
-            peersOf.computeIfAbsent(c.peer(), u -> new java.util.TreeSet<>()).add(c.sender());
-        }
-        Map<List<Long>, Long> versions = new HashMap<>();
-        if (peersOf.isEmpty()) {
-            return versions;
-        }
-        Map<Long, Long> last = batch.bumpVersions(peersOf.keySet().toArray(Long[]::new),
-                peersOf.values().stream().map(Set::size).toArray(Integer[]::new));
-        peersOf.forEach((owner, peers) -> {
-            long v = last.get(owner) - peers.size();
-            for (long peer : peers) {
-                versions.put(List.of(owner, peer), ++v);
-            }
-        });
-        return versions;
-    }
-
     /** Folds one message into its owner's conversation change: the newest message wins, unread adds up. */
-    private static void change(Map<List<Long>, ChatStore.ConversationChange> changes, Map<List<Long>, Long> versions, long owner,
-                               long peer, long seq, long msgId, long senderUid, String preview, int unread) {
-        List<Long> key = List.of(owner, peer);
-        ChatStore.ConversationChange now = new ChatStore.ConversationChange(owner, peer, seq, msgId, senderUid, preview, unread,
-                versions.get(key));
-        changes.merge(key, now, (a, b) -> {
+    private static void change(Map<List<Long>, ChatStore.ConversationChange> changes, long owner, long peer, long seq, long msgId,
+                               long senderUid, String preview, int unread) {
+        ChatStore.ConversationChange now = new ChatStore.ConversationChange(owner, peer, seq, msgId, senderUid, preview, unread, 0);
+        changes.merge(List.of(owner, peer), now, (a, b) -> {
             ChatStore.ConversationChange newer = a.seq() > b.seq() ? a : b;
             return new ChatStore.ConversationChange(owner, peer, newer.seq(), newer.msgId(), newer.senderUid(), newer.preview(),
-                    a.unread() + b.unread(), newer.syncVersion());
+                    a.unread() + b.unread(), 0);
         });
     }
 
@@ -203,9 +180,8 @@ public class ChatWriter {
 
     @Transactional(Transactional.TxType.REQUIRES_NEW)
     public void deleteForMe(long owner, long peer, long seq) {
-        long version = store.bumpVersions(new Long[] {owner}).get(owner);
-        if (!store.deleteForOwner(owner, peer, seq, version)) {
-            throw ProblemException.notFound("No message " + seq + " in this conversation."); // rolls the bump back
+        if (!store.deleteForOwner(owner, peer, seq, versions.next(owner))) {
+            throw ProblemException.notFound("No message " + seq + " in this conversation.");
         }
     }
 

@@ -1,6 +1,5 @@
 package io.roost.chat;
 
-import io.roost.chat.store.SendBatchStore;
 import io.roost.chat.store.ReceiptStore;
 import io.roost.platform.delivery.Notice;
 import io.roost.platform.delivery.Notices;
@@ -32,7 +31,7 @@ public class Receipts {
     ReceiptStore store;
 
     @Inject
-    SendBatchStore batch;
+    SyncVersions versions;
 
     @Inject
     Event<Notices> notices;
@@ -59,8 +58,8 @@ public class Receipts {
     /**
      * Applies a batch of read reports ({@code owner} the reader) in one transaction; the readers'
      * sides afterwards, by {@code List.of(reader, peer)} — absent where there is no such
-     * conversation. Several reports of one conversation count as the highest. Locks in the send's
-     * order: chat_user rows (uid order), then both sides of each conversation.
+     * conversation. Several reports of one conversation count as the highest. Locks both sides of
+     * each conversation in (owner, peer) order, the send's order.
      */
     @Transactional(Transactional.TxType.REQUIRES_NEW)
     public Map<List<Long>, ReadState> readAll(List<Cursor> reports) {
@@ -71,7 +70,6 @@ public class Receipts {
         Map<List<Long>, ReceiptStore.ReadView> views = store.readViews(new ArrayList<>(highest.values()));
         Map<List<Long>, ReadState> answers = new HashMap<>();
         List<Cursor> moving = new ArrayList<>();
-        Map<Long, Integer> steps = new TreeMap<>();
         highest.forEach((key, r) -> {
             ReceiptStore.ReadView view = views.get(key);
             if (view == null) {
@@ -82,29 +80,21 @@ public class Receipts {
                 return;
             }
             moving.add(r);
-            steps.merge(r.owner(), 1, Integer::sum);
-            if (view.readReceipts()) {
-                steps.merge(r.peer(), 1, Integer::sum);
-            }
         });
         if (moving.isEmpty()) {
             return answers;
         }
-        // each changed row takes its owner's next version (distinct per owner)
-        Map<Long, Long> last = batch.bumpVersions(steps.keySet().toArray(Long[]::new), steps.values().toArray(Integer[]::new));
-        Map<Long, Long> next = new HashMap<>();
-        steps.forEach((uid, n) -> next.put(uid, last.get(uid) - n + 1));
         store.lockBothSides(moving);
-        Long[] readerVersions = moving.stream().map(r -> next.merge(r.owner(), 1L, Long::sum) - 1).toArray(Long[]::new);
-        Map<List<Long>, ReadState> moved = store.advanceReads(moving, readerVersions);
+        // each changed row takes its owner's next rank in this transaction
+        Integer[] readerRanks = moving.stream().map(r -> versions.next(r.owner())).toArray(Integer[]::new);
+        Map<List<Long>, ReadState> moved = store.advanceReads(moving, readerRanks);
         List<Cursor> mirrors = new ArrayList<>();
-        List<Long> mirrorVersions = new ArrayList<>();
+        List<Integer> mirrorRanks = new ArrayList<>();
         List<Notice> told = new ArrayList<>();
         for (Cursor r : moving) {
             List<Long> key = List.of(r.owner(), r.peer());
             ReadState read = moved.get(key);
             boolean receipt = views.get(key).readReceipts();
-            long peerVersion = receipt ? next.merge(r.peer(), 1L, Long::sum) - 1 : 0;
             if (read == null) { // a concurrent report got there first: answered with the state after this commit
                 continue;
             }
@@ -113,7 +103,7 @@ public class Receipts {
                     .add("peer", Long.toString(r.peer())).add("readSeq", read.readSeq()).add("unread", read.unread()).build()));
             if (receipt) {
                 mirrors.add(new Cursor(r.peer(), r.owner(), read.readSeq()));
-                mirrorVersions.add(peerVersion);
+                mirrorRanks.add(versions.next(r.peer()));
                 told.add(new Notice(List.of(r.peer()), "chatReceipt", Jsonp.PROVIDER.createObjectBuilder()
                         .add("kind", "read").add("peer", Long.toString(r.owner())).add("seq", read.readSeq()).build()));
             }
@@ -122,7 +112,7 @@ public class Receipts {
             notices.fire(new Notices(told));
         }
         if (!mirrors.isEmpty()) {
-            store.mirrorReads(mirrors, mirrorVersions.toArray(Long[]::new));
+            store.mirrorReads(mirrors, mirrorRanks.toArray(Integer[]::new));
         }
         List<Cursor> raced = moving.stream().filter(r -> !answers.containsKey(List.of(r.owner(), r.peer()))).toList();
         if (!raced.isEmpty()) {

@@ -24,8 +24,8 @@ import javax.sql.DataSource;
 
 /**
  * One-to-one messages: one statement per step of a send, in the lock order chat_send key →
- * chat_pair → chat_user (uid order) → chat_conversation ((owner, peer) order); the timeline rows
- * are new rows and wait for nobody.
+ * chat_pair → chat_conversation ((owner, peer) order); the timeline rows are new rows and wait for
+ * nobody.
  */
 @Stateless
 @TransactionAttribute(TransactionAttributeType.SUPPORTS) // reads join a caller's transaction, never begin one; writers say theirs
@@ -40,9 +40,16 @@ public class ChatStore {
                               String bodyJson, Long quoteMsgId, int priority) {
     }
 
-    /** One side's conversation change: its newest message, and how many of the new messages are unread for this owner. */
+    /**
+     * One side's conversation change: its newest message, how many of the new messages are unread
+     * for this owner, and the rank of its sync version in this transaction.
+     */
     public record ConversationChange(long owner, long peer, long seq, long msgId, long senderUid, String preview,
-                                     int unread, long syncVersion) {
+                                     int unread, int versionRank) {
+
+        public ConversationChange withRank(int rank) {
+            return new ConversationChange(owner, peer, seq, msgId, senderUid, preview, unread, rank);
+        }
     }
 
     @Resource(lookup = "java:jboss/datasources/RoostDS")
@@ -57,16 +64,16 @@ public class ChatStore {
                 SendBatchStore.SEND_WITH_SEQ), ChatStore::send, sender, deviceKey, sendId));
     }
 
-    /** Bumps the sync version of each uid (locked in uid order); the new versions by uid. */
-    @TransactionAttribute(TransactionAttributeType.MANDATORY)
-    public Map<Long, Long> bumpVersions(Long[] uids) {
-        Map<Long, Long> versions = new HashMap<>();
-        query("""
-                INSERT INTO chat_user AS u (uid, sync_version)
-                SELECT uid, 1 FROM unnest(?::int8[]) AS t(uid) ORDER BY uid
-                ON CONFLICT (uid) DO UPDATE SET sync_version = u.sync_version + 1
-                RETURNING uid, sync_version""", rs -> versions.put(rs.getLong(1), rs.getLong(2)), (Object) uids);
-        return versions;
+    /**
+     * A changed conversation row's sync version, given its rank's SQL ({@code SyncVersions}): the
+     * writing transaction's id × {@value io.roost.chat.SyncVersions#RANKS} + the rank.
+     */
+    static String syncVersion(String rank) {
+        return "(pg_current_xact_id()::text::int8 * " + io.roost.chat.SyncVersions.RANKS + " + " + rank + ")";
+    }
+
+    /** An owner's conversations changed after a version, and the sync horizon they were read at. */
+    public record Changes(List<Conversation> rows, long horizon) {
     }
 
     @TransactionAttribute(TransactionAttributeType.MANDATORY)
@@ -101,10 +108,9 @@ public class ChatStore {
     @TransactionAttribute(TransactionAttributeType.MANDATORY)
     public void upsertConversations(List<ConversationChange> changes) {
         int n = changes.size();
-        Long[] owners = new Long[n], peers = new Long[n], seqs = new Long[n], msgIds = new Long[n], senders = new Long[n],
-                versions = new Long[n];
+        Long[] owners = new Long[n], peers = new Long[n], seqs = new Long[n], msgIds = new Long[n], senders = new Long[n];
         String[] previews = new String[n];
-        Integer[] unread = new Integer[n];
+        Integer[] unread = new Integer[n], ranks = new Integer[n];
         for (int i = 0; i < n; i++) {
             ConversationChange c = changes.get(i);
             owners[i] = c.owner();
@@ -114,19 +120,19 @@ public class ChatStore {
             senders[i] = c.senderUid();
             previews[i] = c.preview();
             unread[i] = c.unread();
-            versions[i] = c.syncVersion();
+            ranks[i] = c.versionRank();
         }
         update("""
                 INSERT INTO chat_conversation AS c (owner_uid, peer_uid, last_seq, last_msg_id, last_sender_uid, last_preview, unread,
                     sync_version, updated_at)
-                SELECT o, p, s, m, f, v, u, w, now()
-                FROM unnest(?::int8[], ?::int8[], ?::int8[], ?::int8[], ?::int8[], ?::varchar[], ?::int4[], ?::int8[])
-                    AS x(o, p, s, m, f, v, u, w)
+                SELECT o, p, s, m, f, v, u, %s, now()
+                FROM unnest(?::int8[], ?::int8[], ?::int8[], ?::int8[], ?::int8[], ?::varchar[], ?::int4[], ?::int4[])
+                    AS x(o, p, s, m, f, v, u, r)
                 ORDER BY o, p
                 ON CONFLICT (owner_uid, peer_uid) DO UPDATE SET last_seq = EXCLUDED.last_seq, last_msg_id = EXCLUDED.last_msg_id,
                     last_sender_uid = EXCLUDED.last_sender_uid, last_preview = EXCLUDED.last_preview,
-                    unread = c.unread + EXCLUDED.unread, sync_version = EXCLUDED.sync_version, updated_at = now()""",
-                owners, peers, seqs, msgIds, senders, previews, unread, versions);
+                    unread = c.unread + EXCLUDED.unread, sync_version = EXCLUDED.sync_version, updated_at = now()""".formatted(
+                syncVersion("r")), owners, peers, seqs, msgIds, senders, previews, unread, ranks);
     }
 
     // ---- reads ----
@@ -151,10 +157,21 @@ public class ChatStore {
                 ChatStore::message, owner, peer, beforeSeq, limit);
     }
 
-    /** The owner's conversations changed after version {@code since}, in version order. */
-    public List<Conversation> conversationsSince(long owner, long since, int limit) {
-        return query(CONVERSATION_SELECT + " WHERE c.owner_uid = ? AND c.sync_version > ? ORDER BY c.sync_version LIMIT ?",
-                ChatStore::conversation, owner, since, limit);
+    /**
+     * The owner's conversations changed after version {@code since}, in version order, with the
+     * horizon of the statement's own snapshot: the oldest transaction id still running ×
+     * {@value io.roost.chat.SyncVersions#RANKS} (no version below it can appear any more).
+     */
+    public Changes conversationsSince(long owner, long since, int limit) {
+        long[] horizon = {Long.MAX_VALUE}; // no rows: nothing to hold back
+        // the horizon in the same statement, so from the same snapshot as the rows
+        List<Conversation> rows = query("SELECT " + CONVERSATION_COLUMNS + ", pg_snapshot_xmin(pg_current_snapshot())::text::int8 * "
+                + io.roost.chat.SyncVersions.RANKS + CONVERSATION_FROM + " WHERE c.owner_uid = ? AND c.sync_version > ? ORDER BY c.sync_version LIMIT ?",
+                rs -> {
+                    horizon[0] = rs.getLong(14);
+                    return conversation(rs);
+                }, owner, since, limit);
+        return new Changes(rows, horizon[0]);
     }
 
     public Optional<Conversation> conversation(long owner, long peer) {
@@ -164,20 +181,20 @@ public class ChatStore {
     // ---- delete for me ----
 
     /**
-     * Marks one message of the owner's timeline deleted (a tombstone) and moves the conversation to
-     * the owner's new version; false if there is no such message. Takes chat_user then the
-     * conversation row, a suffix of the send's lock order.
+     * Marks one message of the owner's timeline deleted (a tombstone) and gives the conversation a
+     * new sync version; false if there is no such message. Locks the timeline row, then the
+     * conversation row (a send locks no existing timeline row).
      */
     @TransactionAttribute(TransactionAttributeType.MANDATORY)
-    public boolean deleteForOwner(long owner, long peer, long seq, long syncVersion) {
+    public boolean deleteForOwner(long owner, long peer, long seq, int versionRank) {
         if (update("UPDATE chat_timeline SET deleted_for_owner = true WHERE owner_uid = ? AND peer_uid = ? AND seq = ?",
                 owner, peer, seq) == 0) {
             return false;
         }
         update("""
-                UPDATE chat_conversation SET sync_version = ?, updated_at = now(),
+                UPDATE chat_conversation SET sync_version = %s, updated_at = now(),
                     last_preview = CASE WHEN last_seq = ? THEN NULL ELSE last_preview END
-                WHERE owner_uid = ? AND peer_uid = ?""", syncVersion, seq, owner, peer);
+                WHERE owner_uid = ? AND peer_uid = ?""".formatted(syncVersion("?")), versionRank, seq, owner, peer);
         return true;
     }
 
@@ -208,8 +225,8 @@ public class ChatStore {
 
     /**
      * Marks both copies of the conversation's message {@code seq} recalled; how many changed (0: it
-     * already was). The caller holds both chat_user rows, so recalls and deletes of these rows queue
-     * there first and never meet here in another order.
+     * already was). A concurrent recall of the message waits here on the rows, then finds them
+     * recalled and changes nothing.
      */
     @TransactionAttribute(TransactionAttributeType.MANDATORY)
     public int markRecalled(long a, long b, long seq) {
@@ -220,16 +237,17 @@ public class ChatStore {
     }
 
     /**
-     * One side's conversation row after a recall: the owner's new version; the preview says so if it
+     * One side's conversation row after a recall: a new sync version; the preview says so if it
      * was the last message; one unread fewer if it counted as unread for this owner and was not read yet.
      */
     @TransactionAttribute(TransactionAttributeType.MANDATORY)
-    public void recalledInConversation(long owner, long peer, long seq, long syncVersion, boolean wasUnread, String preview) {
+    public void recalledInConversation(long owner, long peer, long seq, int versionRank, boolean wasUnread, String preview) {
         update("""
-                UPDATE chat_conversation SET sync_version = ?, updated_at = now(),
+                UPDATE chat_conversation SET sync_version = %s, updated_at = now(),
                     last_preview = CASE WHEN last_seq = ? THEN ? ELSE last_preview END,
                     unread = CASE WHEN ?::boolean AND ? > read_seq AND unread > 0 THEN unread - 1 ELSE unread END
-                WHERE owner_uid = ? AND peer_uid = ?""", syncVersion, seq, preview, wasUnread, seq, owner, peer);
+                WHERE owner_uid = ? AND peer_uid = ?""".formatted(syncVersion("?")), versionRank, seq, preview, wasUnread, seq, owner,
+                peer);
     }
 
     // ---- stranger limit ----
@@ -293,10 +311,12 @@ public class ChatStore {
                 deleted_for_owner, recalled FROM chat_timeline""";
 
     /** One side of a conversation; how far the peer's devices acknowledged is on the peer's side (its delivered_seq). */
-    private static final String CONVERSATION_SELECT = """
-            SELECT c.owner_uid, c.peer_uid, c.last_seq, c.last_msg_id, c.last_sender_uid, c.last_preview, c.unread, c.read_seq,
-                c.delivered_seq, c.peer_read_seq, coalesce(p.delivered_seq, 0), c.sync_version, c.updated_at
-            FROM chat_conversation c LEFT JOIN chat_conversation p ON p.owner_uid = c.peer_uid AND p.peer_uid = c.owner_uid""";
+    private static final String CONVERSATION_COLUMNS = """
+            c.owner_uid, c.peer_uid, c.last_seq, c.last_msg_id, c.last_sender_uid, c.last_preview, c.unread, c.read_seq,
+                c.delivered_seq, c.peer_read_seq, coalesce(p.delivered_seq, 0), c.sync_version, c.updated_at""";
+    private static final String CONVERSATION_FROM =
+            " FROM chat_conversation c LEFT JOIN chat_conversation p ON p.owner_uid = c.peer_uid AND p.peer_uid = c.owner_uid";
+    private static final String CONVERSATION_SELECT = "SELECT " + CONVERSATION_COLUMNS + CONVERSATION_FROM;
 
     private static SendRow send(ResultSet rs) throws SQLException {
         return SendBatchStore.sendRow(rs, 1);

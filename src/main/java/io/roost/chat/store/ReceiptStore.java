@@ -16,7 +16,7 @@ import javax.sql.DataSource;
 /**
  * Receipts as cursors on the conversation rows, never an update of message rows: the owner's
  * {@code delivered_seq} / {@code read_seq}. The read cursor is mirrored on the peer's row as
- * {@code peer_read_seq} (with a sync version, so the peer's devices find their read receipts when
+ * {@code peer_read_seq} (with a new sync version, so the peer's devices find their read receipts when
  * they sync); the delivered cursor, which moves with nearly every message, is not: the peer's side
  * reads it from the owner's row. Every
  * cursor only moves forward ({@code WHERE cursor < new}), so a late or repeated report changes
@@ -87,37 +87,37 @@ public class ReceiptStore {
     /**
      * Moves each reader's read cursor to its seq (at most the last message; reading implies
      * delivered) and recounts what is still unread after it: the peer's messages and system
-     * messages above the cursor that the reader has not deleted and that were not recalled. {@code versions[i]}: the row's new
-     * sync version. Returns the cursors that moved, by {@code List.of(reader, peer)}.
+     * messages above the cursor that the reader has not deleted and that were not recalled. {@code ranks[i]}: the rank of the
+     * row's new sync version. Returns the cursors that moved, by {@code List.of(reader, peer)}.
      */
     @TransactionAttribute(TransactionAttributeType.MANDATORY)
-    public Map<List<Long>, ReadState> advanceReads(List<Cursor> reads, Long[] versions) {
+    public Map<List<Long>, ReadState> advanceReads(List<Cursor> reads, Integer[] ranks) {
         Map<List<Long>, ReadState> moved = new HashMap<>();
         query("""
                 UPDATE chat_conversation c SET read_seq = least(k.s, c.last_seq), delivered_seq = greatest(c.delivered_seq, least(k.s, c.last_seq)),
                     unread = (SELECT count(*) FROM chat_timeline t
                               WHERE t.owner_uid = c.owner_uid AND t.peer_uid = c.peer_uid AND t.seq > least(k.s, c.last_seq)
                                 AND t.sender_uid <> c.owner_uid AND NOT t.deleted_for_owner AND NOT t.recalled),
-                    sync_version = k.v, updated_at = now()
-                FROM unnest(?::int8[], ?::int8[], ?::int8[], ?::int8[]) AS k(o, p, s, v)
+                    sync_version = %s, updated_at = now()
+                FROM unnest(?::int8[], ?::int8[], ?::int8[], ?::int4[]) AS k(o, p, s, r)
                 WHERE c.owner_uid = k.o AND c.peer_uid = k.p AND c.read_seq < least(k.s, c.last_seq)
-                RETURNING c.owner_uid, c.peer_uid, c.read_seq, c.unread""",
+                RETURNING c.owner_uid, c.peer_uid, c.read_seq, c.unread""".formatted(ChatStore.syncVersion("k.r")),
                 rs -> moved.put(List.of(rs.getLong(1), rs.getLong(2)), new ReadState(rs.getLong(3), rs.getInt(4))),
-                owners(reads), peers(reads), seqs(reads), versions);
+                owners(reads), peers(reads), seqs(reads), ranks);
         return moved;
     }
 
     /**
      * Mirrors readers' cursors on their peers' rows (the read receipts the peers' devices sync):
-     * {@code mirrors} are (peer, reader, readSeq), {@code versions[i]} the peer row's new version.
+     * {@code mirrors} are (peer, reader, readSeq), {@code ranks[i]} the rank of the peer row's new version.
      */
     @TransactionAttribute(TransactionAttributeType.MANDATORY)
-    public void mirrorReads(List<Cursor> mirrors, Long[] versions) {
+    public void mirrorReads(List<Cursor> mirrors, Integer[] ranks) {
         update("""
-                UPDATE chat_conversation c SET peer_read_seq = k.s, sync_version = k.v, updated_at = now()
-                FROM unnest(?::int8[], ?::int8[], ?::int8[], ?::int8[]) AS k(o, p, s, v)
-                WHERE c.owner_uid = k.o AND c.peer_uid = k.p AND c.peer_read_seq < k.s""",
-                owners(mirrors), peers(mirrors), seqs(mirrors), versions);
+                UPDATE chat_conversation c SET peer_read_seq = k.s, sync_version = %s, updated_at = now()
+                FROM unnest(?::int8[], ?::int8[], ?::int8[], ?::int4[]) AS k(o, p, s, r)
+                WHERE c.owner_uid = k.o AND c.peer_uid = k.p AND c.peer_read_seq < k.s""".formatted(ChatStore.syncVersion("k.r")),
+                owners(mirrors), peers(mirrors), seqs(mirrors), ranks);
     }
 
     private static Long[] owners(List<Cursor> cursors) {

@@ -14,7 +14,7 @@ import javax.sql.DataSource;
 
 /**
  * The statements of a batch of sends, one statement per step for the whole batch, each taking its
- * row locks in key order (sendId keys, then pairs, then users): two batches, on one node or two,
+ * row locks in key order (sendId keys, then pairs, then conversations): two batches, on one node or two,
  * always lock in the same order and never deadlock. Rows of the single-row steps
  * ({@link ChatStore}) use the same tables and the same order.
  */
@@ -95,17 +95,6 @@ public class SendBatchStore {
                 RETURNING low_uid, high_uid, last_seq""",
                 rs -> last.put(List.of(rs.getLong(1), rs.getLong(2)), rs.getLong(3)), lows, highs, counts);
         return last;
-    }
-
-    /** Moves each user's sync version on by {@code steps[i]} (distinct uids, in uid order); the new version by uid. */
-    public Map<Long, Long> bumpVersions(Long[] uids, Integer[] steps) {
-        Map<Long, Long> versions = new HashMap<>();
-        query("""
-                INSERT INTO chat_user AS u (uid, sync_version)
-                SELECT uid, n FROM unnest(?::int8[], ?::int4[]) AS t(uid, n) ORDER BY uid
-                ON CONFLICT (uid) DO UPDATE SET sync_version = u.sync_version + EXCLUDED.sync_version
-                RETURNING uid, sync_version""", rs -> versions.put(rs.getLong(1), rs.getLong(2)), uids, steps);
-        return versions;
     }
 
     /** The key in a result's first three columns (sender_uid, device_key, send_id). */

@@ -2,19 +2,25 @@ package io.roost.it.chat;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.roost.chat.ChatMessage;
 import io.roost.chat.ChatService;
 import io.roost.chat.Conversation;
 import io.roost.chat.SendCommand;
 import io.roost.chat.Sent;
+import io.roost.chat.SyncVersions;
 import io.roost.identity.AccountService;
 import io.roost.it.Deployments;
 import io.roost.platform.api.Page;
 import io.roost.platform.json.Jsonp;
 import io.roost.platform.security.Roles;
+import jakarta.annotation.Resource;
 import jakarta.inject.Inject;
 import jakarta.json.JsonObject;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -25,6 +31,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import javax.sql.DataSource;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
@@ -45,6 +52,9 @@ class ChatInContainerIT {
 
     @Inject
     AccountService accounts;
+
+    @Resource(lookup = "java:jboss/datasources/RoostDS")
+    DataSource db;
 
     long user() {
         return accounts.create("ci-" + UUID.randomUUID().toString().substring(0, 12), "long enough password", Set.of(Roles.USER)).getId();
@@ -287,5 +297,54 @@ class ChatInContainerIT {
         }
         java.util.Collections.shuffle(cursors, random);
         return cursors;
+    }
+
+    /**
+     * Sync versions come from transaction ids, which are not commit order: a transaction that took
+     * its id first may commit a conversation change after a later transaction's change was read.
+     * A sync waits for it, and if it outlasts the wait, stops before the later change, so the
+     * version a device stores never jumps over the earlier transaction's change.
+     */
+    @Test
+    void aSyncNeverSkipsAChangeOfAnOlderTransactionThatCommitsLater() throws Exception {
+        long a = user();
+        long b = user();
+        long c = user();
+        chat.send(new SendCommand(b, a, "web:w", "s-" + UUID.randomUUID(), "text", text("one"), null, 0, false));
+        ExecutorService pool = Executors.newSingleThreadExecutor();
+        try (Connection older = db.getConnection()) {
+            older.setAutoCommit(false);
+            try (Statement s = older.createStatement()) {
+                s.execute("SELECT pg_current_xact_id()"); // takes its id now, before the next send's
+            }
+            chat.send(new SendCommand(c, a, "web:w", "s-" + UUID.randomUUID(), "text", text("two"), null, 0, false));
+
+            long started = System.nanoTime();
+            Page<Conversation> first = chat.conversations(a, 0, 10);
+            long waitedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
+            assertEquals(List.of(b), peers(first), "the change after the running transaction's id is held back");
+            assertTrue(waitedMs >= 900, "it waited for the older transaction first: " + waitedMs + " ms");
+            long token = first.items().get(0).syncVersion();
+
+            // the older transaction changes a's conversation with b as a writer does, and commits while a sync waits
+            try (PreparedStatement s = older.prepareStatement("UPDATE chat_conversation SET sync_version = "
+                    + "pg_current_xact_id()::text::int8 * " + SyncVersions.RANKS + ", last_preview = 'older' WHERE owner_uid = ? AND peer_uid = ?")) {
+                s.setLong(1, a);
+                s.setLong(2, b);
+                assertEquals(1, s.executeUpdate());
+            }
+            Future<Page<Conversation>> waiting = pool.submit(() -> chat.conversations(a, token, 10));
+            Thread.sleep(200);
+            older.commit();
+            Page<Conversation> next = waiting.get(5, TimeUnit.SECONDS);
+            assertEquals(List.of(b, c), peers(next), "both changes after the token, the older transaction's first");
+            assertEquals("older", next.items().get(0).lastPreview());
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    static List<Long> peers(Page<Conversation> page) {
+        return page.items().stream().map(Conversation::peer).toList();
     }
 }
