@@ -32,16 +32,25 @@ public class OfflinePushStore {
     @Resource(lookup = "java:jboss/datasources/RoostDS")
     DataSource dataSource;
 
-    /** Adds {@code count} messages to the recipient's row (created due after {@code delay}; a later add keeps its due time). */
+    /**
+     * Adds {@code count} messages to the recipient's row (created due after {@code delay}; a later
+     * add keeps its due time). The row names the newest message: an add of an older message of the
+     * same conversation (adds come from several paths, in no set order) leaves it as it is, so the
+     * flush's "acknowledged after all" check looks at the newest message, not an older one.
+     */
     public void add(long recipient, long peer, long sender, long msgId, long seq, String preview, int count, Duration delay) {
         update("""
                 INSERT INTO chat_offline_push AS o (recipient_uid, pending, last_peer_uid, last_sender_uid, last_msg_id, last_seq, preview, due_at)
                 VALUES (?, ?, ?, ?, ?, ?, ?, now() + make_interval(secs => ?))
-                ON CONFLICT (recipient_uid) DO UPDATE SET pending = o.pending + EXCLUDED.pending, last_peer_uid = EXCLUDED.last_peer_uid,
-                    last_sender_uid = EXCLUDED.last_sender_uid, last_msg_id = EXCLUDED.last_msg_id, last_seq = EXCLUDED.last_seq,
-                    preview = EXCLUDED.preview""",
+                ON CONFLICT (recipient_uid) DO UPDATE SET pending = o.pending + EXCLUDED.pending, %s""".formatted(NEWER_MESSAGE),
                 recipient, count, peer, sender, msgId, seq, preview, delay.toMillis() / 1000.0);
     }
+
+    /** The named message's columns, each taken from the add if its message is newer (another conversation's counts as newer). */
+    private static final String NEWER_MESSAGE = java.util.stream.Stream.of("last_peer_uid", "last_sender_uid", "last_msg_id", "last_seq", "preview")
+            .map(c -> c + " = CASE WHEN EXCLUDED.last_peer_uid <> o.last_peer_uid OR EXCLUDED.last_seq > o.last_seq THEN EXCLUDED." + c
+                    + " ELSE o." + c + " END")
+            .collect(java.util.stream.Collectors.joining(", "));
 
     /** Removes and returns up to {@code limit} due rows that no other transaction holds. */
     public List<Due> takeDue(int limit) {

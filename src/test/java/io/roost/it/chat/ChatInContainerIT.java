@@ -10,6 +10,7 @@ import io.roost.chat.Conversation;
 import io.roost.chat.SendCommand;
 import io.roost.chat.Sent;
 import io.roost.chat.SyncVersions;
+import io.roost.chat.store.OfflinePushStore;
 import io.roost.identity.AccountService;
 import io.roost.it.Deployments;
 import io.roost.platform.api.Page;
@@ -18,9 +19,12 @@ import io.roost.platform.security.Roles;
 import jakarta.annotation.Resource;
 import jakarta.inject.Inject;
 import jakarta.json.JsonObject;
+import jakarta.transaction.UserTransaction;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -55,6 +59,12 @@ class ChatInContainerIT {
 
     @Resource(lookup = "java:jboss/datasources/RoostDS")
     DataSource db;
+
+    @Inject
+    OfflinePushStore offlinePushes;
+
+    @Inject
+    UserTransaction transaction;
 
     long user() {
         return accounts.create("ci-" + UUID.randomUUID().toString().substring(0, 12), "long enough password", Set.of(Roles.USER)).getId();
@@ -346,5 +356,43 @@ class ChatInContainerIT {
 
     static List<Long> peers(Page<Conversation> page) {
         return page.items().stream().map(Conversation::peer).toList();
+    }
+
+    /**
+     * Offline-push adds come from several paths in no set order (after a send, an unreachable
+     * route, an unacknowledged push): the recipient's row keeps naming the newest message of the
+     * conversation, whose acknowledgement the flush checks; another conversation's message takes over.
+     */
+    @Test
+    void anOfflinePushRowKeepsTheNewestMessageWhateverOrderTheAddsCome() throws Exception {
+        long recipient = user();
+        long peer = user();
+        long other = user();
+        Duration notDueSoon = Duration.ofHours(1); // the flush timer leaves the row alone
+        transaction.begin();
+        offlinePushes.add(recipient, peer, peer, 1002, 2, "two", 1, notDueSoon);
+        offlinePushes.add(recipient, peer, peer, 1001, 1, "one", 1, notDueSoon);
+        transaction.commit();
+        assertEquals(List.of(2L, peer, 1002L, 2L, "two"), offlinePushRow(recipient), "the older message counts, the newer is named");
+        transaction.begin();
+        offlinePushes.add(recipient, other, other, 1003, 1, "elsewhere", 1, notDueSoon);
+        transaction.commit();
+        assertEquals(List.of(3L, other, 1003L, 1L, "elsewhere"), offlinePushRow(recipient), "another conversation's message is newer");
+        try (Connection c = db.getConnection(); PreparedStatement s = c.prepareStatement("DELETE FROM chat_offline_push WHERE recipient_uid = ?")) {
+            s.setLong(1, recipient);
+            s.executeUpdate();
+        }
+    }
+
+    /** The recipient's offline-push row: pending, last peer, last msgId, last seq, preview. */
+    List<Object> offlinePushRow(long recipient) throws Exception {
+        try (Connection c = db.getConnection(); PreparedStatement s = c.prepareStatement(
+                "SELECT pending, last_peer_uid, last_msg_id, last_seq, preview FROM chat_offline_push WHERE recipient_uid = ?")) {
+            s.setLong(1, recipient);
+            try (ResultSet rs = s.executeQuery()) {
+                assertTrue(rs.next(), "a row for " + recipient);
+                return List.of((long) rs.getInt(1), rs.getLong(2), rs.getLong(3), rs.getLong(4), rs.getString(5));
+            }
+        }
     }
 }
