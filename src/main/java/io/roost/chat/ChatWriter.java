@@ -23,8 +23,9 @@ import java.util.TreeMap;
 
 /**
  * The send transaction, for a batch of messages at once (group commit: {@link SendQueue}), in the
- * lock order chat_send keys → chat_pair rows → chat_conversation rows ((owner, peer) order): two devices of one user and both participants sending at once queue on
- * the pair row and never deadlock. Its own transaction, committed before it returns.
+ * lock order chat_send keys → chat_pair rows → chat_conversation rows ((owner, peer) order): two
+ * devices of one user and both participants sending at once queue on the pair row and never
+ * deadlock. Its own transaction, committed before it returns.
  */
 @ApplicationScoped
 public class ChatWriter {

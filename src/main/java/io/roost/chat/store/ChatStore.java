@@ -16,9 +16,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.OffsetDateTime;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import javax.sql.DataSource;
 
@@ -68,7 +66,7 @@ public class ChatStore {
      * A changed conversation row's sync version, given its rank's SQL ({@code SyncVersions}): the
      * writing transaction's id × {@value io.roost.chat.SyncVersions#RANKS} + the rank.
      */
-    static String syncVersion(String rank) {
+    public static String syncVersion(String rank) {
         return "(pg_current_xact_id()::text::int8 * " + io.roost.chat.SyncVersions.RANKS + " + " + rank + ")";
     }
 
