@@ -395,4 +395,73 @@ class ChatInContainerIT {
             }
         }
     }
+
+    /**
+     * Recalls, deletes for me, read reports and sends of one conversation at once: none deadlocks
+     * or fails, the racing recalls store one recall and all answer it, and each side's unread count
+     * is what its timeline says.
+     */
+    @Test
+    void racingRecallsDeletesReadsAndSendsOfOneConversationAllCommitAndCountRight() throws Exception {
+        long a = user();
+        long b = user();
+        for (int i = 1; i <= 3; i++) {
+            chat.send(new SendCommand(a, b, "web:a", "r-" + UUID.randomUUID(), "text", text("m" + i), null, 0, false));
+        }
+        ExecutorService pool = Executors.newFixedThreadPool(24);
+        CountDownLatch start = new CountDownLatch(1);
+        List<Future<ChatMessage>> recalls = new ArrayList<>();
+        List<Future<?>> others = new ArrayList<>();
+        try {
+            for (int i = 0; i < 8; i++) {
+                recalls.add(pool.submit(() -> {
+                    start.await();
+                    return chat.recall(a, b, 1);
+                }));
+            }
+            for (int i = 0; i < 4; i++) {
+                others.add(pool.submit(() -> {
+                    start.await();
+                    chat.deleteForMe(a, b, 2);
+                    return null;
+                }));
+                others.add(pool.submit(() -> {
+                    start.await();
+                    return chat.read(b, a, 3);
+                }));
+            }
+            for (int i = 0; i < 8; i++) {
+                long from = i % 2 == 0 ? a : b;
+                long to = from == a ? b : a;
+                others.add(pool.submit(() -> {
+                    start.await();
+                    return chat.send(new SendCommand(from, to, "web:x", "r-" + UUID.randomUUID(), "text", text("racing"), null, 0, false));
+                }));
+            }
+            start.countDown();
+            for (Future<ChatMessage> r : recalls) {
+                assertTrue(r.get(30, TimeUnit.SECONDS).recalled(), "every racing recall answers the recalled message");
+            }
+            for (Future<?> f : others) {
+                f.get(30, TimeUnit.SECONDS); // none failed, none deadlocked
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        List<ChatMessage> ofA = timeline(a, b);
+        List<ChatMessage> ofB = timeline(b, a);
+        assertEquals(11, ofA.size());
+        assertTrue(ofA.get(0).recalled() && ofB.get(0).recalled(), "both copies of seq 1 recalled");
+        assertTrue(ofA.get(1).deleted() && !ofB.get(1).deleted(), "a's delete touched a's copy only");
+        assertUnreadIsWhatTheTimelineSays(a, b, ofA);
+        assertUnreadIsWhatTheTimelineSays(b, a, ofB);
+    }
+
+    /** The owner's unread count: the peer's messages after the read cursor that are neither deleted nor recalled. */
+    void assertUnreadIsWhatTheTimelineSays(long owner, long peer, List<ChatMessage> timeline) {
+        Conversation side = chat.conversation(owner, peer).orElseThrow();
+        long expected = timeline.stream().filter(m -> m.senderUid() == peer && m.seq() > side.readSeq() && !m.deleted() && !m.recalled())
+                .count();
+        assertEquals(expected, side.unread(), "unread of " + owner + " (read up to " + side.readSeq() + ")");
+    }
 }
