@@ -18,8 +18,9 @@ import java.util.List;
  * The recall transaction: both copies of a message keep their row and seq, marked recalled, with no
  * content shown; both conversation rows get a new sync version. Lock order: the two timeline rows,
  * then chat_conversation ((owner, peer) order) — a send locks no existing timeline row and its
- * conversation rows in the same order, so a recall and a send of the conversation never deadlock. It joins
- * a caller's transaction (an operator's recall commits with its audit entry), else it has its own.
+ * conversation rows in the same order, so a recall and a send of the conversation never deadlock.
+ * It joins a caller's transaction (an operator's recall commits with its audit entry), else it has
+ * its own.
  */
 @ApplicationScoped
 public class ChatRecalls {

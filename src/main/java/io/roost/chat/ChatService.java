@@ -16,6 +16,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.logging.Logger;
 
 /**
  * One-to-one chat, the module's public face. A send is checked first (sendId, type, body, size,
@@ -36,7 +37,7 @@ public class ChatService {
     /** The most items a page holds. */
     public static final int MAX_LIMIT = 100;
 
-    private static final java.util.logging.Logger LOG = java.util.logging.Logger.getLogger(ChatService.class.getName());
+    private static final Logger LOG = Logger.getLogger(ChatService.class.getName());
 
     @Inject
     ChatStore store;
@@ -127,8 +128,8 @@ public class ChatService {
     }
 
     /**
-     * The owner's conversations changed after sync version {@code since}, in version order; {@code next} is a version.
-     * Only versions below the sync horizon are handed out ({@link SyncVersions}): when a change is
+     * The owner's conversations changed after sync version {@code since}, in version order;
+     * {@code next} is a version. Only versions below the sync horizon are handed out ({@link SyncVersions}): when a change is
      * above it, a transaction that began earlier is still running and may yet commit a smaller
      * version, so the read is repeated after a short pause until the horizon passes (write
      * transactions take milliseconds), for at most {@link #SETTLE_WAIT_MS}; then the page stops

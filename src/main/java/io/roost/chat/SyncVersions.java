@@ -11,9 +11,9 @@ import java.util.Map;
  * Conversation sync versions, without a per-user counter row. A conversation row a transaction
  * changes gets the version (the transaction's id) × {@value #RANKS} + a rank, the rank counting that
  * owner's rows changed in this transaction ({@link Ranks}, kept as a resource of the transaction).
- * So an owner's versions
- * are distinct, and a transaction that starts later writes larger ones; sends, read reports, deletes
- * and recalls no longer queue on the owner's counter row, which every one of them used to lock.
+ * So an owner's versions are distinct, and a transaction that starts later writes larger ones;
+ * sends, read reports, deletes and recalls no longer queue on the owner's counter row, which every
+ * one of them used to lock.
  *
  * <p>Transaction ids are not commit order: a transaction with a smaller id can commit after one
  * with a larger id. A sync therefore only hands out versions below its <em>horizon</em>, the
@@ -30,9 +30,9 @@ public class SyncVersions {
     /** The key of a transaction's {@link Ranks} among its resources. */
     private static final Object KEY = new Object();
 
-    // Not a @TransactionScoped bean: its context resolved the bean through the bean manager on
-    // every call, a sixth of WildFly's allocation under chat load.
-    // the server-wide name: java:comp is not bound on the send writer's and the tests' own threads
+    // Ranks live in the registry, not in a @TransactionScoped bean: that context resolved the bean
+    // through the bean manager on every call, a sixth of WildFly's allocation under chat load. The
+    // server-wide name, because java:comp is not bound on the send writer's and the tests' threads.
     @Resource(lookup = "java:jboss/TransactionSynchronizationRegistry")
     TransactionSynchronizationRegistry registry;
 
@@ -62,7 +62,8 @@ public class SyncVersions {
 
     /**
      * What a sync may hand out of {@code changed} (in version order) given the horizon: the rows
-     * before the first at or above it (their transactions may not be the last below it to commit).
+     * before the first at or above it (a transaction older than that row's may still commit a
+     * version below it).
      */
     static List<Conversation> settled(List<Conversation> changed, long horizon) {
         int n = 0;
