@@ -120,17 +120,7 @@ public class ChatStore {
             unread[i] = c.unread();
             ranks[i] = c.versionRank();
         }
-        update("""
-                INSERT INTO chat_conversation AS c (owner_uid, peer_uid, last_seq, last_msg_id, last_sender_uid, last_preview, unread,
-                    sync_version, updated_at)
-                SELECT o, p, s, m, f, v, u, %s, now()
-                FROM unnest(?::int8[], ?::int8[], ?::int8[], ?::int8[], ?::int8[], ?::varchar[], ?::int4[], ?::int4[])
-                    AS x(o, p, s, m, f, v, u, r)
-                ORDER BY o, p
-                ON CONFLICT (owner_uid, peer_uid) DO UPDATE SET last_seq = EXCLUDED.last_seq, last_msg_id = EXCLUDED.last_msg_id,
-                    last_sender_uid = EXCLUDED.last_sender_uid, last_preview = EXCLUDED.last_preview,
-                    unread = c.unread + EXCLUDED.unread, sync_version = EXCLUDED.sync_version, updated_at = now()""".formatted(
-                syncVersion("r")), owners, peers, seqs, msgIds, senders, previews, unread, ranks);
+        update(UPSERT_CONVERSATIONS, owners, peers, seqs, msgIds, senders, previews, unread, ranks);
     }
 
     // ---- reads ----
@@ -189,10 +179,7 @@ public class ChatStore {
                 owner, peer, seq) == 0) {
             return false;
         }
-        update("""
-                UPDATE chat_conversation SET sync_version = %s, updated_at = now(),
-                    last_preview = CASE WHEN last_seq = ? THEN NULL ELSE last_preview END
-                WHERE owner_uid = ? AND peer_uid = ?""".formatted(syncVersion("?")), versionRank, seq, owner, peer);
+        update(DELETED_IN_CONVERSATION, versionRank, seq, owner, peer);
         return true;
     }
 
@@ -240,12 +227,7 @@ public class ChatStore {
      */
     @TransactionAttribute(TransactionAttributeType.MANDATORY)
     public void recalledInConversation(long owner, long peer, long seq, int versionRank, boolean wasUnread, String preview) {
-        update("""
-                UPDATE chat_conversation SET sync_version = %s, updated_at = now(),
-                    last_preview = CASE WHEN last_seq = ? THEN ? ELSE last_preview END,
-                    unread = CASE WHEN ?::boolean AND ? > read_seq AND unread > 0 THEN unread - 1 ELSE unread END
-                WHERE owner_uid = ? AND peer_uid = ?""".formatted(syncVersion("?")), versionRank, seq, preview, wasUnread, seq, owner,
-                peer);
+        update(RECALLED_IN_CONVERSATION, versionRank, seq, preview, wasUnread, seq, owner, peer);
     }
 
     // ---- stranger limit ----
@@ -303,6 +285,26 @@ public class ChatStore {
         return update("DELETE FROM " + partition + " WHERE ctid = ANY (ARRAY(SELECT ctid FROM " + partition
                 + " WHERE created_at < now() - make_interval(secs => ?) LIMIT ?))", age.toMillis() / 1000.0, batch);
     }
+
+    private static final String UPSERT_CONVERSATIONS = """
+                INSERT INTO chat_conversation AS c (owner_uid, peer_uid, last_seq, last_msg_id, last_sender_uid, last_preview, unread,
+                    sync_version, updated_at)
+                SELECT o, p, s, m, f, v, u, %s, now()
+                FROM unnest(?::int8[], ?::int8[], ?::int8[], ?::int8[], ?::int8[], ?::varchar[], ?::int4[], ?::int4[])
+                    AS x(o, p, s, m, f, v, u, r)
+                ORDER BY o, p
+                ON CONFLICT (owner_uid, peer_uid) DO UPDATE SET last_seq = EXCLUDED.last_seq, last_msg_id = EXCLUDED.last_msg_id,
+                    last_sender_uid = EXCLUDED.last_sender_uid, last_preview = EXCLUDED.last_preview,
+                    unread = c.unread + EXCLUDED.unread, sync_version = EXCLUDED.sync_version, updated_at = now()""".formatted(syncVersion("r"));
+    private static final String DELETED_IN_CONVERSATION = """
+                UPDATE chat_conversation SET sync_version = %s, updated_at = now(),
+                    last_preview = CASE WHEN last_seq = ? THEN NULL ELSE last_preview END
+                WHERE owner_uid = ? AND peer_uid = ?""".formatted(syncVersion("?"));
+    private static final String RECALLED_IN_CONVERSATION = """
+                UPDATE chat_conversation SET sync_version = %s, updated_at = now(),
+                    last_preview = CASE WHEN last_seq = ? THEN ? ELSE last_preview END,
+                    unread = CASE WHEN ?::boolean AND ? > read_seq AND unread > 0 THEN unread - 1 ELSE unread END
+                WHERE owner_uid = ? AND peer_uid = ?""".formatted(syncVersion("?"));
 
     private static final String MESSAGE_SELECT = """
             SELECT owner_uid, peer_uid, seq, msg_id, sender_uid, send_id, msg_type, body::text, quote_msg_id, priority, created_at,

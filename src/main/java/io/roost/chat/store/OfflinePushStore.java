@@ -39,10 +39,7 @@ public class OfflinePushStore {
      * flush's "acknowledged after all" check looks at the newest message, not an older one.
      */
     public void add(long recipient, long peer, long sender, long msgId, long seq, String preview, int count, Duration delay) {
-        update("""
-                INSERT INTO chat_offline_push AS o (recipient_uid, pending, last_peer_uid, last_sender_uid, last_msg_id, last_seq, preview, due_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, now() + make_interval(secs => ?))
-                ON CONFLICT (recipient_uid) DO UPDATE SET pending = o.pending + EXCLUDED.pending, %s""".formatted(NEWER_MESSAGE),
+        update(ADD,
                 recipient, count, peer, sender, msgId, seq, preview, delay.toMillis() / 1000.0);
     }
 
@@ -51,6 +48,10 @@ public class OfflinePushStore {
             .map(c -> c + " = CASE WHEN EXCLUDED.last_peer_uid <> o.last_peer_uid OR EXCLUDED.last_seq > o.last_seq THEN EXCLUDED." + c
                     + " ELSE o." + c + " END")
             .collect(java.util.stream.Collectors.joining(", "));
+    private static final String ADD = """
+                INSERT INTO chat_offline_push AS o (recipient_uid, pending, last_peer_uid, last_sender_uid, last_msg_id, last_seq, preview, due_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, now() + make_interval(secs => ?))
+                ON CONFLICT (recipient_uid) DO UPDATE SET pending = o.pending + EXCLUDED.pending, %s""".formatted(NEWER_MESSAGE);
 
     /** Removes and returns up to {@code limit} due rows that no other transaction holds. */
     public List<Due> takeDue(int limit) {

@@ -93,15 +93,7 @@ public class ReceiptStore {
     @TransactionAttribute(TransactionAttributeType.MANDATORY)
     public Map<List<Long>, ReadState> advanceReads(List<Cursor> reads, Integer[] ranks) {
         Map<List<Long>, ReadState> moved = new HashMap<>();
-        query("""
-                UPDATE chat_conversation c SET read_seq = least(k.s, c.last_seq), delivered_seq = greatest(c.delivered_seq, least(k.s, c.last_seq)),
-                    unread = (SELECT count(*) FROM chat_timeline t
-                              WHERE t.owner_uid = c.owner_uid AND t.peer_uid = c.peer_uid AND t.seq > least(k.s, c.last_seq)
-                                AND t.sender_uid <> c.owner_uid AND NOT t.deleted_for_owner AND NOT t.recalled),
-                    sync_version = %s, updated_at = now()
-                FROM unnest(?::int8[], ?::int8[], ?::int8[], ?::int4[]) AS k(o, p, s, r)
-                WHERE c.owner_uid = k.o AND c.peer_uid = k.p AND c.read_seq < least(k.s, c.last_seq)
-                RETURNING c.owner_uid, c.peer_uid, c.read_seq, c.unread""".formatted(ChatStore.syncVersion("k.r")),
+        query(ADVANCE_READS,
                 rs -> moved.put(List.of(rs.getLong(1), rs.getLong(2)), new ReadState(rs.getLong(3), rs.getInt(4))),
                 owners(reads), peers(reads), seqs(reads), ranks);
         return moved;
@@ -113,12 +105,23 @@ public class ReceiptStore {
      */
     @TransactionAttribute(TransactionAttributeType.MANDATORY)
     public void mirrorReads(List<Cursor> mirrors, Integer[] ranks) {
-        update("""
-                UPDATE chat_conversation c SET peer_read_seq = k.s, sync_version = %s, updated_at = now()
-                FROM unnest(?::int8[], ?::int8[], ?::int8[], ?::int4[]) AS k(o, p, s, r)
-                WHERE c.owner_uid = k.o AND c.peer_uid = k.p AND c.peer_read_seq < k.s""".formatted(ChatStore.syncVersion("k.r")),
+        update(MIRROR_READS,
                 owners(mirrors), peers(mirrors), seqs(mirrors), ranks);
     }
+
+    private static final String ADVANCE_READS = """
+                UPDATE chat_conversation c SET read_seq = least(k.s, c.last_seq), delivered_seq = greatest(c.delivered_seq, least(k.s, c.last_seq)),
+                    unread = (SELECT count(*) FROM chat_timeline t
+                              WHERE t.owner_uid = c.owner_uid AND t.peer_uid = c.peer_uid AND t.seq > least(k.s, c.last_seq)
+                                AND t.sender_uid <> c.owner_uid AND NOT t.deleted_for_owner AND NOT t.recalled),
+                    sync_version = %s, updated_at = now()
+                FROM unnest(?::int8[], ?::int8[], ?::int8[], ?::int4[]) AS k(o, p, s, r)
+                WHERE c.owner_uid = k.o AND c.peer_uid = k.p AND c.read_seq < least(k.s, c.last_seq)
+                RETURNING c.owner_uid, c.peer_uid, c.read_seq, c.unread""".formatted(ChatStore.syncVersion("k.r"));
+    private static final String MIRROR_READS = """
+                UPDATE chat_conversation c SET peer_read_seq = k.s, sync_version = %s, updated_at = now()
+                FROM unnest(?::int8[], ?::int8[], ?::int8[], ?::int4[]) AS k(o, p, s, r)
+                WHERE c.owner_uid = k.o AND c.peer_uid = k.p AND c.peer_read_seq < k.s""".formatted(ChatStore.syncVersion("k.r"));
 
     private static Long[] owners(List<Cursor> cursors) {
         return cursors.stream().map(Cursor::owner).toArray(Long[]::new);

@@ -342,13 +342,16 @@ public class RouteStore {
     /** A read: it joins the caller's transaction, and outside one (every delivery) begins none. */
     @TransactionAttribute(TransactionAttributeType.SUPPORTS)
     public List<DeviceRoute> routesOf(Collection<Long> uids) {
-        return routes(SELECT + " WHERE uid = ANY(?) ORDER BY uid, device_type, session_key", (Object) uids.toArray(Long[]::new)); // one int8[] parameter
+        return routes(SELECT + OF_UIDS, (Object) uids.toArray(Long[]::new)); // one int8[] parameter
     }
+
+    /** The users' routes (one int8[] parameter), in the order of the primary key's device columns. */
+    private static final String OF_UIDS = " WHERE uid = ANY(?) ORDER BY uid, device_type, session_key";
 
     /** Where the users' devices are connected, as {@link #routesOf(Collection)} orders them; a read, as it is. */
     @TransactionAttribute(TransactionAttributeType.SUPPORTS)
     public List<RouteTarget> targetsOf(Collection<Long> uids) {
-        return select("SELECT uid, node_id, connection_id FROM presence_device_route WHERE uid = ANY(?) ORDER BY uid, device_type, session_key",
+        return select("SELECT uid, node_id, connection_id FROM presence_device_route" + OF_UIDS,
                 rs -> new RouteTarget(rs.getLong(1), rs.getInt(2), rs.getString(3)), (Object) uids.toArray(Long[]::new));
     }
 
