@@ -68,6 +68,15 @@ SAMPLER=$!
 PIDS_TO_STOP+=("$SAMPLER")
 until grep -q "^WARMED" "$OUT" 2>/dev/null || ! kill -0 $BENCH 2>/dev/null; do sleep 1; done
 [[ ${CHAT_SKIP_JIT_WAIT:-} == 1 ]] || wait_jit_quiet "$PID"  # CHAT_SKIP_JIT_WAIT=1 for smoke runs
+# Where WildFly's threads are and what PostgreSQL's active backends wait on, under the full load but
+# before the measured phase: a thread dump stops every WildFly thread at a safepoint, and on a
+# saturated box the backlog of that pause took seconds to drain, in the measured phase's tenth second.
+jstack "$PID" > "$ROOST_DATA_DIR.jstack" 2>/dev/null || true
+for _ in $(seq 1 20); do  # 20 samples over 10 s, counted by wait event and statement
+  PGPASSWORD=roost psql -h 127.0.0.1 -p "$DB_PORT" -U roost roost -Atc "SELECT coalesce(wait_event_type, 'CPU') || ':'
+    || coalesce(wait_event, '-') || ' ' || left(regexp_replace(query, '\s+', ' ', 'g'), 60) FROM pg_stat_activity
+    WHERE state = 'active' AND backend_type = 'client backend' AND pid <> pg_backend_pid()" 2>/dev/null; sleep 0.5
+done | sort | uniq -c | sort -rn > "$ROOST_DATA_DIR.pgwait"
 # WildFly's heap every second, timestamped: what it holds (eden + survivors + old) and what it allocates.
 heap_sampler "$ROOST_DATA_DIR.jstat" "$PID" &
 JSTAT=$!
@@ -76,16 +85,6 @@ wal_lsn() { PGPASSWORD=roost psql -h 127.0.0.1 -p "$DB_PORT" -U roost roost -Atc
 touch "$GO"
 until grep -q "^MEASURE_START" "$OUT" 2>/dev/null || ! kill -0 $BENCH 2>/dev/null; do sleep 0.2; done
 WAL_FROM=$(wal_lsn)
-# Where WildFly's threads are 10 s into the measured phase (cheap; a JFR recording would halve the rate).
-( sleep 10; jstack "$PID" > "$ROOST_DATA_DIR.jstack" 2>/dev/null || true ) &
-PIDS_TO_STOP+=("$!")
-# PostgreSQL's view at the same moment: what its active backends wait on, 20 samples over 10 s, counted.
-( sleep 10; for _ in $(seq 1 20); do
-    PGPASSWORD=roost psql -h 127.0.0.1 -p "$DB_PORT" -U roost roost -Atc "SELECT coalesce(wait_event_type, 'CPU') || ':'
-      || coalesce(wait_event, '-') || ' ' || left(regexp_replace(query, '\s+', ' ', 'g'), 60) FROM pg_stat_activity
-      WHERE state = 'active' AND backend_type = 'client backend' AND pid <> pg_backend_pid()" 2>/dev/null; sleep 0.5
-  done | sort | uniq -c | sort -rn > "$ROOST_DATA_DIR.pgwait" ) &
-PIDS_TO_STOP+=("$!")
 until grep -q "^MEASURE_END" "$OUT" 2>/dev/null || ! kill -0 $BENCH 2>/dev/null; do sleep 1; done
 WAL_TO=$(wal_lsn)
 kill "$JSTAT" 2>/dev/null || true

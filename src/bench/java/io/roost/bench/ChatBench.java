@@ -715,24 +715,36 @@ public final class ChatBench {
         return m;
     }
 
+    /** How long the sends in flight must stay low before the measured phase starts. */
+    static final long STEADY_FOR_NS = 3_000_000_000L;
+
     /**
      * The measured phase starts from a steady state: sends kept going while the script waited for
-     * WildFly's JIT, and what the warm-up's compiling left queued (up to the in-flight cap) is
-     * drained first, for at most {@code seconds}, to at most 100 ms of sends in flight. A server
-     * that cannot keep up never gets there, and the line says so.
+     * WildFly's JIT and took its diagnostics, and what that left queued (up to the in-flight cap)
+     * is drained first, for at most {@code seconds}, until at most 100 ms of sends have been in
+     * flight for {@link #STEADY_FOR_NS} on end (a count that dips once, in the middle of a drain,
+     * is not a steady state). A server that cannot keep up never gets there, and the line says so.
      */
     static void awaitSteady(int seconds) throws InterruptedException {
         int steady = Math.max(100, rate / 10);
         int atGo = onClient(() -> inFlight);
         long from = System.nanoTime();
         long deadline = from + seconds * 1_000_000_000L;
+        long lowSince = atGo <= steady ? from : 0;
         int now = atGo;
-        while (now > steady && System.nanoTime() < deadline) {
+        while ((lowSince == 0 || System.nanoTime() - lowSince < STEADY_FOR_NS) && System.nanoTime() < deadline) {
             Thread.sleep(100);
             now = onClient(() -> inFlight);
+            if (now > steady) {
+                lowSince = 0;
+            } else if (lowSince == 0) {
+                lowSince = System.nanoTime();
+            }
         }
-        System.out.printf("steady: %d in flight at the go signal, %d after %.1f s (steady is at most %d)%s%n", atGo, now,
-                (System.nanoTime() - from) / 1e9, steady, now > steady ? "; NOT STEADY, measuring anyway" : "");
+        boolean reached = lowSince != 0 && System.nanoTime() - lowSince >= STEADY_FOR_NS;
+        System.out.printf("steady: %d in flight at the go signal, %d after %.1f s (steady is at most %d for %d s on end)%s%n", atGo,
+                now, (System.nanoTime() - from) / 1e9, steady, STEADY_FOR_NS / 1_000_000_000L,
+                reached ? "" : "; NOT STEADY, measuring anyway");
     }
 
     static String progress(String what) {
