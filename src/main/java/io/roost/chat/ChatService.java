@@ -129,11 +129,12 @@ public class ChatService {
 
     /**
      * The owner's conversations changed after sync version {@code since}, in version order;
-     * {@code next} is a version. Only versions below the sync horizon are handed out ({@link SyncVersions}): when a change is
-     * above it, a transaction that began earlier is still running and may yet commit a smaller
-     * version, so the read is repeated after a short pause until the horizon passes (write
-     * transactions take milliseconds), for at most {@link #SETTLE_WAIT_MS}; then the page stops
-     * before the first unsettled change, which the next sync gets.
+     * {@code next} is a version. Only versions below the sync horizon are handed out
+     * ({@link SyncVersions}): when a change is above it, a transaction that began earlier is still
+     * running and may yet commit a smaller version, so the read is repeated after a short pause
+     * until the horizon passes (write transactions take milliseconds), for at most
+     * {@link #SETTLE_WAIT_MS}; then the page stops before the first unsettled change, which the
+     * next sync gets.
      */
     public Page<Conversation> conversations(long owner, long since, int limit) {
         Page.checkLimit(limit, MAX_LIMIT);

@@ -24,7 +24,7 @@ import java.util.Map;
 @ApplicationScoped
 public class SyncVersions {
 
-    /** Ranks per owner and transaction; the SQL side ({@code ChatStore.syncVersion}) multiplies by the same. */
+    /** Ranks per owner and transaction; the SQL side ({@code SyncVersionSql}) multiplies by the same. */
     public static final int RANKS = 65_536;
 
     /** The key of a transaction's {@link Ranks} among its resources. */

@@ -62,14 +62,6 @@ public class ChatStore {
                 SendBatchStore.SEND_WITH_SEQ), ChatStore::send, sender, deviceKey, sendId));
     }
 
-    /**
-     * A changed conversation row's sync version, given its rank's SQL ({@code SyncVersions}): the
-     * writing transaction's id × {@value io.roost.chat.SyncVersions#RANKS} + the rank.
-     */
-    public static String syncVersion(String rank) {
-        return "(pg_current_xact_id()::text::int8 * " + io.roost.chat.SyncVersions.RANKS + " + " + rank + ")";
-    }
-
     /** An owner's conversations changed after a version, and the sync horizon they were read at. */
     public record Changes(List<Conversation> rows, long horizon) {
     }
@@ -295,16 +287,16 @@ public class ChatStore {
                 ORDER BY o, p
                 ON CONFLICT (owner_uid, peer_uid) DO UPDATE SET last_seq = EXCLUDED.last_seq, last_msg_id = EXCLUDED.last_msg_id,
                     last_sender_uid = EXCLUDED.last_sender_uid, last_preview = EXCLUDED.last_preview,
-                    unread = c.unread + EXCLUDED.unread, sync_version = EXCLUDED.sync_version, updated_at = now()""".formatted(syncVersion("r"));
+                    unread = c.unread + EXCLUDED.unread, sync_version = EXCLUDED.sync_version, updated_at = now()""".formatted(SyncVersionSql.of("r"));
     private static final String DELETED_IN_CONVERSATION = """
                 UPDATE chat_conversation SET sync_version = %s, updated_at = now(),
                     last_preview = CASE WHEN last_seq = ? THEN NULL ELSE last_preview END
-                WHERE owner_uid = ? AND peer_uid = ?""".formatted(syncVersion("?"));
+                WHERE owner_uid = ? AND peer_uid = ?""".formatted(SyncVersionSql.of("?"));
     private static final String RECALLED_IN_CONVERSATION = """
                 UPDATE chat_conversation SET sync_version = %s, updated_at = now(),
                     last_preview = CASE WHEN last_seq = ? THEN ? ELSE last_preview END,
                     unread = CASE WHEN ?::boolean AND ? > read_seq AND unread > 0 THEN unread - 1 ELSE unread END
-                WHERE owner_uid = ? AND peer_uid = ?""".formatted(syncVersion("?"));
+                WHERE owner_uid = ? AND peer_uid = ?""".formatted(SyncVersionSql.of("?"));
 
     private static final String MESSAGE_SELECT = """
             SELECT owner_uid, peer_uid, seq, msg_id, sender_uid, send_id, msg_type, body::text, quote_msg_id, priority, created_at,

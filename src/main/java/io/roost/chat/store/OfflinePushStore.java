@@ -39,8 +39,7 @@ public class OfflinePushStore {
      * flush's "acknowledged after all" check looks at the newest message, not an older one.
      */
     public void add(long recipient, long peer, long sender, long msgId, long seq, String preview, int count, Duration delay) {
-        update(ADD,
-                recipient, count, peer, sender, msgId, seq, preview, delay.toMillis() / 1000.0);
+        update(ADD, recipient, count, peer, sender, msgId, seq, preview, delay.toMillis() / 1000.0);
     }
 
     /** The named message's columns, each taken from the add if its message is newer (another conversation's counts as newer). */

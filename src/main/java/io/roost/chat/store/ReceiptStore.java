@@ -105,8 +105,7 @@ public class ReceiptStore {
      */
     @TransactionAttribute(TransactionAttributeType.MANDATORY)
     public void mirrorReads(List<Cursor> mirrors, Integer[] ranks) {
-        update(MIRROR_READS,
-                owners(mirrors), peers(mirrors), seqs(mirrors), ranks);
+        update(MIRROR_READS, owners(mirrors), peers(mirrors), seqs(mirrors), ranks);
     }
 
     private static final String ADVANCE_READS = """
@@ -117,11 +116,11 @@ public class ReceiptStore {
                     sync_version = %s, updated_at = now()
                 FROM unnest(?::int8[], ?::int8[], ?::int8[], ?::int4[]) AS k(o, p, s, r)
                 WHERE c.owner_uid = k.o AND c.peer_uid = k.p AND c.read_seq < least(k.s, c.last_seq)
-                RETURNING c.owner_uid, c.peer_uid, c.read_seq, c.unread""".formatted(ChatStore.syncVersion("k.r"));
+                RETURNING c.owner_uid, c.peer_uid, c.read_seq, c.unread""".formatted(SyncVersionSql.of("k.r"));
     private static final String MIRROR_READS = """
                 UPDATE chat_conversation c SET peer_read_seq = k.s, sync_version = %s, updated_at = now()
                 FROM unnest(?::int8[], ?::int8[], ?::int8[], ?::int4[]) AS k(o, p, s, r)
-                WHERE c.owner_uid = k.o AND c.peer_uid = k.p AND c.peer_read_seq < k.s""".formatted(ChatStore.syncVersion("k.r"));
+                WHERE c.owner_uid = k.o AND c.peer_uid = k.p AND c.peer_read_seq < k.s""".formatted(SyncVersionSql.of("k.r"));
 
     private static Long[] owners(List<Cursor> cursors) {
         return cursors.stream().map(Cursor::owner).toArray(Long[]::new);

@@ -9,8 +9,8 @@ import io.roost.chat.ChatService;
 import io.roost.chat.Conversation;
 import io.roost.chat.SendCommand;
 import io.roost.chat.Sent;
-import io.roost.chat.store.ChatStore;
 import io.roost.chat.store.OfflinePushStore;
+import io.roost.chat.store.SyncVersionSql;
 import io.roost.identity.AccountService;
 import io.roost.it.Deployments;
 import io.roost.platform.api.Page;
@@ -338,7 +338,7 @@ class ChatInContainerIT {
 
             // the older transaction changes a's conversation with b as a writer does, and commits while a sync waits
             try (PreparedStatement s = older.prepareStatement("UPDATE chat_conversation SET sync_version = "
-                    + ChatStore.syncVersion("0") + ", last_preview = 'older' WHERE owner_uid = ? AND peer_uid = ?")) {
+                    + SyncVersionSql.of("0") + ", last_preview = 'older' WHERE owner_uid = ? AND peer_uid = ?")) {
                 s.setLong(1, a);
                 s.setLong(2, b);
                 assertEquals(1, s.executeUpdate());
