@@ -26,6 +26,7 @@ import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Random;
 import java.util.Set;
@@ -427,7 +428,7 @@ class ChatInContainerIT {
     /** The columns ANALYZE of {@code table} kept statistics of. */
     static Set<String> analyzedColumns(Statement s, String table) throws Exception {
         s.execute("ANALYZE " + table);
-        Set<String> columns = new java.util.HashSet<>();
+        Set<String> columns = new HashSet<>();
         try (ResultSet rs = s.executeQuery("SELECT attname FROM pg_stats WHERE schemaname = 'public' AND tablename = '" + table + "'")) {
             while (rs.next()) {
                 columns.add(rs.getString(1));
