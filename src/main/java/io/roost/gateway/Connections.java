@@ -8,7 +8,12 @@ import jakarta.websocket.CloseReason;
 import jakarta.websocket.Session;
 import java.io.IOException;
 import java.util.Map;
+import java.util.Queue;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -48,60 +53,132 @@ public class Connections {
     }
 
     /**
-     * One connection's way out: its session, and how many of its frames are queued and not yet
-     * written. (The count lives here, not in the session's user properties: that map is
-     * synchronized, and a lookup per frame cost more than the count.)
+     * One connection's way out: its session, the write queue of its IO thread, and how many of its
+     * frames are queued and not yet written. (The count lives here, not in the session's user
+     * properties: that map is synchronized, and a lookup per frame cost more than the count.)
      */
     public static final class Outbound {
 
         private final Session session;
+        private final WriteQueue writes;
         private final AtomicInteger unwritten = new AtomicInteger();
+        /** Set once a close is queued: frames after it would only be dropped, and one close is enough. */
+        private final AtomicBoolean closing = new AtomicBoolean();
 
-        public Outbound(Session session) {
+        /** {@code ioThread}: the thread that owns the connection's socket ({@link #DIRECT} where there is none). */
+        public Outbound(Session session, Executor ioThread) {
             this.session = session;
+            this.writes = WRITE_QUEUES.computeIfAbsent(ioThread, WriteQueue::new);
         }
 
         /**
-         * Queues a frame on the socket and returns: Undertow writes it from the connection's IO
-         * thread. (A blocking write per frame cost the caller a hand-off to that thread and a
-         * wake-up back, four or five times per chat message.) Frames reach a connection from its
-         * own message thread and from deliveries at once; the session's lock keeps each caller's
-         * frames in call order. A device that reads slower than it is sent to, with
-         * {@link #MAX_UNWRITTEN} frames queued and not yet written, is closed with 1008
-         * {@code slow-consumer}: it reconnects and catches up rather than hold the node's memory.
+         * Queues a frame and returns: the connection's IO thread writes it ({@link WriteQueue}), after
+         * every frame and close queued on this connection before it, from any thread. A device that
+         * reads slower than it is sent to, with {@link #MAX_UNWRITTEN} frames queued and not yet
+         * written, is closed with 1008 {@code slow-consumer}: it reconnects and catches up rather
+         * than hold the node's memory.
          */
         public void send(String text) {
-            synchronized (session) {
-                if (!session.isOpen()) {
-                    return;
-                }
-                if (unwritten.get() < MAX_UNWRITTEN) {
-                    unwritten.incrementAndGet();
-                    try {
-                        session.getAsyncRemote().sendText(text, result -> {
-                            unwritten.decrementAndGet();
-                            if (!result.isOK()) {
-                                LOG.log(Level.FINE, "send failed", result.getException());
-                            }
-                        });
-                    } catch (IllegalStateException | IllegalArgumentException e) {
-                        unwritten.decrementAndGet();
-                        LOG.log(Level.FINE, "send failed", e);
-                    }
-                    return;
-                }
+            if (closing.get() || !session.isOpen()) {
+                return;
             }
-            // outside the lock: the close runs the endpoint's close handler on this thread
-            LOG.log(Level.INFO, "closing connection {0}: {1} frames wait to be written to it", new Object[] {session.getId(), MAX_UNWRITTEN});
-            close(CloseReason.CloseCodes.VIOLATED_POLICY, SLOW_CONSUMER);
+            if (unwritten.incrementAndGet() > MAX_UNWRITTEN) {
+                unwritten.decrementAndGet();
+                LOG.log(Level.INFO, "closing connection {0}: {1} frames wait to be written to it", new Object[] {session.getId(), MAX_UNWRITTEN});
+                close(CloseReason.CloseCodes.VIOLATED_POLICY, SLOW_CONSUMER);
+                return;
+            }
+            writes.submit(() -> write(text));
         }
 
-        /** Closes the connection (its close frame follows the frames queued before it). */
-        public void close(CloseReason.CloseCode code, String reason) {
+        /** On the IO thread: hands the frame to the socket, which calls back once it is written. */
+        private void write(String text) {
+            if (!session.isOpen()) {
+                unwritten.decrementAndGet();
+                return;
+            }
             try {
-                session.close(new CloseReason(code, reason));
-            } catch (IOException | IllegalStateException e) {
-                LOG.log(Level.FINE, "close failed", e);
+                session.getAsyncRemote().sendText(text, result -> {
+                    unwritten.decrementAndGet();
+                    if (!result.isOK()) {
+                        LOG.log(Level.FINE, "send failed", result.getException());
+                    }
+                });
+            } catch (IllegalStateException | IllegalArgumentException e) {
+                unwritten.decrementAndGet();
+                LOG.log(Level.FINE, "send failed", e);
+            }
+        }
+
+        /** Closes the connection once the frames queued before the close are handed to the socket (its close frame follows them). */
+        public void close(CloseReason.CloseCode code, String reason) {
+            if (!closing.compareAndSet(false, true)) {
+                return;
+            }
+            writes.submit(() -> {
+                try {
+                    session.close(new CloseReason(code, reason));
+                } catch (IOException | IllegalStateException e) {
+                    LOG.log(Level.FINE, "close failed", e);
+                }
+            });
+        }
+    }
+
+    /** Runs a connection's writes on the calling thread: for a session with no IO thread of its own (tests). */
+    public static final Executor DIRECT = Runnable::run;
+
+    /** One write queue per IO thread (a node has a handful). */
+    private static final Map<Executor, WriteQueue> WRITE_QUEUES = new ConcurrentHashMap<>();
+
+    /**
+     * The writes of one IO thread's connections, from every thread, run on that IO thread in the
+     * order they were queued. Undertow hands a frame written from another thread to the IO thread
+     * as a task of its own, waking the IO thread for each: under chat load four or five wake-ups
+     * (and context switches) per message. Here whatever queues up while a drain is pending goes
+     * with it: one wake-up for a delivery batch's frames, or for a send batch's answers.
+     */
+    static final class WriteQueue {
+
+        /** Writes per drain, at most, before the IO thread gets back to its sockets (a drain is queued again for the rest). */
+        static final int DRAIN_MAX = 1024;
+
+        private final Executor ioThread;
+        private final Queue<Runnable> queued = new ConcurrentLinkedQueue<>();
+        private final AtomicBoolean drainPending = new AtomicBoolean();
+
+        WriteQueue(Executor ioThread) {
+            this.ioThread = ioThread;
+        }
+
+        void submit(Runnable write) {
+            queued.add(write);
+            if (!drainPending.get() && drainPending.compareAndSet(false, true)) {
+                execute();
+            }
+        }
+
+        private void execute() {
+            try {
+                ioThread.execute(this::drain);
+            } catch (RejectedExecutionException e) { // the IO thread is shutting down: nothing to write to any more
+                drainPending.set(false);
+                queued.clear();
+            }
+        }
+
+        private void drain() {
+            drainPending.set(false); // a write queued from here on asks for a drain of its own (it may find this one took it)
+            Runnable write;
+            for (int n = 0; n < DRAIN_MAX && (write = queued.poll()) != null; n++) {
+                try {
+                    write.run();
+                } catch (RuntimeException e) {
+                    LOG.log(Level.WARNING, "a queued write failed", e);
+                }
+            }
+            if (!queued.isEmpty() && drainPending.compareAndSet(false, true)) {
+                execute();
             }
         }
     }

@@ -13,7 +13,10 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** The queued writes of {@link Connections.Outbound#send(String)}: call order, and the bound on frames not yet written. */
+/**
+ * The queued writes of {@link Connections.Outbound#send(String)}: call order, the bound on frames
+ * not yet written, and the IO thread's write queue (one wake-up for a burst, order kept across threads).
+ */
 class ConnectionsTest {
 
     /** A session whose socket takes frames and reports them written only when told to. */
@@ -21,6 +24,8 @@ class ConnectionsTest {
         final List<String> queued = new ArrayList<>();
         final List<SendHandler> unfinished = new ArrayList<>();
         CloseReason closedWith;
+        /** Whether the socket reports each frame written as soon as it takes it (a reader that keeps up). */
+        boolean keepsUp;
 
         final Session session = (Session) Proxy.newProxyInstance(Session.class.getClassLoader(), new Class<?>[] {Session.class},
                 (proxy, method, args) -> switch (method.getName()) {
@@ -43,7 +48,11 @@ class ConnectionsTest {
                             throw new UnsupportedOperationException(method.getName());
                         }
                         queued.add((String) args[0]);
-                        unfinished.add((SendHandler) args[1]);
+                        if (keepsUp) {
+                            ((SendHandler) args[1]).onResult(new SendResult());
+                        } else {
+                            unfinished.add((SendHandler) args[1]);
+                        }
                         return null;
                     });
         }
@@ -58,7 +67,7 @@ class ConnectionsTest {
     @Test
     void framesAreQueuedInCallOrderWithoutWaitingForTheWrite() {
         FakeSocket socket = new FakeSocket();
-        Connections.Outbound out = new Connections.Outbound(socket.session);
+        Connections.Outbound out = new Connections.Outbound(socket.session, Connections.DIRECT);
         for (int i = 0; i < 5; i++) {
             out.send("frame " + i);
         }
@@ -69,7 +78,7 @@ class ConnectionsTest {
     @Test
     void aConnectionThatFallsTooFarBehindIsClosedAsASlowConsumer() {
         FakeSocket socket = new FakeSocket();
-        Connections.Outbound out = new Connections.Outbound(socket.session);
+        Connections.Outbound out = new Connections.Outbound(socket.session, Connections.DIRECT);
         for (int i = 0; i < Connections.MAX_UNWRITTEN; i++) {
             out.send("frame " + i);
         }
@@ -85,7 +94,7 @@ class ConnectionsTest {
     @Test
     void writtenFramesMakeRoomAgain() {
         FakeSocket socket = new FakeSocket();
-        Connections.Outbound out = new Connections.Outbound(socket.session);
+        Connections.Outbound out = new Connections.Outbound(socket.session, Connections.DIRECT);
         for (int round = 0; round < 3; round++) {
             for (int i = 0; i < Connections.MAX_UNWRITTEN; i++) {
                 out.send("frame " + i);
@@ -94,5 +103,104 @@ class ConnectionsTest {
         }
         assertNull(socket.closedWith);
         assertEquals(3 * Connections.MAX_UNWRITTEN, socket.queued.size());
+    }
+
+    /** An IO thread that runs what it is handed only when the test says so, counting the hand-overs (wake-ups). */
+    static final class ManualIoThread implements java.util.concurrent.Executor {
+        final List<Runnable> tasks = new ArrayList<>();
+
+        @Override
+        public void execute(Runnable task) {
+            tasks.add(task);
+        }
+
+        void runAll() {
+            while (!tasks.isEmpty()) {
+                tasks.remove(0).run();
+            }
+        }
+    }
+
+    @Test
+    void aBurstOfFramesToOneIoThreadsConnectionsCostsOneHandOver() {
+        ManualIoThread io = new ManualIoThread();
+        FakeSocket a = new FakeSocket(), b = new FakeSocket();
+        Connections.Outbound toA = new Connections.Outbound(a.session, io), toB = new Connections.Outbound(b.session, io);
+        for (int i = 0; i < 50; i++) {
+            toA.send("a" + i);
+            toB.send("b" + i);
+        }
+        assertEquals(1, io.tasks.size(), "one drain for the burst");
+        assertEquals(List.of(), a.queued, "nothing is written before the IO thread runs");
+        io.runAll();
+        assertEquals(50, a.queued.size());
+        assertEquals("a0", a.queued.get(0));
+        assertEquals("b49", b.queued.get(49));
+        toA.send("later");
+        assertEquals(1, io.tasks.size(), "a frame after the drain asks for a drain of its own");
+        io.runAll();
+        assertEquals("later", a.queued.get(50));
+    }
+
+    @Test
+    void theCloseFollowsTheFramesQueuedBeforeIt() {
+        ManualIoThread io = new ManualIoThread();
+        FakeSocket socket = new FakeSocket();
+        Connections.Outbound out = new Connections.Outbound(socket.session, io);
+        out.send("kick");
+        out.close(CloseReason.CloseCodes.VIOLATED_POLICY, "replaced");
+        out.send("after the close");
+        assertNull(socket.closedWith, "the close waits for the IO thread too");
+        io.runAll();
+        assertEquals(List.of("kick"), socket.queued);
+        assertEquals("replaced", socket.closedWith.getReasonPhrase());
+    }
+
+    @Test
+    void framesFromManyThreadsKeepEachThreadsOrderAndNoneIsLost() throws Exception {
+        java.util.concurrent.ExecutorService io = java.util.concurrent.Executors.newSingleThreadExecutor();
+        try {
+            // under the bound in all (4 × 450 < MAX_UNWRITTEN), so no close; many rounds for many interleavings
+            int threads = 4, frames = 450;
+            for (int round = 0; round < 50; round++) {
+                FakeSocket socket = new FakeSocket();
+                socket.keepsUp = true;
+                Connections.Outbound out = new Connections.Outbound(socket.session, io);
+                java.util.concurrent.CountDownLatch go = new java.util.concurrent.CountDownLatch(1);
+                List<Thread> senders = new ArrayList<>();
+                for (int t = 0; t < threads; t++) {
+                    String name = "t" + t + ":";
+                    Thread sender = new Thread(() -> {
+                        try {
+                            go.await();
+                        } catch (InterruptedException e) {
+                            return;
+                        }
+                        for (int i = 0; i < frames; i++) {
+                            out.send(name + i);
+                        }
+                    });
+                    senders.add(sender);
+                    sender.start();
+                }
+                go.countDown();
+                for (Thread sender : senders) {
+                    sender.join();
+                }
+                for (int i = 0; i < 10 && io.submit(() -> socket.queued.size()).get() < threads * frames; i++) {
+                    // a drain stops at DRAIN_MAX and queues itself again, behind this check: look again
+                }
+                assertNull(socket.closedWith);
+                assertEquals(threads * frames, socket.queued.size(), "every frame written once");
+                int[] next = new int[threads];
+                for (String frame : socket.queued) {
+                    int t = frame.charAt(1) - '0';
+                    assertEquals("t" + t + ":" + next[t], frame, "each thread's frames in its order");
+                    next[t]++;
+                }
+            }
+        } finally {
+            io.shutdownNow();
+        }
     }
 }

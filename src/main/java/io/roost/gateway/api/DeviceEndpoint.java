@@ -147,7 +147,8 @@ public class DeviceEndpoint {
         connectionId = Long.toString(gw.ids.nextId());
         SocketLimits.apply(session, gw.settings.heartbeatTimeout());
         lane = new FrameLane(worker(session));
-        out = new Connections.Outbound(session);
+        out = new Connections.Outbound(session, session instanceof UndertowSession undertow
+                ? undertow.getWebSocketChannel().getIoThread() : Connections.DIRECT);
     }
 
     /**
