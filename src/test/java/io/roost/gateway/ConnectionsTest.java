@@ -11,6 +11,10 @@ import jakarta.websocket.Session;
 import java.lang.reflect.Proxy;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -106,7 +110,7 @@ class ConnectionsTest {
     }
 
     /** An IO thread that runs what it is handed only when the test says so, counting the hand-overs (wake-ups). */
-    static final class ManualIoThread implements java.util.concurrent.Executor {
+    static final class ManualIoThread implements Executor {
         final List<Runnable> tasks = new ArrayList<>();
 
         @Override
@@ -158,7 +162,7 @@ class ConnectionsTest {
 
     @Test
     void framesFromManyThreadsKeepEachThreadsOrderAndNoneIsLost() throws Exception {
-        java.util.concurrent.ExecutorService io = java.util.concurrent.Executors.newSingleThreadExecutor();
+        ExecutorService io = Executors.newSingleThreadExecutor();
         try {
             // under the bound in all (4 × 450 < MAX_UNWRITTEN), so no close; many rounds for many interleavings
             int threads = 4, frames = 450;
@@ -166,7 +170,7 @@ class ConnectionsTest {
                 FakeSocket socket = new FakeSocket();
                 socket.keepsUp = true;
                 Connections.Outbound out = new Connections.Outbound(socket.session, io);
-                java.util.concurrent.CountDownLatch go = new java.util.concurrent.CountDownLatch(1);
+                CountDownLatch go = new CountDownLatch(1);
                 List<Thread> senders = new ArrayList<>();
                 for (int t = 0; t < threads; t++) {
                     String name = "t" + t + ":";
