@@ -106,19 +106,19 @@ public class ChatWriter {
         store.insertTimeline(rows);
 
         List<Sent> answers = new ArrayList<>(java.util.Collections.nCopies(writes.size(), null));
-        List<OutboxPublisher.Message> events = new ArrayList<>();
+        List<MessageEvents.Event> events = new ArrayList<>();
         List<ChatPush> toPush = new ArrayList<>();
         for (int i : live) {
             SendCommand c = writes.get(i).command();
             long msgId = claims.get(i).msgId();
             OffsetDateTime tm = times.get(claims.get(i).key());
             JsonObject event = event(c, writes.get(i).body(), msgId, seqs[i], c.system() ? 0 : c.sender(), tm);
-            events.add(new OutboxPublisher.Message(ChatService.EVENTS_TOPIC, c.type(), Long.toString(msgId), JsonText.of(event)));
+            events.add(new MessageEvents.Event(c.type(), msgId, JsonText.of(event)));
             // to the recipient's devices, and to the sender's other devices (they sync; the sending one has the answer)
             toPush.add(new ChatPush(c.sender(), c.peer(), seqs[i], msgId, event, writes.get(i).fromConnection()));
             answers.set(i, new Sent(c.sendId(), msgId, seqs[i], tm, false));
         }
-        outbox.publishAll(events);
+        outbox.publishAll(MessageEvents.envelopes(events));
 
         Map<List<Long>, ChatStore.ConversationChange> conversations = new TreeMap<>(PAIR_ORDER);
         for (int i : live) {

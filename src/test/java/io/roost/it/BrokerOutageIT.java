@@ -131,10 +131,11 @@ class BrokerOutageIT extends DeployedRoost {
                 HttpResponse.BodyHandlers.discarding()).statusCode();
     }
 
-    /** The outbox rows still holding the chat events of these messages (keyed by msgId). */
+    /** How many of these messages' chat events the outbox still holds (an event is keyed by its msgIds). */
     private static long backlog(List<String> msgIds) throws Exception {
         try (Connection c = Database.connect();
-             PreparedStatement s = c.prepareStatement("SELECT count(*) FROM outbox WHERE message_key = ANY(?)")) {
+             PreparedStatement s = c.prepareStatement("""
+                     SELECT count(*) FROM outbox, unnest(string_to_array(message_key, ' ')) AS k(msg_id) WHERE k.msg_id = ANY(?)""")) {
             s.setArray(1, c.createArrayOf("varchar", msgIds.toArray()));
             try (ResultSet rs = s.executeQuery()) {
                 rs.next();

@@ -64,6 +64,8 @@ public final class TopicListener implements AutoCloseable {
                     if (probeId.equals(event.getString(PROBE))) {
                         probed.countDown();
                     }
+                } else if (event.containsKey("messages")) { // a batch of chat messages: each is an event
+                    event.getJsonArray("messages").getValuesAs(JsonObject.class).forEach(e -> queue(byKey, e.getString(key)).add(e));
                 } else {
                     queue(byKey, event.getString(key)).add(event);
                 }
