@@ -71,14 +71,15 @@ public class ChatWriter {
             SendCommand c = w.command();
             claims.add(new SendBatchStore.Claim(SendQueue.key(c), ids.nextId(), c.peer(), w.hash()));
         }
-        Map<SendBatchStore.SendKey, OffsetDateTime> times = batch.claimAll(claims);
+        SendBatchStore.Claimed claimed = batch.claimAndTakeSeqs(claims);
+        Map<SendBatchStore.SendKey, OffsetDateTime> times = claimed.times();
         List<Integer> live = new ArrayList<>();
         for (int i = 0; i < writes.size(); i++) {
             if (times.containsKey(claims.get(i).key())) {
                 live.add(i);
             }
         }
-        long[] seqs = takeSeqs(writes, live);
+        long[] seqs = seqs(writes, live, claimed.lastSeqs());
         // under the pair rows' locks: a conversation's sends are counted one at a time, the batch's own included
         Map<List<Long>, Integer> earlier = new HashMap<>();
         for (int i : live) {
@@ -89,22 +90,10 @@ public class ChatWriter {
             return new ArrayList<>(java.util.Collections.nCopies(writes.size(), null));
         }
 
-        // New rows first: they lock no row another transaction waits for. The conversations' rows,
-        // which read reports and delivered cursors also lock, come last, so their locks are held
-        // for one statement and the commit.
-        List<ChatStore.TimelineRow> rows = new ArrayList<>();
-        for (int i : live) {
-            SendCommand c = writes.get(i).command();
-            long msgId = claims.get(i).msgId();
-            long senderUid = c.system() ? 0 : c.sender();
-            String json = JsonText.of(writes.get(i).body());
-            rows.add(new ChatStore.TimelineRow(c.sender(), c.peer(), seqs[i], msgId, senderUid, c.sendId(), c.type(), json,
-                    c.quoteMsgId(), c.priority()));
-            rows.add(new ChatStore.TimelineRow(c.peer(), c.sender(), seqs[i], msgId, senderUid, c.sendId(), c.type(), json,
-                    c.quoteMsgId(), c.priority()));
-        }
-        store.insertTimeline(rows);
-
+        // New rows first, the outbox events and then the timeline rows: they lock no row another
+        // transaction waits for. The conversations' rows, which read reports and delivered cursors
+        // also lock, come last, in the timeline's statement, so their locks are held for the rest
+        // of that statement and the commit.
         List<Sent> answers = new ArrayList<>(java.util.Collections.nCopies(writes.size(), null));
         List<MessageEvents.Event> events = new ArrayList<>();
         List<ChatPush> toPush = new ArrayList<>();
@@ -120,11 +109,17 @@ public class ChatWriter {
         }
         outbox.publishAll(MessageEvents.envelopes(events));
 
+        List<ChatStore.TimelineRow> rows = new ArrayList<>();
         Map<List<Long>, ChatStore.ConversationChange> conversations = new TreeMap<>(PAIR_ORDER);
         for (int i : live) {
             SendCommand c = writes.get(i).command();
             long msgId = claims.get(i).msgId();
             long senderUid = c.system() ? 0 : c.sender();
+            String json = JsonText.of(writes.get(i).body());
+            rows.add(new ChatStore.TimelineRow(c.sender(), c.peer(), seqs[i], msgId, senderUid, c.sendId(), c.type(), json,
+                    c.quoteMsgId(), c.priority()));
+            rows.add(new ChatStore.TimelineRow(c.peer(), c.sender(), seqs[i], msgId, senderUid, c.sendId(), c.type(), json,
+                    c.quoteMsgId(), c.priority()));
             String preview = ChatRules.preview(c.type(), writes.get(i).body());
             // the sender's own message is not unread for them; a system message is for both
             change(conversations, c.sender(), c.peer(), seqs[i], msgId, senderUid, preview, c.system() ? 1 : 0);
@@ -135,7 +130,7 @@ public class ChatWriter {
         for (ChatStore.ConversationChange c : conversations.values()) {
             ranked.add(c.withRank(versions.next(c.owner())));
         }
-        store.upsertConversations(ranked);
+        store.insertTimelineAndUpsertConversations(rows, ranked);
         pushes.fire(new ChatPush.Batch(toPush));
         return answers;
     }
@@ -144,20 +139,15 @@ public class ChatWriter {
     static final java.util.Comparator<List<Long>> PAIR_ORDER =
             java.util.Comparator.<List<Long>, Long>comparing(p -> p.get(0)).thenComparing(p -> p.get(1));
 
-    /** The live writes' seqs: each pair's new seqs handed out in batch order. */
-    private long[] takeSeqs(List<Write> writes, List<Integer> live) {
-        Map<List<Long>, Integer> perPair = new TreeMap<>(PAIR_ORDER);
+    /** The live writes' seqs, given each pair's new last seq: the pair's new seqs handed out in batch order. */
+    private static long[] seqs(List<Write> writes, List<Integer> live, Map<List<Long>, Long> lastSeqs) {
+        Map<List<Long>, Integer> perPair = new HashMap<>();
         for (int i : live) {
             perPair.merge(pair(writes.get(i).command()), 1, Integer::sum);
         }
-        long[] seqs = new long[writes.size()];
-        if (perPair.isEmpty()) {
-            return seqs;
-        }
-        Map<List<Long>, Long> last = batch.takeSeqs(perPair.keySet().stream().map(p -> p.get(0)).toArray(Long[]::new),
-                perPair.keySet().stream().map(p -> p.get(1)).toArray(Long[]::new), perPair.values().toArray(Integer[]::new));
         Map<List<Long>, Long> next = new HashMap<>();
-        perPair.forEach((p, n) -> next.put(p, last.get(p) - n + 1));
+        perPair.forEach((p, n) -> next.put(p, lastSeqs.get(p) - n + 1));
+        long[] seqs = new long[writes.size()];
         for (int i : live) {
             seqs[i] = next.merge(pair(writes.get(i).command()), 1L, Long::sum) - 1;
         }

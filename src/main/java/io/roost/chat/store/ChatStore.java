@@ -66,8 +66,15 @@ public class ChatStore {
     public record Changes(List<Conversation> rows, long horizon) {
     }
 
+    /**
+     * A send batch's timeline rows, then its conversation rows (distinct, in (owner, peer) order:
+     * newest message, unread + the new unread ones, the owner's version), in one statement: one
+     * round trip less on the send writer's serial path. The conversation rows' one-time filter
+     * counts the inserted timeline rows, so every timeline row is in before the first conversation
+     * row is locked (a data-modifying WITH that the main query does not read would run after it).
+     */
     @TransactionAttribute(TransactionAttributeType.MANDATORY)
-    public void insertTimeline(List<TimelineRow> rows) {
+    public void insertTimelineAndUpsertConversations(List<TimelineRow> rows, List<ConversationChange> changes) {
         int n = rows.size();
         Long[] owners = new Long[n], peers = new Long[n], seqs = new Long[n], msgIds = new Long[n], senders = new Long[n],
                 quotes = new Long[n];
@@ -86,33 +93,23 @@ public class ChatStore {
             quotes[i] = r.quoteMsgId();
             priorities[i] = r.priority();
         }
-        update("""
-                INSERT INTO chat_timeline (owner_uid, peer_uid, seq, msg_id, sender_uid, send_id, msg_type, body, quote_msg_id, priority)
-                SELECT o, p, s, m, f, i, t, b::jsonb, q, r::smallint
-                FROM unnest(?::int8[], ?::int8[], ?::int8[], ?::int8[], ?::int8[], ?::varchar[], ?::varchar[], ?::varchar[],
-                            ?::int8[], ?::int4[]) AS x(o, p, s, m, f, i, t, b, q, r)""",
-                owners, peers, seqs, msgIds, senders, sendIds, types, bodies, quotes, priorities);
-    }
-
-    /** Conversation rows (distinct), in (owner, peer) order: newest message, unread + the new unread ones, the owner's version. */
-    @TransactionAttribute(TransactionAttributeType.MANDATORY)
-    public void upsertConversations(List<ConversationChange> changes) {
-        int n = changes.size();
-        Long[] owners = new Long[n], peers = new Long[n], seqs = new Long[n], msgIds = new Long[n], senders = new Long[n];
-        String[] previews = new String[n];
-        Integer[] unread = new Integer[n], ranks = new Integer[n];
-        for (int i = 0; i < n; i++) {
+        int m = changes.size();
+        Long[] cOwners = new Long[m], cPeers = new Long[m], cSeqs = new Long[m], cMsgIds = new Long[m], cSenders = new Long[m];
+        String[] previews = new String[m];
+        Integer[] unread = new Integer[m], ranks = new Integer[m];
+        for (int i = 0; i < m; i++) {
             ConversationChange c = changes.get(i);
-            owners[i] = c.owner();
-            peers[i] = c.peer();
-            seqs[i] = c.seq();
-            msgIds[i] = c.msgId();
-            senders[i] = c.senderUid();
+            cOwners[i] = c.owner();
+            cPeers[i] = c.peer();
+            cSeqs[i] = c.seq();
+            cMsgIds[i] = c.msgId();
+            cSenders[i] = c.senderUid();
             previews[i] = c.preview();
             unread[i] = c.unread();
             ranks[i] = c.versionRank();
         }
-        update(UPSERT_CONVERSATIONS, owners, peers, seqs, msgIds, senders, previews, unread, ranks);
+        update(INSERT_TIMELINE_AND_UPSERT_CONVERSATIONS, owners, peers, seqs, msgIds, senders, sendIds, types, bodies, quotes, priorities,
+                cOwners, cPeers, cSeqs, cMsgIds, cSenders, previews, unread, ranks);
     }
 
     // ---- reads ----
@@ -278,12 +275,19 @@ public class ChatStore {
                 + " WHERE created_at < now() - make_interval(secs => ?) LIMIT ?))", age.toMillis() / 1000.0, batch);
     }
 
-    private static final String UPSERT_CONVERSATIONS = """
+    private static final String INSERT_TIMELINE_AND_UPSERT_CONVERSATIONS = """
+                WITH timeline AS (
+                    INSERT INTO chat_timeline (owner_uid, peer_uid, seq, msg_id, sender_uid, send_id, msg_type, body, quote_msg_id, priority)
+                    SELECT o, p, s, m, f, i, t, b::jsonb, q, r::smallint
+                    FROM unnest(?::int8[], ?::int8[], ?::int8[], ?::int8[], ?::int8[], ?::varchar[], ?::varchar[], ?::varchar[],
+                                ?::int8[], ?::int4[]) AS x(o, p, s, m, f, i, t, b, q, r)
+                    RETURNING 1)
                 INSERT INTO chat_conversation AS c (owner_uid, peer_uid, last_seq, last_msg_id, last_sender_uid, last_preview, unread,
                     sync_version, updated_at)
                 SELECT o, p, s, m, f, v, u, %s, now()
                 FROM unnest(?::int8[], ?::int8[], ?::int8[], ?::int8[], ?::int8[], ?::varchar[], ?::int4[], ?::int4[])
                     AS x(o, p, s, m, f, v, u, r)
+                WHERE (SELECT count(*) FROM timeline) > 0
                 ORDER BY o, p
                 ON CONFLICT (owner_uid, peer_uid) DO UPDATE SET last_seq = EXCLUDED.last_seq, last_msg_id = EXCLUDED.last_msg_id,
                     last_sender_uid = EXCLUDED.last_sender_uid, last_preview = EXCLUDED.last_preview,
