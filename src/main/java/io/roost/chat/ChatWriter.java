@@ -59,8 +59,8 @@ public class ChatWriter {
     }
 
     /**
-     * Writes a batch of checked messages in one transaction, each step one statement for all of
-     * them in the one lock order (sendId keys, pairs, users, conversations). Answers per write, in
+     * Writes a batch of checked messages in one transaction: three statements for all of them,
+     * in the one lock order (sendId keys, pairs, conversations). Answers per write, in
      * order: its {@link Sent}, or null where a concurrent transaction had claimed its sendId first
      * (the caller reads that one's answer after this commit). The sendIds must be distinct.
      */
@@ -90,37 +90,28 @@ public class ChatWriter {
             return new ArrayList<>(java.util.Collections.nCopies(writes.size(), null));
         }
 
-        // New rows first, the outbox events and then the timeline rows: they lock no row another
-        // transaction waits for. The conversations' rows, which read reports and delivered cursors
-        // also lock, come last, in the timeline's statement, so their locks are held for the rest
-        // of that statement and the commit.
         List<Sent> answers = new ArrayList<>(java.util.Collections.nCopies(writes.size(), null));
         List<MessageEvents.Event> events = new ArrayList<>();
         List<ChatPush> toPush = new ArrayList<>();
-        for (int i : live) {
-            SendCommand c = writes.get(i).command();
-            long msgId = claims.get(i).msgId();
-            OffsetDateTime tm = times.get(claims.get(i).key());
-            JsonObject event = event(c, writes.get(i).body(), msgId, seqs[i], c.system() ? 0 : c.sender(), tm);
-            events.add(new MessageEvents.Event(c.type(), msgId, JsonText.of(event)));
-            // to the recipient's devices, and to the sender's other devices (they sync; the sending one has the answer)
-            toPush.add(new ChatPush(c.sender(), c.peer(), seqs[i], msgId, event, writes.get(i).fromConnection()));
-            answers.set(i, new Sent(c.sendId(), msgId, seqs[i], tm, false));
-        }
-        outbox.publishAll(MessageEvents.envelopes(events));
-
         List<ChatStore.TimelineRow> rows = new ArrayList<>();
         Map<List<Long>, ChatStore.ConversationChange> conversations = new TreeMap<>(PAIR_ORDER);
         for (int i : live) {
             SendCommand c = writes.get(i).command();
+            JsonObject body = writes.get(i).body();
             long msgId = claims.get(i).msgId();
             long senderUid = c.system() ? 0 : c.sender();
-            String json = JsonText.of(writes.get(i).body());
+            OffsetDateTime tm = times.get(claims.get(i).key());
+            JsonObject event = event(c, body, msgId, seqs[i], senderUid, tm);
+            events.add(new MessageEvents.Event(c.type(), msgId, JsonText.of(event)));
+            // to the recipient's devices, and to the sender's other devices (they sync; the sending one has the answer)
+            toPush.add(new ChatPush(c.sender(), c.peer(), seqs[i], msgId, event, writes.get(i).fromConnection()));
+            answers.set(i, new Sent(c.sendId(), msgId, seqs[i], tm, false));
+            String json = JsonText.of(body);
             rows.add(new ChatStore.TimelineRow(c.sender(), c.peer(), seqs[i], msgId, senderUid, c.sendId(), c.type(), json,
                     c.quoteMsgId(), c.priority()));
             rows.add(new ChatStore.TimelineRow(c.peer(), c.sender(), seqs[i], msgId, senderUid, c.sendId(), c.type(), json,
                     c.quoteMsgId(), c.priority()));
-            String preview = ChatRules.preview(c.type(), writes.get(i).body());
+            String preview = ChatRules.preview(c.type(), body);
             // the sender's own message is not unread for them; a system message is for both
             change(conversations, c.sender(), c.peer(), seqs[i], msgId, senderUid, preview, c.system() ? 1 : 0);
             change(conversations, c.peer(), c.sender(), seqs[i], msgId, senderUid, preview, 1);
@@ -130,6 +121,11 @@ public class ChatWriter {
         for (ChatStore.ConversationChange c : conversations.values()) {
             ranked.add(c.withRank(versions.next(c.owner())));
         }
+        // New rows first, the outbox events and then the timeline rows: they lock no row another
+        // transaction waits for. The conversations' rows, which read reports and delivered cursors
+        // also lock, come last, in the timeline's statement, so their locks are held for the rest
+        // of that statement and the commit.
+        outbox.publishAll(MessageEvents.envelopes(events));
         store.insertTimelineAndUpsertConversations(rows, ranked);
         pushes.fire(new ChatPush.Batch(toPush));
         return answers;

@@ -13,8 +13,8 @@ import java.util.Map;
 import javax.sql.DataSource;
 
 /**
- * The statements of a batch of sends, one statement per step for the whole batch, each taking its
- * row locks in key order (sendId keys, then pairs, then conversations): two batches, on one node or two,
+ * The statements of a batch of sends, each for the whole batch, taking their row locks in key
+ * order (sendId keys, then pairs, then conversations): two batches, on one node or two,
  * always lock in the same order and never deadlock. Rows of the single-row steps
  * ({@link ChatStore}) use the same tables and the same order.
  */
