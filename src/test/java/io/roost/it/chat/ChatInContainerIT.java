@@ -12,6 +12,7 @@ import io.roost.chat.Sent;
 import io.roost.chat.store.OfflinePushStore;
 import io.roost.chat.store.SyncVersionSql;
 import io.roost.identity.AccountService;
+import io.roost.it.Database;
 import io.roost.it.Deployments;
 import io.roost.platform.api.Page;
 import io.roost.platform.json.Jsonp;
@@ -49,7 +50,7 @@ class ChatInContainerIT {
 
     @Deployment
     static WebArchive deployment() {
-        return Deployments.roost().addClasses(ChatInContainerIT.class);
+        return Deployments.roost().addClasses(ChatInContainerIT.class, Database.class);
     }
 
     @Inject
@@ -421,6 +422,38 @@ class ChatInContainerIT {
                     WHERE i.inhparent = 'chat_timeline'::regclass AND 'autovacuum_analyze_threshold=1000000' = ANY(p.reloptions)""")) {
                 rs.next();
                 assertEquals(16, rs.getInt(1), "every timeline partition waits for a million changed rows");
+            }
+        }
+    }
+
+    /**
+     * A message is found by id (a quote's check, a resend's lookup) through the one unique index
+     * that leads with msg_id, whose new entries go to the right-hand edge of the B-tree; the index
+     * that led with owner_uid, and put each entry on a random page, is gone (V25). Sequential scans
+     * are off so that the plan shows an index even on this test's small partitions.
+     */
+    @Test
+    void aMessageIsFoundByIdThroughTheIndexThatLeadsWithMsgId() throws Exception {
+        long a = user();
+        long b = user();
+        Sent sent = chat.send(new SendCommand(a, b, "web:byid", "byid-" + UUID.randomUUID(), "text", text("by id"), null, 0, false));
+        try (Connection c = db.getConnection(); Statement s = c.createStatement()) {
+            Set<String> indexes = new HashSet<>();
+            try (ResultSet rs = s.executeQuery("""
+                    SELECT regexp_replace(pg_get_indexdef(i.indexrelid), '^.* USING ', ''), i.indisunique, i.indisvalid FROM pg_index i
+                    WHERE i.indrelid = 'chat_timeline'::regclass AND NOT i.indisprimary""")) {
+                while (rs.next()) {
+                    indexes.add(rs.getString(1) + (rs.getBoolean(2) ? " unique" : "") + (rs.getBoolean(3) ? "" : " invalid"));
+                }
+            }
+            assertEquals(Set.of("btree (msg_id, owner_uid) unique", "brin (created_at)"), indexes, "the timeline's indexes besides its key");
+            s.execute("SET enable_seqscan = off");
+            try {
+                String lookup = "SELECT 1 FROM chat_timeline WHERE owner_uid = %d AND msg_id = %d".formatted(b, sent.msgId());
+                String plan = Database.plan(s, lookup);
+                assertTrue(plan.contains("msg_id_owner_uid_idx") && plan.contains("Index Cond: ((msg_id = "), lookup + " →\n" + plan);
+            } finally {
+                s.execute("RESET enable_seqscan"); // the connection goes back to the pool
             }
         }
     }

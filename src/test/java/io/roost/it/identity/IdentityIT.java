@@ -21,7 +21,6 @@ import jakarta.mail.Message;
 import jakarta.mail.internet.MimeMessage;
 import java.net.http.HttpResponse;
 import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
@@ -459,21 +458,11 @@ class IdentityIT extends DeployedRoost {
         try (Connection c = Database.connect();
              Statement st = c.createStatement()) {
             st.execute("SET enable_seqscan = off");
-            assertTrue(plan(st, "SELECT id FROM account WHERE lower(username) LIKE 'srch%' AND lower(username) > '' "
+            assertTrue(Database.plan(st, "SELECT id FROM account WHERE lower(username) LIKE 'srch%' AND lower(username) > '' "
                     + "ORDER BY lower(username) LIMIT 20").contains("account_username_prefix_idx"));
-            assertTrue(plan(st, "SELECT id FROM account WHERE lower(username) LIKE '%harl%' OR lower(username) % 'charly'")
+            assertTrue(Database.plan(st, "SELECT id FROM account WHERE lower(username) LIKE '%harl%' OR lower(username) % 'charly'")
                     .contains("account_username_trgm_idx"));
         }
-    }
-
-    static String plan(Statement st, String sql) throws Exception {
-        StringBuilder plan = new StringBuilder();
-        try (ResultSet rs = st.executeQuery("EXPLAIN " + sql)) {
-            while (rs.next()) {
-                plan.append(rs.getString(1)).append('\n');
-            }
-        }
-        return plan.toString();
     }
 
     @Test
