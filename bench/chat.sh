@@ -26,7 +26,9 @@ export ROOST_DATA_DIR=${ROOST_DATA_DIR:-$PWD/target/bench-chat}
 mkdir -p "$(dirname "$ROOST_DATA_DIR")"
 export ROOST_MODE=dev ROOST_ADMIN_PASSWORD=bench-admin-password
 export ROOST_SESSION_HEARTBEAT_INTERVAL=30s
-export JBOSS_JAVA_SIZING=${JBOSS_JAVA_SIZING:--Xms1g -Xmx2g}
+# Both JVMs log their collections: a pause of the load generator delays the frames it times as much
+# as one of WildFly's, so the output gives both.
+export JBOSS_JAVA_SIZING="${JBOSS_JAVA_SIZING:--Xms1g -Xmx2g} -Xlog:gc:file=$ROOST_DATA_DIR.wildfly-gc.log:timemillis"
 DB_PORT=${ROOST_DEV_DB_PORT:-55432}
 ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
 echo "open-file limit: $(ulimit -n) per process"
@@ -48,7 +50,7 @@ trap cleanup EXIT
 field() { awk -v k="$2" '/^RESULT/ { for (i=1;i<=NF;i++) { split($i,a,"="); if (a[1]==k) print a[2] } }' "$1"; }
 
 # ---------------------------------------------------------------- Roost
-rm -rf "$ROOST_DATA_DIR" "$ROOST_DATA_DIR.start.log" "$GO" "$GO.heap" "$OUT" "$ROOST_DATA_DIR.jstack" "$ROOST_DATA_DIR.pgwait"
+rm -rf "$ROOST_DATA_DIR" "$ROOST_DATA_DIR.wildfly-gc.log" "$ROOST_DATA_DIR.generator-gc.log" "$ROOST_DATA_DIR.start.log" "$GO" "$GO.heap" "$OUT" "$ROOST_DATA_DIR.jstack" "$ROOST_DATA_DIR.pgwait"
 bin/roost start > "$ROOST_DATA_DIR.start.log" 2>&1 &
 for _ in $(seq 1 300); do grep -q "Roost is up" "$ROOST_DATA_DIR.start.log" 2>/dev/null && break; sleep 1; done
 grep -q "Roost is up" "$ROOST_DATA_DIR.start.log" || { cat "$ROOST_DATA_DIR.start.log"; exit 1; }
@@ -59,7 +61,7 @@ PG_TPS=$(pgbench_upsert_tps "$DB_PORT" "$ROOST_DATA_DIR")  # the box's speed tod
 PG_COMMIT=$(pg_commit_settings "$DB_PORT")
 
 echo "== Roost: chat"
-java -Xms1g -Xmx3g -cp "$CP" io.roost.bench.ChatBench --url="$ROOST_URL" --go-file="$GO" \
+java -Xms1g -Xmx3g -Xlog:gc:file="$ROOST_DATA_DIR.generator-gc.log":timemillis -cp "$CP" io.roost.bench.ChatBench --url="$ROOST_URL" --go-file="$GO" \
   --db-url="jdbc:postgresql://127.0.0.1:$DB_PORT/roost" "${ARGS[@]}" > "$OUT" 2>&1 &
 BENCH=$!
 PIDS_TO_STOP+=("$BENCH")
@@ -116,6 +118,7 @@ Roost ($(field "$OUT" devices) devices, $(field "$OUT" pairs) pairs, offered $(f
   send→answer p50 $(field "$OUT" answer_p50_ms) ms, p99 $(field "$OUT" answer_p99_ms) ms; send→push p50 $(field "$OUT" push_p50_ms) ms, p99 $(field "$OUT" push_p99_ms) ms
   CPU per message: WildFly $(cpu_us_per "$W" "$N") µs, PostgreSQL $(cpu_us_per "$P" "$N") µs, broker $(cpu_us_per "$D" "$N") µs, load generator $(cpu_us_per "$B" "$N") µs; machine busy $(awk -v m="$M" -v s="$SECS" -v hz="$HZ" 'BEGIN { printf "%.2f", m / hz / s }') of $(nproc) cores
   WildFly heap: $HEAP_PEAK during the measured phase, $(awk -v k="$ALLOC_KB" -v n="$N" 'BEGIN { printf "%.1f", (n > 0 ? k / n : 0) }') KB allocated per message; $HEAP_LIVE MB live after a full GC with every device connected
+  stop-the-world pauses in the measured phase: WildFly $(gc_pauses_between "$ROOST_DATA_DIR.wildfly-gc.log" "$FROM" "$TO"), load generator $(gc_pauses_between "$ROOST_DATA_DIR.generator-gc.log" "$FROM" "$TO")
   storage: $STORAGE; WAL $(awk -v b="$WAL_BYTES" -v n="$N" 'BEGIN { printf "%d", (n > 0 ? b / n : 0) }') bytes per message in the measured phase
   outcome: $(field "$OUT" outcome) (lost $(field "$OUT" lost), duplicated $(field "$OUT" dup), db check ok: $(field "$OUT" db_ok))
 EOT

@@ -20,6 +20,9 @@
 #   eden_kb_between FILE FROM_MS TO_MS
 #                           KB that JVM allocated in eden over [FROM_MS, TO_MS]: nearly all of what it
 #                           allocates, and what its young collections pay for
+#   gc_pauses_between FILE FROM_MS TO_MS
+#                           the stop-the-world pauses a JVM logged (-Xlog:gc:file=FILE:timemillis) over
+#                           [FROM_MS, TO_MS]: "N (X ms in all, longest Y ms)"
 #   jit_seconds PID         the JVM's total JIT compile time so far, in seconds
 #   wait_jit_quiet PID      waits (at most 180 s) until the JVM's compile time grows < 0.2 s in 3 s
 
@@ -128,6 +131,12 @@ eden_kb_between() {
       r = kb * 1000 / (at - last); for (i = n++; i > 0 && rate[i - 1] > r; i--) rate[i] = rate[i - 1]; rate[i] = r }
     { seen = 1; last = at; ec = $6; eu = $7; gcs = $14 + $16 }
     END { m = n ? (n % 2 ? rate[(n - 1) / 2] : (rate[n / 2 - 1] + rate[n / 2]) / 2) : 0; printf "%.0f", m * (t - f) / 1000 }' "$1"
+}
+
+gc_pauses_between() {
+  awk -v f="$2" -v t="$3" '/Pause/ { at = substr($1, 2) + 0; if (at < f || at > t) next
+      ms = $NF; sub("ms", "", ms); n++; sum += ms; if (ms > max) max = ms }
+    END { printf "%d (%.0f ms in all, longest %.0f ms)", n, sum, max }' "$1" 2>/dev/null || echo "not logged"
 }
 
 # A server that has run for a while has compiled its hot paths; right after a warm-up its one C2

@@ -99,8 +99,14 @@ public final class ChatBench {
     static long unexpectedCloses;
     static long reconnects;
     static long resends;
-    /** Answers: sendId, msgId, msgSeq (the DB check loads them). */
-    static final List<String[]> ANSWERS = new ArrayList<>();
+    /**
+     * Answers, four longs each: the device and the counter of the answer's sendId
+     * ({@code d<device>-<counter>}), its msgId and msgSeq; the DB check loads them. Numbers in one
+     * array, not three strings per answer: they live to the end of the run, and every object that
+     * survives is copied by the generator's young collections, whose pauses delay the frames it times.
+     */
+    static long[] answers = new long[4 << 16];
+    static int answerCount;
 
     static final class User {
         int index;
@@ -287,7 +293,8 @@ public final class ChatBench {
                 answeredMeasured++;
             }
             long msgSeq = ChatStats.num(f, "msgSeq", -1);
-            ANSWERS.add(new String[] {ChatStats.str(f, "sendId"), ChatStats.str(f, "msgId"), Long.toString(msgSeq)});
+            String msgId = ChatStats.str(f, "msgId"); // a string in the frame
+            answer(ChatStats.str(f, "sendId"), msgId == null ? -1 : Long.parseLong(msgId), msgSeq);
             if (msgSeq > 0 && !held.get((int) msgSeq)) {
                 hold(msgSeq); // the sending connection gets no push of its own message: the answer is its copy
             }
@@ -426,14 +433,37 @@ public final class ChatBench {
     static Runnable LOGIN_FAILED = () -> { };
 
     static long sentAtOf(String sendId) {
-        if (sendId == null || sendId.charAt(0) != 'd') {
+        long d = sendIdDevice(sendId);
+        if (d < 0) {
             return Long.MIN_VALUE;
         }
-        int dash = sendId.indexOf('-');
-        int d = Integer.parseInt(sendId, 1, dash, 10);
-        int k = Integer.parseInt(sendId, dash + 1, sendId.length(), 10);
-        Dev dev = devs[d];
+        int k = sendIdCounter(sendId);
+        Dev dev = devs[(int) d];
         return k < dev.counter ? dev.sentAt[k] : Long.MIN_VALUE;
+    }
+
+    /** The device index of a sendId {@code d<device>-<counter>}; -1 if it is not one of this generator's. */
+    static long sendIdDevice(String sendId) {
+        if (sendId == null || sendId.charAt(0) != 'd') {
+            return -1;
+        }
+        return Integer.parseInt(sendId, 1, sendId.indexOf('-'), 10);
+    }
+
+    static int sendIdCounter(String sendId) {
+        return Integer.parseInt(sendId, sendId.indexOf('-') + 1, sendId.length(), 10);
+    }
+
+    static void answer(String sendId, long msgId, long msgSeq) {
+        if (answerCount * 4 == answers.length) {
+            answers = Arrays.copyOf(answers, answers.length * 2);
+        }
+        long d = sendIdDevice(sendId);
+        int at = 4 * answerCount++;
+        answers[at] = d;
+        answers[at + 1] = d < 0 ? -1 : sendIdCounter(sendId);
+        answers[at + 2] = msgId;
+        answers[at + 3] = msgSeq;
     }
 
     public static void main(String[] args) {
@@ -786,10 +816,10 @@ public final class ChatBench {
             st.execute("CREATE TEMP TABLE bench_answer (send_id varchar(64), msg_id bigint, seq bigint, dev int, k int)");
             org.postgresql.copy.CopyManager copy = c.unwrap(org.postgresql.PGConnection.class).getCopyAPI();
             StringBuilder b = new StringBuilder();
-            for (String[] a : ANSWERS) {
-                int dash = a[0].indexOf('-');
-                b.append(a[0]).append('\t').append(a[1]).append('\t').append(a[2]).append('\t').append(a[0], 1, dash).append('\t')
-                        .append(a[0], dash + 1, a[0].length()).append('\n');
+            for (int i = 0; i < 4 * answerCount; i += 4) {
+                long d = answers[i], k = answers[i + 1];
+                b.append(d < 0 ? "\\N" : "d" + d + "-" + k).append('\t').append(answers[i + 2]).append('\t').append(answers[i + 3])
+                        .append('\t').append(d).append('\t').append(k).append('\n');
             }
             copy.copyIn("COPY bench_answer FROM STDIN", new StringReader(b.toString()));
             st.execute("ANALYZE bench_answer");
