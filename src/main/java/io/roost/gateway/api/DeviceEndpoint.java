@@ -152,12 +152,16 @@ public class DeviceEndpoint {
     }
 
     /**
-     * The worker pool Undertow dispatches endpoint methods to, running the work as Undertow runs an
-     * endpoint method (the application's class loader and naming context set up).
+     * The connection's XNIO worker pool, running the work as Undertow runs an endpoint method (the
+     * application's class loader and naming context set up). Not the session's own executor: with
+     * {@code dispatch-to-worker=false} (roost.cli) that is the connection's IO thread, and a login
+     * waiting for its commit there stalls every connection of that thread and caps the logins in
+     * flight at the number of IO threads.
      */
     private static Executor worker(Session session) {
         if (session instanceof UndertowSession undertow) {
-            return work -> undertow.getExecutor().execute(() -> undertow.getContainer().invokeEndpointMethod(work));
+            Executor pool = undertow.getWebSocketChannel().getWorker();
+            return work -> pool.execute(() -> undertow.getContainer().invokeEndpointMethod(work));
         }
         return Runnable::run;
     }

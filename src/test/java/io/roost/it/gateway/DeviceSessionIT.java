@@ -249,4 +249,61 @@ class DeviceSessionIT extends DeployedRoost {
         assertEquals("frame-too-large", d.expect("error").getString("code"));
         assertEquals(1009, d.closeCode());
     }
+
+    /**
+     * A login that waits for the database holds a worker thread, not its connection's IO thread.
+     * With the route table locked, 16 logins wait for their commit (more than the node's IO
+     * threads: two per core), and a new connection still gets its hello answered at once. When the
+     * lock goes, every waiting login is answered.
+     */
+    @Test
+    void loginsWaitingForTheDatabaseLeaveTheIoThreadsFree() throws Exception {
+        List<User> users = new ArrayList<>();
+        List<WsDevice> waiting = new ArrayList<>();
+        for (int i = 0; i < 16; i++) {
+            users.add(user());
+            waiting.add(WsDevice.hello(baseUrl, "android", "blocked-" + i));
+        }
+        try (var lock = Database.connect(); var watch = Database.connect()) {
+            lock.setAutoCommit(false);
+            lock.createStatement().execute("LOCK TABLE presence_device_route IN EXCLUSIVE MODE");
+            try {
+                for (int i = 0; i < waiting.size(); i++) {
+                    waiting.get(i).sendLogin(users.get(i).token());
+                }
+                awaitLoginWaitingOnTheLock(watch);
+                WsDevice fresh = connect();
+                fresh.send("{\"v\":1,\"type\":\"hello\",\"deviceId\":\"free\",\"deviceType\":\"web\"}");
+                JsonObject answer = fresh.frames.poll(5, TimeUnit.SECONDS);
+                assertNotNull(answer, "a hello while logins wait for the database is answered");
+                assertEquals("hello", answer.getString("type"));
+                for (WsDevice d : waiting) {
+                    assertTrue(d.frames.isEmpty(), "no login is answered before its commit");
+                }
+                fresh.bye();
+            } finally {
+                lock.rollback();
+            }
+        }
+        for (WsDevice d : waiting) {
+            d.expect("login");
+            d.bye();
+        }
+    }
+
+    /** Waits (at most 10 s) until a statement of the node waits for a lock on the route table. */
+    static void awaitLoginWaitingOnTheLock(java.sql.Connection watch) throws Exception {
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (System.nanoTime() < until) {
+            try (var rs = watch.createStatement().executeQuery("""
+                    SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query ILIKE '%presence_device_route%'""")) {
+                rs.next();
+                if (rs.getInt(1) > 0) {
+                    return;
+                }
+            }
+            Thread.sleep(50);
+        }
+        throw new AssertionError("no login reached the locked route table within 10 s");
+    }
 }
