@@ -12,8 +12,10 @@ import io.roost.it.DeployedRoost;
 import io.roost.it.LoginLog;
 import io.roost.it.TestUsers;
 import io.roost.it.TestUsers.User;
+import io.roost.it.Wait;
 import io.roost.it.WsDevice;
 import jakarta.json.JsonObject;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -271,7 +273,13 @@ class DeviceSessionIT extends DeployedRoost {
                 for (int i = 0; i < waiting.size(); i++) {
                     waiting.get(i).sendLogin(users.get(i).token());
                 }
-                awaitLoginWaitingOnTheLock(watch);
+                Wait.until("a login waits on the locked route table", Duration.ofSeconds(10), () -> {
+                    try (var rs = watch.createStatement().executeQuery("""
+                            SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query ILIKE '%presence_device_route%'""")) {
+                        rs.next();
+                        return rs.getInt(1) > 0;
+                    }
+                });
                 WsDevice fresh = connect();
                 fresh.send("{\"v\":1,\"type\":\"hello\",\"deviceId\":\"free\",\"deviceType\":\"web\"}");
                 JsonObject answer = fresh.frames.poll(5, TimeUnit.SECONDS);
@@ -289,21 +297,5 @@ class DeviceSessionIT extends DeployedRoost {
             d.expect("login");
             d.bye();
         }
-    }
-
-    /** Waits (at most 10 s) until a statement of the node waits for a lock on the route table. */
-    static void awaitLoginWaitingOnTheLock(java.sql.Connection watch) throws Exception {
-        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (System.nanoTime() < until) {
-            try (var rs = watch.createStatement().executeQuery("""
-                    SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query ILIKE '%presence_device_route%'""")) {
-                rs.next();
-                if (rs.getInt(1) > 0) {
-                    return;
-                }
-            }
-            Thread.sleep(50);
-        }
-        throw new AssertionError("no login reached the locked route table within 10 s");
     }
 }
