@@ -433,17 +433,17 @@ public final class ChatBench {
     static Runnable LOGIN_FAILED = () -> { };
 
     static long sentAtOf(String sendId) {
-        long d = sendIdDevice(sendId);
+        int d = sendIdDevice(sendId);
         if (d < 0) {
             return Long.MIN_VALUE;
         }
         int k = sendIdCounter(sendId);
-        Dev dev = devs[(int) d];
+        Dev dev = devs[d];
         return k < dev.counter ? dev.sentAt[k] : Long.MIN_VALUE;
     }
 
     /** The device index of a sendId {@code d<device>-<counter>}; -1 if it is not one of this generator's. */
-    static long sendIdDevice(String sendId) {
+    static int sendIdDevice(String sendId) {
         if (sendId == null || sendId.charAt(0) != 'd') {
             return -1;
         }
@@ -458,7 +458,7 @@ public final class ChatBench {
         if (answerCount * 4 == answers.length) {
             answers = Arrays.copyOf(answers, answers.length * 2);
         }
-        long d = sendIdDevice(sendId);
+        int d = sendIdDevice(sendId);
         int at = 4 * answerCount++;
         answers[at] = d;
         answers[at + 1] = d < 0 ? -1 : sendIdCounter(sendId);
