@@ -50,7 +50,7 @@ trap cleanup EXIT
 field() { awk -v k="$2" '/^RESULT/ { for (i=1;i<=NF;i++) { split($i,a,"="); if (a[1]==k) print a[2] } }' "$1"; }
 
 # ---------------------------------------------------------------- Roost
-rm -rf "$ROOST_DATA_DIR" "$ROOST_DATA_DIR.wildfly-gc.log" "$ROOST_DATA_DIR.generator-gc.log" "$ROOST_DATA_DIR.start.log" "$GO" "$GO.heap" "$OUT" "$ROOST_DATA_DIR.jstack" "$ROOST_DATA_DIR.pgwait"
+rm -rf "$ROOST_DATA_DIR" "$ROOST_DATA_DIR.wildfly-gc.log" "$ROOST_DATA_DIR.generator-gc.log" "$ROOST_DATA_DIR.start.log" "$GO" "$GO.heap" "$OUT" "$ROOST_DATA_DIR.jstack" "$ROOST_DATA_DIR.pgwait" "$ROOST_DATA_DIR".threads-*
 bin/roost start > "$ROOST_DATA_DIR.start.log" 2>&1 &
 for _ in $(seq 1 300); do grep -q "Roost is up" "$ROOST_DATA_DIR.start.log" 2>/dev/null && break; sleep 1; done
 grep -q "Roost is up" "$ROOST_DATA_DIR.start.log" || { cat "$ROOST_DATA_DIR.start.log"; exit 1; }
@@ -87,7 +87,9 @@ wal_lsn() { PGPASSWORD=roost psql -h 127.0.0.1 -p "$DB_PORT" -U roost roost -Atc
 touch "$GO"
 until grep -q "^MEASURE_START" "$OUT" 2>/dev/null || ! kill -0 $BENCH 2>/dev/null; do sleep 0.2; done
 WAL_FROM=$(wal_lsn)
-until grep -q "^MEASURE_END" "$OUT" 2>/dev/null || ! kill -0 $BENCH 2>/dev/null; do sleep 1; done
+thread_ticks "$PID" > "$ROOST_DATA_DIR.threads-start"
+until grep -q "^MEASURE_END" "$OUT" 2>/dev/null || ! kill -0 $BENCH 2>/dev/null; do sleep 0.2; done
+thread_ticks "$PID" > "$ROOST_DATA_DIR.threads-end"
 WAL_TO=$(wal_lsn)
 kill "$JSTAT" 2>/dev/null || true
 until grep -q "^SETTLED" "$OUT" 2>/dev/null || ! kill -0 $BENCH 2>/dev/null; do sleep 1; done
@@ -118,6 +120,7 @@ Roost ($(field "$OUT" devices) devices, $(field "$OUT" pairs) pairs, offered $(f
   send→answer p50 $(field "$OUT" answer_p50_ms) ms, p99 $(field "$OUT" answer_p99_ms) ms; send→push p50 $(field "$OUT" push_p50_ms) ms, p99 $(field "$OUT" push_p99_ms) ms
   CPU per message: WildFly $(cpu_us_per "$W" "$N") µs, PostgreSQL $(cpu_us_per "$P" "$N") µs, broker $(cpu_us_per "$D" "$N") µs, load generator $(cpu_us_per "$B" "$N") µs; machine busy $(awk -v m="$M" -v s="$SECS" -v hz="$HZ" 'BEGIN { printf "%.2f", m / hz / s }') of $(nproc) cores
   WildFly heap: $HEAP_PEAK during the measured phase, $(awk -v k="$ALLOC_KB" -v n="$N" 'BEGIN { printf "%.1f", (n > 0 ? k / n : 0) }') KB allocated per message; $HEAP_LIVE MB live after a full GC with every device connected
+  WildFly's CPU by thread in the measured phase (share of one core): $(thread_cpu_between "$ROOST_DATA_DIR.threads-start" "$ROOST_DATA_DIR.threads-end")
   stop-the-world pauses in the measured phase: WildFly $(gc_pauses_between "$ROOST_DATA_DIR.wildfly-gc.log" "$FROM" "$TO"), load generator $(gc_pauses_between "$ROOST_DATA_DIR.generator-gc.log" "$FROM" "$TO")
   storage: $STORAGE; WAL $(awk -v b="$WAL_BYTES" -v n="$N" 'BEGIN { printf "%d", (n > 0 ? b / n : 0) }') bytes per message in the measured phase
   outcome: $(field "$OUT" outcome) (lost $(field "$OUT" lost), duplicated $(field "$OUT" dup), db check ok: $(field "$OUT" db_ok))

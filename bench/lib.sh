@@ -23,6 +23,11 @@
 #   gc_pauses_between FILE FROM_MS TO_MS
 #                           the stop-the-world pauses a JVM logged (-Xlog:gc:file=FILE:timemillis) over
 #                           [FROM_MS, TO_MS]: "N (X ms in all, longest Y ms)"
+#   thread_ticks PID        one line per thread of that process: "epoch_ms tid ticks name" (utime+stime)
+#   thread_cpu_between A B [TOP]
+#                           from two thread_ticks snapshots: the CPU of each group of threads (a name
+#                           without its number: "default I/O", "G1 Refine") between them, in percent of
+#                           one core, the TOP (8) largest: where a JVM's CPU goes, by thread
 #   jit_seconds PID         the JVM's total JIT compile time so far, in seconds
 #   wait_jit_quiet PID      waits (at most 180 s) until the JVM's compile time grows < 0.2 s in 3 s
 
@@ -137,6 +142,29 @@ gc_pauses_between() {
   awk -v f="$2" -v t="$3" '/Pause/ { at = substr($1, 2) + 0; if (at < f || at > t) next
       ms = $NF; sub("ms", "", ms); n++; sum += ms; if (ms > max) max = ms }
     END { printf "%d (%.0f ms in all, longest %.0f ms)", n, sum, max }' "$1" 2>/dev/null || echo "not logged"
+}
+
+thread_ticks() {
+  local t c line f now=${EPOCHREALTIME/./}
+  for t in /proc/"$1"/task/*; do
+    { read -r c < "$t/comm"; read -r line < "$t/stat"; } 2>/dev/null || continue
+    read -ra f <<< "${line##*) }"
+    echo "${now:0:13} ${t##*/} $((f[11] + f[12])) $c"
+  done
+}
+
+# A thread's name without its number groups it with its pool ("default I/O-3", "G1 Refine#0").
+thread_cpu_between() {
+  awk -v top="${3:-8}" -v hz="$(getconf CLK_TCK)" '
+    FNR == 1 { file++ }
+    { name = $0; sub(/^[^ ]+ [^ ]+ [^ ]+ /, "", name); sub(/[-#_ ]*[0-9]+$/, "", name) }
+    file == 1 { before[$2] = $3; from = $1; next }
+    { group[name] += $3 - before[$2]; to = $1 }
+    END { secs = (to - from) / 1000; if (secs <= 0) { print "not measured"; exit }
+      n = 0; for (g in group) { k[++n] = g }
+      for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (group[k[j]] > group[k[i]]) { x = k[i]; k[i] = k[j]; k[j] = x }
+      for (i = 1; i <= n && i <= top; i++) printf "%s%s %.1f %%", (i > 1 ? ", " : ""), k[i], group[k[i]] * 100 / hz / secs
+      print "" }' "$1" "$2"
 }
 
 # A server that has run for a while has compiled its hot paths; right after a warm-up its one C2
