@@ -41,9 +41,10 @@ public class SendQueue {
     static final int WRITERS = 1;
     static final int BATCH_MAX = 500;
     /**
-     * Messages waiting for a batch, at most: about 20 s of a saturated node's throughput. Beyond it a
-     * send is refused at once (503 {@code service-unavailable}; the client sends again, same
-     * sendId), so an overload shows as refusals rather than as a heap full of queued bodies.
+     * Messages waiting for a batch, at most: 3–4 s of a saturated two-core node's throughput
+     * (5,000–6,000 messages/s, docs/benchmarks.md). Beyond it a send is refused at once (503
+     * {@code service-unavailable}; the client sends again, same sendId), so an overload shows as
+     * refusals rather than as a heap full of queued bodies.
      */
     static final int CAPACITY = 20_000;
     /**
