@@ -43,10 +43,15 @@ public final class WsDevice implements WebSocket.Listener {
     /** Connects and says hello; fails unless it is answered. */
     public static WsDevice hello(URL base, String deviceType, String deviceId) throws Exception {
         WsDevice d = connect(base);
-        d.send("{\"v\":1,\"type\":\"hello\",\"deviceId\":\"" + deviceId + "\",\"deviceType\":\"" + deviceType
-                + "\",\"protocolVersion\":1,\"clientVersion\":\"it\"}");
+        d.sendHello(deviceType, deviceId);
         d.expect("hello");
         return d;
+    }
+
+    /** Sends a hello frame without waiting for its answer. */
+    public void sendHello(String deviceType, String deviceId) {
+        send("{\"v\":1,\"type\":\"hello\",\"deviceId\":\"" + deviceId + "\",\"deviceType\":\"" + deviceType
+                + "\",\"protocolVersion\":1,\"clientVersion\":\"it\"}");
     }
 
     /** Connects, says hello and logs in with the token; fails unless both are answered. */

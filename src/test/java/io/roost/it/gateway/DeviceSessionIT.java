@@ -281,7 +281,7 @@ class DeviceSessionIT extends DeployedRoost {
                     }
                 });
                 WsDevice fresh = connect();
-                fresh.send("{\"v\":1,\"type\":\"hello\",\"deviceId\":\"free\",\"deviceType\":\"web\"}");
+                fresh.sendHello("web", "free");
                 JsonObject answer = fresh.frames.poll(5, TimeUnit.SECONDS);
                 assertNotNull(answer, "a hello while logins wait for the database is answered");
                 assertEquals("hello", answer.getString("type"));
