@@ -2,11 +2,14 @@ package io.roost.chat;
 
 import io.roost.chat.store.ChatStore;
 import io.roost.chat.store.SendBatchStore;
+import io.roost.identity.AccountService;
 import io.roost.platform.ids.IdGenerator;
 import io.roost.platform.json.JsonText;
 import io.roost.platform.json.Jsonp;
 import io.roost.platform.outbox.OutboxPublisher;
 import io.roost.platform.problem.ProblemException;
+import io.roost.social.SocialGraph;
+import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Event;
 import jakarta.inject.Inject;
@@ -51,6 +54,23 @@ public class ChatWriter {
     @Inject
     StrangerLimit strangers;
 
+    @Inject
+    AccountService accounts;
+
+    @Inject
+    SocialGraph graph;
+
+    /** Both users active, no block either way: checked in the claim's statement ({@link SendBatchStore.Checks}). */
+    private SendBatchStore.Checks checks;
+
+    /** The answer to a message the checks refused when it was claimed: nothing was written for it. */
+    static final Sent REFUSED = new Sent(null, 0, 0, null, false);
+
+    @PostConstruct
+    void init() {
+        checks = new SendBatchStore.Checks(accounts::activeSql, graph::blockedEitherWaySql);
+    }
+
     /**
      * One checked message to write: the command, the body as stored (after the content filter), its
      * resend hash, and the device connection it came from (null: REST).
@@ -59,24 +79,30 @@ public class ChatWriter {
     }
 
     /**
-     * Writes a batch of checked messages in one transaction: three statements for all of them,
-     * in the one lock order (sendId keys, pairs, conversations). Answers per write, in
-     * order: its {@link Sent}, or null where a concurrent transaction had claimed its sendId first
-     * (the caller reads that one's answer after this commit). The sendIds must be distinct.
+     * Writes a batch of messages in one transaction: three statements for all of them, in the one
+     * lock order (sendId keys, pairs, conversations). The first also makes the checks that need
+     * other modules' rows (both users active, no block either way). Answers per write, in order:
+     * its {@link Sent}; {@link #REFUSED} where those checks refused it; or null where a concurrent
+     * transaction had claimed its sendId first (the caller reads that one's answer after this
+     * commit). The sendIds must be distinct; the writes must have passed the checks made before
+     * (the quote, the content filter).
      */
     @Transactional(Transactional.TxType.REQUIRES_NEW)
     public List<Sent> writeAll(List<Write> writes) {
         List<SendBatchStore.Claim> claims = new ArrayList<>();
         for (Write w : writes) {
             SendCommand c = w.command();
-            claims.add(new SendBatchStore.Claim(SendQueue.key(c), ids.nextId(), c.peer(), w.hash()));
+            claims.add(new SendBatchStore.Claim(SendQueue.key(c), ids.nextId(), c.peer(), w.hash(), !c.system()));
         }
-        SendBatchStore.Claimed claimed = batch.claimAndTakeSeqs(claims);
+        SendBatchStore.Claimed claimed = batch.claimAndTakeSeqs(claims, checks);
         Map<SendBatchStore.SendKey, OffsetDateTime> times = claimed.times();
+        List<Sent> answers = new ArrayList<>(java.util.Collections.nCopies(writes.size(), null));
         List<Integer> live = new ArrayList<>();
         for (int i = 0; i < writes.size(); i++) {
             if (times.containsKey(claims.get(i).key())) {
                 live.add(i);
+            } else if (claimed.refused().contains(claims.get(i).key())) {
+                answers.set(i, REFUSED);
             }
         }
         long[] seqs = seqs(writes, live, claimed.lastSeqs());
@@ -87,10 +113,9 @@ public class ChatWriter {
             strangers.check(c, earlier.merge(List.of(c.sender(), c.peer()), 1, Integer::sum) - 1);
         }
         if (live.isEmpty()) {
-            return new ArrayList<>(java.util.Collections.nCopies(writes.size(), null));
+            return answers;
         }
 
-        List<Sent> answers = new ArrayList<>(java.util.Collections.nCopies(writes.size(), null));
         List<MessageEvents.Event> events = new ArrayList<>();
         List<ChatPush> toPush = new ArrayList<>();
         List<ChatStore.TimelineRow> rows = new ArrayList<>();

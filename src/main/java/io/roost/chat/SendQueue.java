@@ -17,6 +17,7 @@ import jakarta.json.JsonObject;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -26,12 +27,15 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * Sends by group commit ({@link GroupCommit}): the messages that arrive together are checked with
- * one query per check and written in one transaction ({@link ChatWriter#writeAll}), so a busy
- * node pays a commit per batch, not per message, and each sender still gets its answer only after
- * its message is committed. The checks keep their order per message: both users active, no block
- * either way, the quote visible, the content filter; a stored sendId is answered with its stored
- * answer whatever the checks say now (what was accepted stays accepted).
+ * Sends by group commit ({@link GroupCommit}): the messages that arrive together are written in
+ * one transaction ({@link ChatWriter#writeAll}), so a busy node pays a commit per batch, not per
+ * message, and each sender still gets its answer only after its message is committed. The checks
+ * that read other modules' rows (both users active, no block either way) run inside the claim's
+ * statement, so a batch's checks cost no round trip of their own on the writer's serial path; a
+ * message a check refuses goes through every check in order (one query each), so its answer names
+ * the first that fails: both users active, no block either way, the quote visible, the content
+ * filter. A stored sendId is answered with its stored answer whatever the checks say now (what
+ * was accepted stays accepted).
  */
 @ApplicationScoped
 public class SendQueue {
@@ -98,10 +102,7 @@ public class SendQueue {
     /** Queues a checked message; the answer completes after its commit (or with the ProblemException that refused it). */
     CompletableFuture<Sent> submit(SendCommand c, byte[] hash, String fromConnection) {
         Pending p = new Pending(c, hash, fromConnection, new CompletableFuture<>());
-        if (!queue.offer(p)) {
-            p.done.completeExceptionally(new ProblemException(503, "service-unavailable", "Service Unavailable",
-                    "Too many messages are waiting to be stored; send again shortly."));
-        }
+        enqueue(p);
         return p.done;
     }
 
@@ -120,9 +121,24 @@ public class SendQueue {
                     again.add(p);
                 }
             }
-            List<Pending> unique = new ArrayList<>(first.values());
-            List<ChatWriter.Write> writes = check(unique);
-            List<Pending> writing = unique.stream().filter(p -> !p.done.isDone()).toList();
+            Map<Pending, ChatWriter.Write> passed = new IdentityHashMap<>();
+            List<Pending> refusedHere = new ArrayList<>();
+            for (Pending p : first.values()) {
+                try {
+                    passed.put(p, checkedHere(p));
+                } catch (ProblemException e) {
+                    refusedHere.add(p);
+                }
+            }
+            passed.putAll(checkInOrder(refusedHere));
+            List<Pending> writing = new ArrayList<>();
+            List<ChatWriter.Write> writes = new ArrayList<>();
+            for (Pending p : first.values()) { // in arrival order: a device's messages take their seqs in the order it sent them
+                if (passed.containsKey(p)) {
+                    writing.add(p);
+                    writes.add(passed.get(p));
+                }
+            }
             write(writing, writes);
             for (Pending p : again) {
                 first.get(p.key()).done.whenComplete((sent, failure) -> {
@@ -139,17 +155,21 @@ public class SendQueue {
     }
 
     /**
-     * The checks that need the database, one query each for the whole batch; a refused message
-     * completes with its problem here. Returns the writes of the others, in their order. A resend
-     * of a stored message passes its checks like the first send did and is answered from the
-     * store when its claim finds the sendId taken ({@link #complete}); only a refused message is
-     * looked up here first, so that what was accepted stays accepted (a block, a disabled account
-     * or a new word on the list since then does not turn a stored message's resend into an error).
+     * Every check in its order, one query each for the whole batch: for the messages a check
+     * refused on the fast path (here, or in the claim's statement), so that the answer names the
+     * first check that fails. A refused message completes with its problem here, or with its stored
+     * answer if it is a resend of a stored message: what was accepted stays accepted (a block, a
+     * disabled account or a new word on the list since then does not turn a stored message's
+     * resend into an error). Returns the messages that pass with their writes, in their order (the
+     * rows changed since the fast path refused them).
      */
-    private List<ChatWriter.Write> check(List<Pending> unique) {
+    private Map<Pending, ChatWriter.Write> checkInOrder(List<Pending> pending) {
+        if (pending.isEmpty()) {
+            return Map.of();
+        }
         Set<Long> uids = new HashSet<>();
         Set<List<Long>> pairs = new HashSet<>();
-        for (Pending p : unique) {
+        for (Pending p : pending) {
             uids.add(p.command.sender());
             uids.add(p.command.peer());
             if (!p.command.system()) {
@@ -158,11 +178,11 @@ public class SendQueue {
         }
         Set<Long> active = accounts.activeAmong(uids);
         Set<List<Long>> blocked = graph.blockedEitherWay(pairs);
-        List<ChatWriter.Write> writes = new ArrayList<>();
+        Map<Pending, ChatWriter.Write> writes = new LinkedHashMap<>();
         Map<Pending, ProblemException> refused = new LinkedHashMap<>();
-        for (Pending p : unique) {
+        for (Pending p : pending) {
             try {
-                writes.add(checked(p, active, blocked));
+                writes.put(p, checked(p, active, blocked));
             } catch (ProblemException e) {
                 refused.put(p, e);
             }
@@ -195,6 +215,16 @@ public class SendQueue {
         if (!c.system() && blocked.contains(pair(c))) {
             throw new ProblemException(403, "blocked", "Forbidden", "One of you blocks the other; nothing was sent.");
         }
+        return checkedHere(p);
+    }
+
+    /**
+     * The checks after those two, made here (the quote, the content filter): its write, or the
+     * ProblemException that refuses it. Both users active and no block either way are checked in
+     * the claim's statement ({@link ChatWriter#writeAll}), which costs no round trip of its own.
+     */
+    private ChatWriter.Write checkedHere(Pending p) {
+        SendCommand c = p.command;
         if (c.quoteMsgId() != null && !store.visible(c.sender(), c.peer(), c.quoteMsgId())) {
             throw ProblemException.badRequest("invalid-quote", "The quoted message is not in this conversation (or you deleted it).");
         }
@@ -247,12 +277,25 @@ public class SendQueue {
     }
 
     private void complete(List<Pending> writing, List<Sent> answers) {
+        List<Pending> refused = new ArrayList<>();
         for (int i = 0; i < writing.size(); i++) {
-            if (answers.get(i) != null) {
+            if (answers.get(i) == ChatWriter.REFUSED) {
+                refused.add(writing.get(i));
+            } else if (answers.get(i) != null) {
                 writing.get(i).done.complete(answers.get(i));
             } else {
                 answerResend(writing.get(i)); // another transaction claimed this sendId first and committed
             }
+        }
+        // refused in the claim's statement: the checks in order name the problem (or find a stored answer)
+        checkInOrder(refused).keySet().forEach(this::enqueue); // passes after all (a row changed in between): a later batch
+    }
+
+    /** Queues a message for a batch, or refuses it at once with 503 if the queue is full. */
+    private void enqueue(Pending p) {
+        if (!queue.offer(p)) {
+            p.done.completeExceptionally(new ProblemException(503, "service-unavailable", "Service Unavailable",
+                    "Too many messages are waiting to be stored; send again shortly."));
         }
     }
 

@@ -117,6 +117,14 @@ public class AccountService {
         return store.activeAmong(uids);
     }
 
+    /**
+     * SQL that is true where the user {@code uid} (an SQL expression of the caller's statement) is
+     * an active account: for a statement on a hot path that checks it without a query of its own.
+     */
+    public String activeSql(String uid) {
+        return AccountStore.activeSql(uid);
+    }
+
     /** 404 {@code not-found} ("No user ...") unless {@code uid} is an active account. */
     public void requireActiveUser(long uid) {
         if (!isActive(uid)) {

@@ -282,10 +282,19 @@ public class SocialGraph {
         Long[] a = pairs.stream().map(p -> p.get(0)).toArray(Long[]::new);
         Long[] b = pairs.stream().map(p -> p.get(1)).toArray(Long[]::new);
         Set<List<Long>> blocked = new java.util.HashSet<>();
-        for (long[] k : graphStore.blocksBetween(a, b)) {
+        for (long[] k : graphStore.blockedAmong(a, b)) {
             blocked.add(List.of(Math.min(k[0], k[1]), Math.max(k[0], k[1])));
         }
         return blocked;
+    }
+
+    /**
+     * SQL that is true where the users {@code a} and {@code b} (SQL expressions of the caller's
+     * statement) block each other, either way: for a statement on a hot path that checks it
+     * without a query of its own.
+     */
+    public String blockedEitherWaySql(String a, String b) {
+        return GraphStore.blockedEitherWaySql(a, b);
     }
 
     public SendDecision canSend(long from, long to) {

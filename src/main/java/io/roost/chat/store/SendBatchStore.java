@@ -8,8 +8,12 @@ import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
 import java.time.OffsetDateTime;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.function.BinaryOperator;
+import java.util.function.UnaryOperator;
 import javax.sql.DataSource;
 
 /**
@@ -26,8 +30,8 @@ public class SendBatchStore {
     public record SendKey(long sender, String deviceKey, String sendId) {
     }
 
-    /** A sendId to claim: its key, the message id it will answer, and what it was sent with. */
-    public record Claim(SendKey key, long msgId, long peer, byte[] bodyHash) {
+    /** A sendId to claim: its key, the message id it will answer, what it was sent with, and whether blocks apply (not to a system message). */
+    public record Claim(SendKey key, long msgId, long peer, byte[] bodyHash, boolean blocksApply) {
     }
 
     @Resource(lookup = "java:jboss/datasources/RoostDS")
@@ -60,28 +64,49 @@ public class SendBatchStore {
                 rs.getObject(first + 4, OffsetDateTime.class));
     }
 
-    /** What a batch's claim got: the keys it claimed with their creation time, and each pair's new last seq. */
-    public record Claimed(Map<SendKey, OffsetDateTime> times, Map<List<Long>, Long> lastSeqs) {
+    /**
+     * The other modules' checks a message must pass before it is claimed, as SQL over the batch's
+     * columns: {@code active} of a user (an SQL expression), {@code blockedEitherWay} of two users.
+     * Run inside the claim's statement, they cost no round trip of their own on the send writer's
+     * serial path.
+     */
+    public record Checks(UnaryOperator<String> active, BinaryOperator<String> blockedEitherWay) {
+
+        /** Over the claim's columns: sender {@code k.u}, peer {@code k.p}, and {@code k.b}, whether blocks apply (not to a system message). */
+        String sql() {
+            return active.apply("k.u") + " AND " + active.apply("k.p") + " AND (NOT k.b OR NOT " + blockedEitherWay.apply("k.u", "k.p") + ")";
+        }
     }
 
     /**
-     * Claims the sendIds (distinct keys) for this transaction, then takes the seqs of the claimed
-     * ones, in one statement (one round trip less on the send writer's serial path). A key a
-     * concurrent transaction claimed waits for it: taken if it commits, ours if it rolls back.
-     * Every claim is made before the first pair row is locked (the pairs are counted from all of
-     * them), and the pairs are locked in (low, high) order. Returns the claimed keys with their
-     * creation time (the transaction's, common to all), and each pair's new last seq by
-     * {@code List.of(low, high)}: the claimed messages of a pair get last - count + 1 … last.
+     * What a batch's claim got: the keys it claimed with their creation time, each pair's new last
+     * seq, and the keys the checks refused (nothing was claimed for them).
      */
-    public Claimed claimAndTakeSeqs(List<Claim> claims) {
+    public record Claimed(Map<SendKey, OffsetDateTime> times, Map<List<Long>, Long> lastSeqs, Set<SendKey> refused) {
+    }
+
+    /**
+     * Checks the messages, claims the sendIds (distinct keys) of those that pass for this
+     * transaction, then takes the seqs of the claimed ones, in one statement (the checks and the
+     * claim cost one round trip on the send writer's serial path, not three). A key a concurrent
+     * transaction claimed waits for it: taken if it commits, ours if it rolls back. Every claim is
+     * made before the first pair row is locked (the pairs are counted from all of them), and the
+     * pairs are locked in (low, high) order. Returns the claimed keys with their creation time (the
+     * transaction's, common to all), each pair's new last seq by {@code List.of(low, high)} (the
+     * claimed messages of a pair get last - count + 1 … last), and the refused keys.
+     */
+    public Claimed claimAndTakeSeqs(List<Claim> claims, Checks checks) {
         List<SendKey> keys = claims.stream().map(Claim::key).toList();
         Map<SendKey, OffsetDateTime> times = new HashMap<>();
         Map<List<Long>, Long> lastSeqs = new HashMap<>();
+        Set<SendKey> refused = new HashSet<>();
         query("""
-                WITH claimed AS (
+                WITH input AS MATERIALIZED (
+                    SELECT u, d, i, m, p, h, %s AS allowed
+                    FROM unnest(?::int8[], ?::varchar[], ?::varchar[], ?::int8[], ?::int8[], ?::bytea[], ?::bool[]) AS k(u, d, i, m, p, h, b)),
+                claimed AS (
                     INSERT INTO chat_send (sender_uid, device_key, send_id, msg_id, peer_uid, body_hash)
-                    SELECT u, d, i, m, p, h FROM unnest(?::int8[], ?::varchar[], ?::varchar[], ?::int8[], ?::int8[], ?::bytea[])
-                        AS k(u, d, i, m, p, h)
+                    SELECT u, d, i, m, p, h FROM input WHERE allowed
                     ORDER BY u, d, i
                     ON CONFLICT DO NOTHING
                     RETURNING sender_uid, device_key, send_id, peer_uid, created_at),
@@ -93,18 +118,22 @@ public class SendBatchStore {
                     RETURNING low_uid, high_uid, last_seq)
                 SELECT sender_uid, device_key, send_id, created_at, NULL::int8, NULL::int8, NULL::int8 FROM claimed
                 UNION ALL
-                SELECT NULL, NULL, NULL, NULL, low_uid, high_uid, last_seq FROM pairs""",
+                SELECT NULL, NULL, NULL, NULL, low_uid, high_uid, last_seq FROM pairs
+                UNION ALL
+                SELECT u, d, i, NULL, NULL, NULL, NULL FROM input WHERE NOT allowed""".formatted(checks.sql()),
                 rs -> {
-                    if (rs.getString(2) != null) {
-                        times.put(key(rs), rs.getObject(4, OffsetDateTime.class));
-                    } else {
+                    if (rs.getString(2) == null) {
                         lastSeqs.put(List.of(rs.getLong(5), rs.getLong(6)), rs.getLong(7));
+                    } else if (rs.getObject(4) == null) {
+                        refused.add(key(rs));
+                    } else {
+                        times.put(key(rs), rs.getObject(4, OffsetDateTime.class));
                     }
                     return null;
                 }, senders(keys), devices(keys), sendIds(keys),
                 claims.stream().map(Claim::msgId).toArray(Long[]::new), claims.stream().map(Claim::peer).toArray(Long[]::new),
-                claims.stream().map(Claim::bodyHash).toArray(byte[][]::new));
-        return new Claimed(times, lastSeqs);
+                claims.stream().map(Claim::bodyHash).toArray(byte[][]::new), claims.stream().map(Claim::blocksApply).toArray(Boolean[]::new));
+        return new Claimed(times, lastSeqs, refused);
     }
 
     /** The key in a result's first three columns (sender_uid, device_key, send_id). */

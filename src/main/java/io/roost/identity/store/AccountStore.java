@@ -49,7 +49,15 @@ public class AccountStore {
     /** Those of {@code ids} that are active accounts: one probe over plain JDBC, for a batch of messages. */
     public Set<Long> activeAmong(Collection<Long> ids) {
         return ids.isEmpty() ? Set.of() : new HashSet<>(Jdbc.query(dataSource,
-                "SELECT id FROM account WHERE id = ANY(?) AND status = 'ACTIVE'", rs -> rs.getLong(1), (Object) ids.toArray(Long[]::new)));
+                "SELECT x.u FROM unnest(?::int8[]) AS x(u) WHERE " + activeSql("x.u"), rs -> rs.getLong(1), (Object) ids.toArray(Long[]::new)));
+    }
+
+    /**
+     * SQL that is true where the user {@code uid} (an SQL expression) is an active account: the one
+     * definition, for {@link #activeAmong} and for another module's statement that checks it in passing.
+     */
+    public static String activeSql(String uid) {
+        return "EXISTS (SELECT 1 FROM account WHERE id = " + uid + " AND status = 'ACTIVE')";
     }
 
     public Optional<Account> find(long id) {

@@ -85,15 +85,22 @@ public class GraphStore {
     }
 
     /**
-     * Of the pairs {@code (a[i], b[i])}, those where either side blocks the other, each as the
-     * (blocker, blocked) rows found: one statement for a batch of messages.
+     * Of the pairs {@code (a[i], b[i])}, those where either side blocks the other, as {@code {a, b}}:
+     * one statement for a batch of messages.
      */
-    public List<long[]> blocksBetween(Long[] a, Long[] b) {
-        return Jdbc.query(dataSource, """
-                SELECT k.blocker_id, k.blocked_id FROM social_block k
-                JOIN (SELECT x, y FROM unnest(?::int8[], ?::int8[]) AS p(x, y)) p
-                  ON (k.blocker_id = p.x AND k.blocked_id = p.y) OR (k.blocker_id = p.y AND k.blocked_id = p.x)""",
+    public List<long[]> blockedAmong(Long[] a, Long[] b) {
+        return Jdbc.query(dataSource, "SELECT p.x, p.y FROM unnest(?::int8[], ?::int8[]) AS p(x, y) WHERE " + blockedEitherWaySql("p.x", "p.y"),
                 rs -> new long[] {rs.getLong(1), rs.getLong(2)}, a, b);
+    }
+
+    /**
+     * SQL that is true where the users {@code a} or {@code b} (SQL expressions) block each other,
+     * either way: the one definition, for {@link #blockedAmong} and for another module's statement
+     * that checks it in passing. Two primary-key probes.
+     */
+    public static String blockedEitherWaySql(String a, String b) {
+        return ("(EXISTS (SELECT 1 FROM social_block WHERE blocker_id = %1$s AND blocked_id = %2$s)"
+                + " OR EXISTS (SELECT 1 FROM social_block WHERE blocker_id = %2$s AND blocked_id = %1$s))").formatted(a, b);
     }
 
     /** One primary-key probe. */

@@ -17,9 +17,15 @@ import io.roost.it.WsDevice;
 import jakarta.json.JsonArray;
 import jakarta.json.JsonObject;
 import java.net.http.HttpResponse;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -204,6 +210,47 @@ class ChatApiIT extends DeployedRoost {
         assertEquals(1, messages(b, b.auth(), a, "").size(), "the refused ones wrote nothing");
         assertEquals(204, http().delete("api/v1/social/blocks/" + a.id(), b.auth()).statusCode());
         assertEquals(2, sendText(a, b, sid(), "sorry").getInt("seq"), "no seq was spent on the refused ones");
+    }
+
+    @Test
+    void refusedAndAcceptedSendsInOneBatchEachGetTheirOwnAnswer() throws Exception {
+        User a = user();
+        User b = user();
+        User c = user();
+        User d = user();
+        User gone = user();
+        assertEquals(201, http().put("api/v1/social/blocks/" + c.id(), d.auth(), "").statusCode());
+        assertEquals(200, http().post("api/v1/accounts/" + gone.id() + "/disable", Http.ADMIN, "").statusCode());
+        // sent at once, so that they share send batches: the checks in the claim's statement refuse some rows of a batch
+        int each = 8;
+        List<Callable<HttpResponse<String>>> sends = new ArrayList<>();
+        for (int i = 0; i < each; i++) {
+            sends.add(() -> send(a.auth(), "\"peer\":\"" + b.id() + "\",\"sendId\":\"" + sid() + "\",\"type\":\"text\",\"text\":\"ok\""));
+            sends.add(() -> send(c.auth(), "\"peer\":\"" + d.id() + "\",\"sendId\":\"" + sid() + "\",\"type\":\"text\",\"text\":\"x\""));
+            sends.add(() -> send(a.auth(), "\"peer\":\"" + gone.id() + "\",\"sendId\":\"" + sid() + "\",\"type\":\"text\",\"text\":\"x\""));
+        }
+        ExecutorService pool = Executors.newFixedThreadPool(sends.size());
+        try {
+            List<Future<HttpResponse<String>>> answers = pool.invokeAll(sends);
+            List<Long> seqs = new ArrayList<>();
+            for (int i = 0; i < answers.size(); i++) {
+                HttpResponse<String> r = answers.get(i).get(30, TimeUnit.SECONDS);
+                switch (i % 3) {
+                    case 0 -> {
+                        assertEquals(201, r.statusCode(), r.body());
+                        seqs.add(json(r).getJsonNumber("seq").longValue());
+                    }
+                    case 1 -> assertProblem(r, 403, "blocked");
+                    default -> assertProblem(r, 404, "not-found");
+                }
+            }
+            assertEquals(LongStream.rangeClosed(1, each).boxed().toList(), seqs.stream().sorted().toList(), "a-b: seqs 1.." + each);
+        } finally {
+            pool.shutdownNow();
+        }
+        assertEquals(each, messages(b, b.auth(), a, "").size());
+        assertNull(conversation(d, c), "nothing was written for c-d");
+        assertNull(conversation(a, gone), "nothing was written for a and the disabled account");
     }
 
     @Test
