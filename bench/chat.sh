@@ -61,7 +61,7 @@ PG_TPS=$(pgbench_upsert_tps "$DB_PORT" "$ROOST_DATA_DIR")  # the box's speed tod
 PG_COMMIT=$(pg_commit_settings "$DB_PORT")
 
 echo "== Roost: chat"
-java -Xms1g -Xmx3g -Xlog:gc:file="$ROOST_DATA_DIR.generator-gc.log":timemillis -cp "$CP" io.roost.bench.ChatBench --url="$ROOST_URL" --go-file="$GO" \
+java -Xms4g -Xmx4g -Xmn3g -Xlog:gc:file="$ROOST_DATA_DIR.generator-gc.log":timemillis -cp "$CP" io.roost.bench.ChatBench --url="$ROOST_URL" --go-file="$GO" \
   --db-url="jdbc:postgresql://127.0.0.1:$DB_PORT/roost" "${ARGS[@]}" > "$OUT" 2>&1 &
 BENCH=$!
 PIDS_TO_STOP+=("$BENCH")

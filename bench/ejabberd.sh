@@ -75,7 +75,7 @@ EOT
   # erl execs erlexec, which execs beam.smp: $ej is the VM itself
   echo "$ej" > "$dir/beam.pid"
   local out=$dir/bench.out go=$dir/bench.go
-  java -Xms1g -Xmx3g -cp "$CP" io.roost.bench.XmppChatBench --port="$port" --go-file="$go" "$@" > "$out" 2>&1 &
+  java -Xms4g -Xmx4g -Xmn3g -cp "$CP" io.roost.bench.XmppChatBench --port="$port" --go-file="$go" "$@" > "$out" 2>&1 &
   bench=$!
   PIDS_TO_STOP+=("$bench")
   cpu_sampler "$dir/cpu" "$dir/beam.pid" "$dir/none" "" "$bench" &

@@ -21,7 +21,6 @@ import java.util.BitSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -140,8 +139,12 @@ public final class ChatBench {
         // sends: the counter is the sendId's suffix
         int counter;
         long[] sentAt = new long[64];
-        /** Unanswered sends, by counter: the frame, resent after a reconnect. */
-        final TreeMap<Integer, String> pending = new TreeMap<>();
+        /**
+         * Unanswered sends, by counter (their frames are rebuilt from it for a resend after a
+         * reconnect). Bits, not a map of frames: a map's entries are young objects hung from old
+         * ones on every send, whose cards the generator's young collections scan in their pauses.
+         */
+        final BitSet pending = new BitSet();
         boolean dropping;
         int drops;
 
@@ -271,10 +274,11 @@ public final class ChatBench {
             }
             String reqSeq = ChatStats.str(f, "seq"); // "s<counter>"
             int k = Integer.parseInt(reqSeq.substring(1));
-            if (pending.remove(k) == null) {
+            if (!pending.get(k)) {
                 ERRORS.add("answer-twice");
                 return;
             }
+            pending.clear(k);
             inFlight--;
             long now = System.nanoTime();
             if (!ok) {
@@ -309,18 +313,23 @@ public final class ChatBench {
             if (k == sentAt.length) {
                 sentAt = Arrays.copyOf(sentAt, k * 2);
             }
-            String frame = "{\"v\":1,\"type\":\"chatOp\",\"seq\":\"s" + k + "\",\"op\":\"send\",\"peer\":\"" + user.peer.uid
-                    + "\",\"sendId\":\"d" + index + "-" + k + "\",\"msgType\":\"text\",\"body\":{\"text\":\"message " + k + " from device "
-                    + index + "\"}}";
+            String frame = sendFrame(k);
             long now = System.nanoTime();
             sentAt[k] = now;
-            pending.put(k, frame);
+            pending.set(k);
             inFlight++;
             sent++;
             if (now >= measureFrom && now < measureTo) {
                 sentMeasured++;
             }
             client.send(conn, frame);
+        }
+
+        /** The send with counter {@code k}: the same frame every time (a resend has the same sendId and body). */
+        String sendFrame(int k) {
+            return "{\"v\":1,\"type\":\"chatOp\",\"seq\":\"s" + k + "\",\"op\":\"send\",\"peer\":\"" + user.peer.uid
+                    + "\",\"sendId\":\"d" + index + "-" + k + "\",\"msgType\":\"text\",\"body\":{\"text\":\"message " + k + " from device "
+                    + index + "\"}}";
         }
 
         void heartbeat() {
@@ -351,9 +360,9 @@ public final class ChatBench {
             reconnects++;
             dropping = false;
             onLogin = () -> {
-                for (String frame : pending.values()) { // same sendId: the server answers a stored one with resent
+                for (int k = pending.nextSetBit(0); k >= 0; k = pending.nextSetBit(k + 1)) { // same sendId: the server answers a stored one with resent
                     resends++;
-                    client.send(conn, frame);
+                    client.send(conn, sendFrame(k));
                 }
                 ack();
                 catchUp(contiguous);
@@ -488,6 +497,12 @@ public final class ChatBench {
         readNs = Long.parseLong(o.getOrDefault("read-interval", "10")) * 1_000_000_000L;
         maxInFlight = Integer.parseInt(o.getOrDefault("max-in-flight", "20000"));
         int settle = Integer.parseInt(o.getOrDefault("settle", "45"));
+        // Room for the whole run up front (the JIT wait and the drain included): an array that
+        // doubles copies megabytes, and a doubling in the measured phase would pause the generator.
+        long sends = (long) rate * (warmup + duration + 300);
+        answers = new long[(int) Math.min(Integer.MAX_VALUE - 8, 4 * sends)];
+        ANSWER.reserve((int) Math.min(Integer.MAX_VALUE - 8, (long) rate * duration * 2));
+        PUSH.reserve((int) Math.min(Integer.MAX_VALUE - 8, (long) rate * duration * 3));
         int drainSeconds = Integer.parseInt(o.getOrDefault("drain", "60"));
         int inFlightLogins = Integer.parseInt(o.getOrDefault("in-flight", "200"));
         acks = Boolean.parseBoolean(o.getOrDefault("acks", "true"));
@@ -659,7 +674,7 @@ public final class ChatBench {
                 List<Dev> shuffled = new ArrayList<>(Arrays.asList(devs));
                 java.util.Collections.shuffle(shuffled, rnd);
                 int n = (int) Math.round(devs.length * drop);
-                long inflightAtDrop = shuffled.subList(0, n).stream().mapToLong(d -> d.pending.size()).sum();
+                long inflightAtDrop = shuffled.subList(0, n).stream().mapToLong(d -> d.pending.cardinality()).sum();
                 for (Dev d : shuffled.subList(0, n)) {
                     d.drop(1_000_000_000L + (long) (rnd.nextDouble() * 2_000_000_000L)); // back within 1-3 s
                 }

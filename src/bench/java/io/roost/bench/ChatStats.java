@@ -12,6 +12,13 @@ final class ChatStats {
         long[] v = new long[1 << 16];
         int n;
 
+        /** Room for {@code capacity} values without growing. */
+        void reserve(int capacity) {
+            if (capacity > v.length) {
+                v = Arrays.copyOf(v, capacity);
+            }
+        }
+
         void add(long nanos) {
             if (n == v.length) {
                 v = Arrays.copyOf(v, n * 2);
