@@ -18,6 +18,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -47,6 +48,11 @@ public class RoomHeartbeats {
     SocialGraph social;
 
     private final ConcurrentHashMap<Long, Pending> pending = new ConcurrentHashMap<>();
+    /**
+     * One flush at a time: a flush that took a session's uids is still writing them when another
+     * call finds the buffer empty, and a caller of {@link #flush} expects them written when it returns.
+     */
+    private final ReentrantLock flushing = new ReentrantLock();
 
     public void mark(long sessionId, long anchorId, Collection<Long> uids) {
         pending.compute(sessionId, (k, p) -> {
@@ -59,12 +65,30 @@ public class RoomHeartbeats {
     @Schedule(hour = "*", minute = "*", second = "*", persistent = false, info = "room-heartbeat-flush")
     @TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
     void tick() {
-        flush();
+        if (flushing.tryLock()) { // a flush still running takes what is buffered next
+            try {
+                writeBuffered();
+            } finally {
+                flushing.unlock();
+            }
+        }
     }
 
-    /** Writes every buffered heartbeat; returns how many viewer rows it refreshed. */
+    /**
+     * Writes every buffered heartbeat, after any flush already running (so what was buffered before
+     * the call is written when it returns); returns how many viewer rows it refreshed.
+     */
     @TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
     public int flush() {
+        flushing.lock();
+        try {
+            return writeBuffered();
+        } finally {
+            flushing.unlock();
+        }
+    }
+
+    private int writeBuffered() {
         long started = System.nanoTime();
         int refreshed = 0;
         for (Long sessionId : List.copyOf(pending.keySet())) {
