@@ -68,7 +68,7 @@ public class ChatWriter {
 
     @PostConstruct
     void init() {
-        checks = new SendBatchStore.Checks(accounts::activeSql, graph::blockedEitherWaySql);
+        checks = SendBatchStore.Checks.of(accounts::activeSql, graph::blockedEitherWaySql);
     }
 
     /**

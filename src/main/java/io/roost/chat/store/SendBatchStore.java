@@ -34,6 +34,29 @@ public class SendBatchStore {
     public record Claim(SendKey key, long msgId, long peer, byte[] bodyHash, boolean blocksApply) {
     }
 
+    /** The claim's statement; {@code %s} is the checks' SQL ({@link Checks#of}). */
+    private static final String CLAIM = """
+                WITH input AS MATERIALIZED (
+                    SELECT u, d, i, m, p, h, %s AS allowed
+                    FROM unnest(?::int8[], ?::varchar[], ?::varchar[], ?::int8[], ?::int8[], ?::bytea[], ?::bool[]) AS k(u, d, i, m, p, h, b)),
+                claimed AS (
+                    INSERT INTO chat_send (sender_uid, device_key, send_id, msg_id, peer_uid, body_hash)
+                    SELECT u, d, i, m, p, h FROM input WHERE allowed
+                    ORDER BY u, d, i
+                    ON CONFLICT DO NOTHING
+                    RETURNING sender_uid, device_key, send_id, peer_uid, created_at),
+                pairs AS (
+                    INSERT INTO chat_pair AS p (low_uid, high_uid, last_seq)
+                    SELECT least(sender_uid, peer_uid), greatest(sender_uid, peer_uid), count(*) FROM claimed
+                    GROUP BY 1, 2 ORDER BY 1, 2
+                    ON CONFLICT (low_uid, high_uid) DO UPDATE SET last_seq = p.last_seq + EXCLUDED.last_seq, updated_at = now()
+                    RETURNING low_uid, high_uid, last_seq)
+                SELECT sender_uid, device_key, send_id, created_at, NULL::int8, NULL::int8, NULL::int8 FROM claimed
+                UNION ALL
+                SELECT NULL, NULL, NULL, NULL, low_uid, high_uid, last_seq FROM pairs
+                UNION ALL
+                SELECT u, d, i, NULL, NULL, NULL, NULL FROM input WHERE NOT allowed""";
+
     @Resource(lookup = "java:jboss/datasources/RoostDS")
     DataSource dataSource;
 
@@ -65,16 +88,18 @@ public class SendBatchStore {
     }
 
     /**
-     * The other modules' checks a message must pass before it is claimed, as SQL over the batch's
-     * columns: {@code active} of a user (an SQL expression), {@code blockedEitherWay} of two users.
-     * Run inside the claim's statement, they cost no round trip of their own on the send writer's
-     * serial path.
+     * The claim's statement with the other modules' checks a message must pass before it is
+     * claimed, given as SQL over the batch's columns: {@code active} of a user (an SQL expression),
+     * {@code blockedEitherWay} of two users. Run inside the claim's statement, they cost no round
+     * trip of their own on the send writer's serial path. Built once ({@link #of}), not per batch.
      */
-    public record Checks(UnaryOperator<String> active, BinaryOperator<String> blockedEitherWay) {
+    public record Checks(String claimSql) {
 
-        /** Over the claim's columns: sender {@code k.u}, peer {@code k.p}, and {@code k.b}, whether blocks apply (not to a system message). */
-        String sql() {
-            return active.apply("k.u") + " AND " + active.apply("k.p") + " AND (NOT k.b OR NOT " + blockedEitherWay.apply("k.u", "k.p") + ")";
+        public static Checks of(UnaryOperator<String> active, BinaryOperator<String> blockedEitherWay) {
+            // over the claim's columns: sender k.u, peer k.p, and k.b, whether blocks apply (not to a system message)
+            String allowed = active.apply("k.u") + " AND " + active.apply("k.p") + " AND (NOT k.b OR NOT "
+                    + blockedEitherWay.apply("k.u", "k.p") + ")";
+            return new Checks(CLAIM.formatted(allowed));
         }
     }
 
@@ -100,27 +125,7 @@ public class SendBatchStore {
         Map<SendKey, OffsetDateTime> times = new HashMap<>();
         Map<List<Long>, Long> lastSeqs = new HashMap<>();
         Set<SendKey> refused = new HashSet<>();
-        query("""
-                WITH input AS MATERIALIZED (
-                    SELECT u, d, i, m, p, h, %s AS allowed
-                    FROM unnest(?::int8[], ?::varchar[], ?::varchar[], ?::int8[], ?::int8[], ?::bytea[], ?::bool[]) AS k(u, d, i, m, p, h, b)),
-                claimed AS (
-                    INSERT INTO chat_send (sender_uid, device_key, send_id, msg_id, peer_uid, body_hash)
-                    SELECT u, d, i, m, p, h FROM input WHERE allowed
-                    ORDER BY u, d, i
-                    ON CONFLICT DO NOTHING
-                    RETURNING sender_uid, device_key, send_id, peer_uid, created_at),
-                pairs AS (
-                    INSERT INTO chat_pair AS p (low_uid, high_uid, last_seq)
-                    SELECT least(sender_uid, peer_uid), greatest(sender_uid, peer_uid), count(*) FROM claimed
-                    GROUP BY 1, 2 ORDER BY 1, 2
-                    ON CONFLICT (low_uid, high_uid) DO UPDATE SET last_seq = p.last_seq + EXCLUDED.last_seq, updated_at = now()
-                    RETURNING low_uid, high_uid, last_seq)
-                SELECT sender_uid, device_key, send_id, created_at, NULL::int8, NULL::int8, NULL::int8 FROM claimed
-                UNION ALL
-                SELECT NULL, NULL, NULL, NULL, low_uid, high_uid, last_seq FROM pairs
-                UNION ALL
-                SELECT u, d, i, NULL, NULL, NULL, NULL FROM input WHERE NOT allowed""".formatted(checks.sql()),
+        query(checks.claimSql(),
                 rs -> {
                     if (rs.getString(2) == null) {
                         lastSeqs.put(List.of(rs.getLong(5), rs.getLong(6)), rs.getLong(7));
