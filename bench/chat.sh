@@ -7,16 +7,19 @@
 # Roost block, the ejabberd block and the pgbench baseline. Not part of ./mvnw verify.
 #   bench/chat.sh [--peer=ejabberd|none] [--users=10000 --second-device=0.1 --rate=5000 --duration=60
 #                  --warmup=30 --drain=60 --drop=0 --read-interval=10 --max-in-flight=20000 --settle=45 --seed=N]
+#                 [--wal-segments=192: write-ahead log segments recycled ahead before the run; 0: a new cluster's]
 # env: ROOST_PORT_OFFSET (0), ROOST_DEV_DB_PORT (55432), ROOST_DEV_NAMESRV_PORT, ROOST_DEV_BROKER_PORT,
 #      ROOST_DATA_DIR (target/bench-chat), JBOSS_JAVA_SIZING (-Xms1g -Xmx2g), EJABBERD_PORT (5222 + offset)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source bench/lib.sh
 PEER=ejabberd
+WAL_SEGMENTS=192  # 3 GB: more than a default run writes (about 1.5 GB)
 ARGS=()
 for a in "$@"; do
   case $a in
     --peer=*) PEER=${a#--peer=} ;;
+    --wal-segments=*) WAL_SEGMENTS=${a#--wal-segments=} ;;
     *) ARGS+=("$a") ;;
   esac
 done
@@ -57,6 +60,7 @@ grep -q "Roost is up" "$ROOST_DATA_DIR.start.log" || { cat "$ROOST_DATA_DIR.star
 PID=$(cat "$ROOST_DATA_DIR/node-0/wildfly.pid")
 DEV_PID=$(cat "$ROOST_DATA_DIR/devservices/devservices.pid")
 PGDATA=$ROOST_DATA_DIR/devservices/pgdata
+WAL_READY=$(pg_wal_recycled "$DB_PORT" "$WAL_SEGMENTS")  # before pgbench: both measure the database in service
 PG_TPS=$(pgbench_upsert_tps "$DB_PORT" "$ROOST_DATA_DIR")  # the box's speed today
 PG_COMMIT=$(pg_commit_settings "$DB_PORT")
 
@@ -139,5 +143,6 @@ echo
 echo "machine: $(nproc) cores, $(free -g | awk '/Mem/ {print $2}') GiB"
 echo "pgbench single-row conditional upsert (64 clients, same database): $PG_TPS tps"
 echo "PostgreSQL commits (pgbench and Roost alike): $PG_COMMIT"
+echo "write-ahead log: $WAL_READY recycled 16 MB segments ahead at the start (--wal-segments=$WAL_SEGMENTS)"
 echo "$ROOST_BLOCK"
 echo "$EJ_BLOCK"

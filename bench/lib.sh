@@ -5,6 +5,9 @@
 # (src/devservices/java) are compiled with the tests: the scripts run them from target/test-classes.
 #   pgbench_upsert_tps PORT DIR [CLIENTS] [SECONDS]
 #                           tps of a single-row conditional upsert (the shape of a presence write)
+#   pg_wal_recycled PORT SEGMENTS
+#                           write-ahead log segments made and recycled ahead, as in a database in
+#                           service (a new cluster zero-fills each one as a commit enters it)
 #   pg_commit_settings PORT PostgreSQL's fsync and synchronous_commit as the server runs them (every
 #                           figure is measured with both on, as in production; the dev services' default)
 #   cpu_ticks PID...        utime+stime of those processes plus their reaped children, in clock ticks
@@ -34,11 +37,16 @@
 # Roost's HTTP address as bin/roost starts it (ROOST_PORT_OFFSET moves every port, as for a second node).
 ROOST_URL="http://127.0.0.1:$((8080 + ${ROOST_PORT_OFFSET:-0}))"
 
+# psql and pgbench on the PATH (Debian's postgresql-15, installed if missing).
+pg_tools() {
+  command -v pgbench >/dev/null || [[ -x /usr/lib/postgresql/15/bin/pgbench ]] \
+    || { apt-get update -q >&2 && DEBIAN_FRONTEND=noninteractive apt-get install -y -q postgresql-15 >/dev/null; }
+  export PATH=$PATH:/usr/lib/postgresql/15/bin PGPASSWORD=${PGPASSWORD:-roost}
+}
+
 pgbench_upsert_tps() {
   local port=$1 dir=$2 clients=${3:-64} seconds=${4:-20}
-  command -v pgbench >/dev/null || [[ -x /usr/lib/postgresql/15/bin/pgbench ]] \
-    || { apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q postgresql-15 >/dev/null; }
-  export PATH=$PATH:/usr/lib/postgresql/15/bin PGPASSWORD=${PGPASSWORD:-roost}
+  pg_tools
   psql -q -h 127.0.0.1 -p "$port" -U roost roost -c "DROP TABLE IF EXISTS bench_upsert; CREATE TABLE bench_upsert (channel_name varchar(128), uid bigint, last_client_seq bigint, online boolean, updated_at timestamptz, PRIMARY KEY (channel_name, uid))" >&2
   cat > "$dir/upsert.sql" <<'SQL'
 \set u random(1, 5000)
@@ -51,6 +59,24 @@ SQL
   pgbench -n -h 127.0.0.1 -p "$port" -U roost -c "$clients" -j 2 -T "$seconds" -f "$dir/upsert.sql" roost 2>&1 \
     | tee /dev/stderr | awk '/^tps/ {print int($3); exit}'
   psql -q -h 127.0.0.1 -p "$port" -U roost roost -c "DROP TABLE bench_upsert" >&2
+}
+
+# A database in service writes its write-ahead log into recycled 16 MB segments (each checkpoint
+# renames the old ones ahead); a new cluster creates and zero-fills every segment it enters, and the
+# commit that crosses into a new one waits for that: about 55 ms on this box, every 1.6 s at 5,000
+# chat messages/s. Creates SEGMENTS segments and has a checkpoint recycle them (min_wal_size keeps
+# them), so that a benchmark measures the database in service, not a new cluster's first gigabytes.
+# Prints how many recycled segments lie ahead of the current one.
+pg_wal_recycled() {
+  local port=$1 segments=$2 i
+  pg_tools
+  local psql=(psql -q -At -h 127.0.0.1 -p "$port" -U postgres postgres)
+  local switches=(-c "ALTER SYSTEM SET min_wal_size = '4GB'" -c "SELECT pg_reload_conf()")
+  for ((i = 0; i < segments; i++)); do  # a record in the segment, then the switch to the next one
+    switches+=(-c "SELECT pg_logical_emit_message(false, 'bench-wal', '')" -c "SELECT pg_switch_wal()")
+  done
+  ((segments == 0)) || "${psql[@]}" "${switches[@]}" -c "CHECKPOINT" >/dev/null
+  "${psql[@]}" -c "SELECT count(*) FROM pg_ls_waldir() WHERE name > pg_walfile_name(pg_current_wal_lsn())"
 }
 
 pg_commit_settings() {
