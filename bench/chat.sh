@@ -118,6 +118,11 @@ STORAGE=$(PGPASSWORD=roost psql -h 127.0.0.1 -p "$DB_PORT" -U roost roost -Atc "
 # The write-ahead log the measured phase wrote (from the go signal to its end, so it includes the
 # sends in flight at the start), per message answered in it: what a primary must write and ship.
 WAL_BYTES=$(PGPASSWORD=roost psql -h 127.0.0.1 -p "$DB_PORT" -U roost roost -Atc "SELECT pg_wal_lsn_diff('$WAL_TO', '$WAL_FROM')" 2>/dev/null || echo 0)
+WAL_PER_MESSAGE=$(awk -v b="$WAL_BYTES" -v n="$N" 'BEGIN { printf "%d", (n > 0 ? b / n : 0) }')
+# Where those bytes go: the records of the tenth in the middle of the measured phase, decoded.
+read -r WAL_SLICE_FROM WAL_SLICE_TO <<< "$(PGPASSWORD=roost psql -h 127.0.0.1 -p "$DB_PORT" -U roost roost -At -F ' ' -c "
+  SELECT pg_lsn('$WAL_FROM') + round($WAL_BYTES * 0.45), pg_lsn('$WAL_FROM') + round($WAL_BYTES * 0.55)" 2>/dev/null)"
+WAL_PARTS=$(wal_by_relation "$DB_PORT" "$WAL_SLICE_FROM" "$WAL_SLICE_TO" "$WAL_PER_MESSAGE" 2>/dev/null || echo "    not measured")
 ROOST_BLOCK=$(cat <<EOT
 Roost ($(field "$OUT" devices) devices, $(field "$OUT" pairs) pairs, offered $(field "$OUT" offered_per_s) msg/s):
   durable sends/s (chatOpRet after commit): $(field "$OUT" sends_per_s)
@@ -126,7 +131,9 @@ Roost ($(field "$OUT" devices) devices, $(field "$OUT" pairs) pairs, offered $(f
   WildFly heap: $HEAP_PEAK during the measured phase, $(awk -v k="$ALLOC_KB" -v n="$N" 'BEGIN { printf "%.1f", (n > 0 ? k / n : 0) }') KB allocated per message; $HEAP_LIVE MB live after a full GC with every device connected
   WildFly's CPU by thread in the measured phase (share of one core): $(thread_cpu_between "$ROOST_DATA_DIR.threads-start" "$ROOST_DATA_DIR.threads-end")
   stop-the-world pauses in the measured phase: WildFly $(gc_pauses_between "$ROOST_DATA_DIR.wildfly-gc.log" "$FROM" "$TO"), load generator $(gc_pauses_between "$ROOST_DATA_DIR.generator-gc.log" "$FROM" "$TO")
-  storage: $STORAGE; WAL $(awk -v b="$WAL_BYTES" -v n="$N" 'BEGIN { printf "%d", (n > 0 ? b / n : 0) }') bytes per message in the measured phase
+  storage: $STORAGE; WAL $WAL_PER_MESSAGE bytes per message in the measured phase
+  WAL per message by relation and record type (the tenth in the middle of the measured phase):
+$WAL_PARTS
   outcome: $(field "$OUT" outcome) (lost $(field "$OUT" lost), duplicated $(field "$OUT" dup), db check ok: $(field "$OUT" db_ok))
 EOT
 )

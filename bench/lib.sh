@@ -8,6 +8,9 @@
 #   pg_wal_recycled PORT SEGMENTS
 #                           write-ahead log segments made and recycled ahead, as in a database in
 #                           service (a new cluster zero-fills each one as a commit enters it)
+#   wal_by_relation PORT FROM TO BYTES_PER_MESSAGE [TOP]
+#                           what the write-ahead log between two LSNs holds, by relation (partitions
+#                           under their table's name) and record type, per message: the TOP (14) largest
 #   pg_commit_settings PORT PostgreSQL's fsync and synchronous_commit as the server runs them (every
 #                           figure is measured with both on, as in production; the dev services' default)
 #   cpu_ticks PID...        utime+stime of those processes plus their reaped children, in clock ticks
@@ -77,6 +80,27 @@ pg_wal_recycled() {
   done
   ((segments == 0)) || "${psql[@]}" "${switches[@]}" -c "CHECKPOINT" >/dev/null
   "${psql[@]}" -c "SELECT count(*) FROM pg_ls_waldir() WHERE name > pg_walfile_name(pg_current_wal_lsn())"
+}
+
+# pg_walinspect decodes every record of the range (PostgreSQL 15+, contrib): on this box about a
+# second per 100 MB, so the caller passes a slice of the measured phase, not all of it.
+wal_by_relation() {
+  local port=$1 from=$2 to=$3 bpm=$4 top=${5:-14}
+  PGPASSWORD=${PGPASSWORD:-roost} psql -q -At -h 127.0.0.1 -p "$port" -U postgres roost -F '|' \
+    -c "CREATE EXTENSION IF NOT EXISTS pg_walinspect" -c "
+    WITH r AS (
+      SELECT resource_manager || '/' || split_part(record_type, ' ', 1) AS kind, record_length AS bytes,
+             pg_filenode_relation(0, (regexp_match(block_ref, 'rel [0-9]+/[0-9]+/([0-9]+)'))[1]::oid) AS rel
+      FROM pg_get_wal_records_info('$from', '$to')),
+    named AS (  -- a TOAST table or its index under its owner's name; partitions under their table's
+      SELECT kind, bytes, coalesce(regexp_replace(coalesce(
+               (SELECT o.relname || ' (TOAST)' FROM pg_class o WHERE o.reltoastrelid = rel),
+               (SELECT o.relname || ' (TOAST)' FROM pg_class o JOIN pg_index i ON i.indrelid = o.reltoastrelid WHERE i.indexrelid = rel),
+               rel::text), '_p[0-9][0-9](_|$)', '\1'), '-') AS name FROM r)
+    SELECT name, kind, round(count(*) * $bpm / pg_wal_lsn_diff('$to', '$from'), 2), round(sum(bytes) * $bpm / pg_wal_lsn_diff('$to', '$from')),
+           round(100 * sum(bytes) / sum(sum(bytes)) OVER (), 1)
+    FROM named GROUP BY 1, 2 ORDER BY sum(bytes) DESC LIMIT $top" \
+  | awk -F'|' '{ printf "    %s %s: %s per message, %s bytes (%s %%)\n", $1, $2, $3, $4, $5 }'
 }
 
 pg_commit_settings() {
