@@ -82,11 +82,12 @@ pg_wal_recycled() {
   "${psql[@]}" -c "SELECT count(*) FROM pg_ls_waldir() WHERE name > pg_walfile_name(pg_current_wal_lsn())"
 }
 
-# pg_walinspect decodes every record of the range (PostgreSQL 15+, contrib): on this box about a
-# second per 100 MB, so the caller passes a slice of the measured phase, not all of it.
+# pg_walinspect (PostgreSQL 15+, contrib) decodes and returns every record of the range, so the
+# caller passes a slice of the measured phase, not all of it.
 wal_by_relation() {
   local port=$1 from=$2 to=$3 bpm=$4 top=${5:-14}
-  PGPASSWORD=${PGPASSWORD:-roost} psql -q -At -h 127.0.0.1 -p "$port" -U postgres roost -F '|' \
+  pg_tools
+  psql -q -At -h 127.0.0.1 -p "$port" -U postgres roost -F '|' \
     -c "CREATE EXTENSION IF NOT EXISTS pg_walinspect" -c "
     WITH r AS (
       SELECT resource_manager || '/' || split_part(record_type, ' ', 1) AS kind, record_length AS bytes,
