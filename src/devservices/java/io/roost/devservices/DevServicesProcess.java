@@ -192,6 +192,11 @@ final class DevServicesProcess {
                     // after it wins, so these decide.
                     .setServerConfig("fsync", durableCommits ? "on" : "off")
                     .setServerConfig("synchronous_commit", durableCommits ? "on" : "off")
+                    // PostgreSQL's own log (errors, lock waits and slow statements when they are
+                    // turned on; each line stamped with time and pid) into this process's output,
+                    // devservices.log: zonky's default pipes it to SLF4J, which has no provider here.
+                    .setOutputRedirector(ProcessBuilder.Redirect.INHERIT)
+                    .setErrorRedirector(ProcessBuilder.Redirect.INHERIT)
                     .setPGStartupWait(Duration.ofSeconds(60))
                     .start();
         } catch (IOException | RuntimeException e) {

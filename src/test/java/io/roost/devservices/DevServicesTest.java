@@ -5,11 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.net.ServerSocket;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The dev services' PostgreSQL makes commits durable unless told otherwise (the tests' build says so). */
+/** The dev services' PostgreSQL makes commits durable unless told otherwise (the tests' build says so), and logs to devservices.log. */
 class DevServicesTest {
 
     @Test
@@ -24,6 +25,8 @@ class DevServicesTest {
         try {
             assertEquals(0, DevServices.start(options));
             assertEquals("fsync=on synchronous_commit=on", DevServicesProcess.commitSettings(port));
+            // PostgreSQL's own log lines reach devservices.log
+            assertTrue(Files.readString(dir.resolve(DevServices.LOG)).contains("database system is ready to accept connections"));
         } finally {
             DevServices.stop(dir, false);
         }
