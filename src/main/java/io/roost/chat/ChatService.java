@@ -58,6 +58,9 @@ public class ChatService {
     Receipts receipts;
 
     @Inject
+    DeliveredCursors deliveredCursors;
+
+    @Inject
     ReadQueue reads;
 
     @Inject
@@ -195,6 +198,16 @@ public class ChatService {
     }
 
     // ---- delivery (the gateway's side of a push: acknowledgements, reads, the offline path) ----
+
+    /**
+     * An acknowledgement from a device of {@code owner}: it holds every message of its conversation
+     * with {@code peer} up to {@code seq}. Moves the owner's delivered cursor with the
+     * conversation's next send, or within the hold ({@link DeliveredCursors}); the peer gets a
+     * delivered receipt after that commit. Nothing is answered.
+     */
+    public void acknowledged(long owner, long peer, long seq) {
+        deliveredCursors.record(owner, peer, seq);
+    }
 
     /**
      * Acknowledgements from devices: each cursor says "the owner's device holds every message of

@@ -37,6 +37,10 @@ public class ChatSettings {
     int ackRetries;
 
     @Inject
+    @ConfigProperty(name = "roost.chat.delivered-hold", defaultValue = "1s")
+    String deliveredHold;
+
+    @Inject
     @ConfigProperty(name = "roost.chat.offline-push-delay", defaultValue = "2s")
     String offlinePushDelay;
 
@@ -76,6 +80,14 @@ public class ChatSettings {
     /** How many times an unacknowledged message is pushed again before the device counts as gone. */
     public int ackRetries() {
         return Math.max(0, ackRetries);
+    }
+
+    /**
+     * How long an acknowledgement's delivered cursor waits for a send in its conversation to carry
+     * it before it is written by itself ({@link DeliveredCursors}); a delivered receipt waits as long at most.
+     */
+    public Duration deliveredHold() {
+        return Durations.parse(deliveredHold);
     }
 
     /**

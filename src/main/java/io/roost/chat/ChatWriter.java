@@ -52,6 +52,12 @@ public class ChatWriter {
     SyncVersions versions;
 
     @Inject
+    DeliveredCursors delivered;
+
+    @Inject
+    Receipts receipts;
+
+    @Inject
     StrangerLimit strangers;
 
     @Inject
@@ -146,14 +152,22 @@ public class ChatWriter {
         for (ChatStore.ConversationChange c : conversations.values()) {
             ranked.add(c.withRank(versions.next(c.owner())));
         }
+        // acknowledgements held for these rows ride on this rewrite of them (their receipts after commit)
+        Map<List<Long>, Long> carried = delivered.takeForTransaction(conversations.keySet());
         // New rows first, the outbox events and then the timeline rows: they lock no row another
         // transaction waits for. The conversations' rows, which read reports and delivered cursors
         // also lock, come last, in the timeline's statement, so their locks are held for the rest
         // of that statement and the commit.
         outbox.publishAll(MessageEvents.envelopes(events));
-        store.insertTimelineAndUpsertConversations(rows, ranked);
+        receipts.deliveredMoved(store.insertTimelineAndUpsertConversations(rows, ranked, cursors(carried)));
         pushes.fire(new ChatPush.Batch(toPush));
         return answers;
+    }
+
+    private static List<Cursor> cursors(Map<List<Long>, Long> byKey) {
+        List<Cursor> cursors = new ArrayList<>(byKey.size());
+        byKey.forEach((key, seq) -> cursors.add(new Cursor(key.get(0), key.get(1), seq)));
+        return cursors;
     }
 
     /** Pairs in lock order: (low, high) for seqs, (owner, peer) for conversation rows (also read reports'). */

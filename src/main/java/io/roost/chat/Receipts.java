@@ -16,8 +16,8 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Delivered and read receipts, a batch a transaction (acknowledgements by {@code DeliveredCursors}
- * in the gateway, read reports by {@link ReadQueue}). Delivered: acknowledgements from the
+ * Delivered and read receipts, a batch a transaction (acknowledgements held by
+ * {@link DeliveredCursors} and not carried by a send, read reports by {@link ReadQueue}). Delivered: acknowledgements from the
  * owner's devices move the owner's delivered cursor; the peer's devices get a {@code chatReceipt}
  * after commit. Read: one report counts for all of the reader's devices (they get {@code chatRead}
  * with the new unread count); the peer gets a read receipt unless the reader turned them off.
@@ -44,15 +44,21 @@ public class Receipts {
             highest.merge(List.of(a.owner(), a.peer()), a, (x, y) -> x.seq() >= y.seq() ? x : y);
         }
         List<Cursor> moved = store.advanceDelivered(new ArrayList<>(highest.values()));
+        deliveredMoved(moved);
+        return moved;
+    }
+
+    /** Delivered cursors this transaction moved: each peer gets a delivered receipt after its commit. */
+    void deliveredMoved(List<Cursor> moved) {
+        if (moved.isEmpty()) {
+            return;
+        }
         List<Notice> receipts = new ArrayList<>();
         for (Cursor c : moved) {
             receipts.add(new Notice(List.of(c.peer()), "chatReceipt", Jsonp.PROVIDER.createObjectBuilder()
                     .add("kind", "delivered").add("peer", Long.toString(c.owner())).add("seq", c.seq()).build()));
         }
-        if (!receipts.isEmpty()) {
-            notices.fire(new Notices(receipts));
-        }
-        return moved;
+        notices.fire(new Notices(receipts));
     }
 
     /**

@@ -66,9 +66,6 @@ public class ChatOps {
         answers = new BatchHandoff(executor);
     }
 
-    @Inject
-    DeliveredCursors cursors;
-
     /**
      * Serves one {@code chatOp}; its answer goes to {@code reply}. A {@code send} is answered when
      * its batch has committed: no thread waits per message.
@@ -240,7 +237,7 @@ public class ChatOps {
             return Frames.error("invalid-ack", "chatAck needs peer (a user id) and seq (a message seq).");
         }
         acks.ack(connectionId, peer, seq.longValue());
-        cursors.record(me, peer, seq.longValue());
+        chat.acknowledged(me, peer, seq.longValue());
         return null;
     }
 

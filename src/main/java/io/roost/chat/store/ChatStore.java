@@ -3,6 +3,7 @@ package io.roost.chat.store;
 import io.roost.chat.ChatMessage;
 import io.roost.chat.ChatUserSettings;
 import io.roost.chat.Conversation;
+import io.roost.chat.Cursor;
 import io.roost.platform.json.Jsonp;
 import io.roost.platform.store.Jdbc;
 import io.roost.platform.store.StatementFailed;
@@ -72,9 +73,13 @@ public class ChatStore {
      * round trip less on the send writer's serial path. The conversation rows' one-time filter
      * counts the inserted timeline rows, so every timeline row is in before the first conversation
      * row is locked (a data-modifying WITH that the main query does not read would run after it).
+     * {@code delivered}: acknowledgements held for some of these rows, which move their delivered
+     * cursors in the same update (never past the row's last message before this batch). Returns
+     * the cursors that moved, at their new position (compared with the statement's snapshot).
      */
     @TransactionAttribute(TransactionAttributeType.MANDATORY)
-    public void insertTimelineAndUpsertConversations(List<TimelineRow> rows, List<ConversationChange> changes) {
+    public List<Cursor> insertTimelineAndUpsertConversations(List<TimelineRow> rows, List<ConversationChange> changes,
+                                                             List<Cursor> delivered) {
         int n = rows.size();
         Long[] owners = new Long[n], peers = new Long[n], seqs = new Long[n], msgIds = new Long[n], senders = new Long[n],
                 quotes = new Long[n];
@@ -108,8 +113,14 @@ public class ChatStore {
             unread[i] = c.unread();
             ranks[i] = c.versionRank();
         }
-        update(INSERT_TIMELINE_AND_UPSERT_CONVERSATIONS, owners, peers, seqs, msgIds, senders, sendIds, types, bodies, quotes, priorities,
+        return query(INSERT_TIMELINE_AND_UPSERT_CONVERSATIONS, ChatStore::cursor, owners, peers, seqs, msgIds, senders, sendIds, types,
+                bodies, quotes, priorities, delivered.stream().map(Cursor::owner).toArray(Long[]::new),
+                delivered.stream().map(Cursor::peer).toArray(Long[]::new), delivered.stream().map(Cursor::seq).toArray(Long[]::new),
                 cOwners, cPeers, cSeqs, cMsgIds, cSenders, previews, unread, ranks);
+    }
+
+    private static Cursor cursor(ResultSet rs) throws SQLException {
+        return new Cursor(rs.getLong(1), rs.getLong(2), rs.getLong(3));
     }
 
     // ---- reads ----
@@ -281,17 +292,28 @@ public class ChatStore {
                     SELECT o, p, s, m, f, i, t, b::jsonb, q, r::smallint
                     FROM unnest(?::int8[], ?::int8[], ?::int8[], ?::int8[], ?::int8[], ?::varchar[], ?::varchar[], ?::varchar[],
                                 ?::int8[], ?::int4[]) AS x(o, p, s, m, f, i, t, b, q, r)
-                    RETURNING 1)
-                INSERT INTO chat_conversation AS c (owner_uid, peer_uid, last_seq, last_msg_id, last_sender_uid, last_preview, unread,
-                    sync_version, updated_at)
-                SELECT o, p, s, m, f, v, u, %s, now()
-                FROM unnest(?::int8[], ?::int8[], ?::int8[], ?::int8[], ?::int8[], ?::varchar[], ?::int4[], ?::int4[])
-                    AS x(o, p, s, m, f, v, u, r)
-                WHERE (SELECT count(*) FROM timeline) > 0
-                ORDER BY o, p
-                ON CONFLICT (owner_uid, peer_uid) DO UPDATE SET last_seq = EXCLUDED.last_seq, last_msg_id = EXCLUDED.last_msg_id,
-                    last_sender_uid = EXCLUDED.last_sender_uid, last_preview = EXCLUDED.last_preview,
-                    unread = c.unread + EXCLUDED.unread, sync_version = EXCLUDED.sync_version, updated_at = now()""".formatted(SyncVersionSql.of("r"));
+                    RETURNING 1),
+                held AS MATERIALIZED (
+                    SELECT o, p, d FROM unnest(?::int8[], ?::int8[], ?::int8[]) AS h(o, p, d)),
+                before AS MATERIALIZED (
+                    SELECT c.owner_uid, c.peer_uid, c.delivered_seq FROM chat_conversation c JOIN held h ON c.owner_uid = h.o AND c.peer_uid = h.p),
+                upserted AS (
+                    INSERT INTO chat_conversation AS c (owner_uid, peer_uid, last_seq, last_msg_id, last_sender_uid, last_preview, unread,
+                        sync_version, updated_at)
+                    SELECT o, p, s, m, f, v, u, %s, now()
+                    FROM unnest(?::int8[], ?::int8[], ?::int8[], ?::int8[], ?::int8[], ?::varchar[], ?::int4[], ?::int4[])
+                        AS x(o, p, s, m, f, v, u, r)
+                    WHERE (SELECT count(*) FROM timeline) > 0
+                    ORDER BY o, p
+                    ON CONFLICT (owner_uid, peer_uid) DO UPDATE SET last_seq = EXCLUDED.last_seq, last_msg_id = EXCLUDED.last_msg_id,
+                        last_sender_uid = EXCLUDED.last_sender_uid, last_preview = EXCLUDED.last_preview,
+                        unread = c.unread + EXCLUDED.unread, sync_version = EXCLUDED.sync_version, updated_at = now(),
+                        delivered_seq = greatest(c.delivered_seq,
+                            least(coalesce((SELECT h.d FROM held h WHERE h.o = c.owner_uid AND h.p = c.peer_uid), 0), c.last_seq))
+                    RETURNING c.owner_uid, c.peer_uid, c.delivered_seq)
+                SELECT u.owner_uid, u.peer_uid, u.delivered_seq
+                FROM upserted u JOIN before b ON b.owner_uid = u.owner_uid AND b.peer_uid = u.peer_uid
+                WHERE u.delivered_seq > b.delivered_seq""".formatted(SyncVersionSql.of("r"));
     private static final String DELETED_IN_CONVERSATION = """
                 UPDATE chat_conversation SET sync_version = %s, updated_at = now(),
                     last_preview = CASE WHEN last_seq = ? THEN NULL ELSE last_preview END

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.roost.chat.ChatMessage;
 import io.roost.chat.ChatService;
+import io.roost.chat.ChatSettings;
 import io.roost.chat.Conversation;
 import io.roost.chat.SendCommand;
 import io.roost.chat.Sent;
@@ -14,6 +15,7 @@ import io.roost.chat.store.SyncVersionSql;
 import io.roost.identity.AccountService;
 import io.roost.it.Database;
 import io.roost.it.Deployments;
+import io.roost.it.Wait;
 import io.roost.platform.api.Page;
 import io.roost.platform.json.Jsonp;
 import io.roost.platform.security.Roles;
@@ -50,7 +52,7 @@ class ChatInContainerIT {
 
     @Deployment
     static WebArchive deployment() {
-        return Deployments.roost().addClasses(ChatInContainerIT.class, Database.class);
+        return Deployments.roost().addClasses(ChatInContainerIT.class, Database.class, Wait.class, Wait.Condition.class);
     }
 
     @Inject
@@ -58,6 +60,9 @@ class ChatInContainerIT {
 
     @Inject
     AccountService accounts;
+
+    @Inject
+    ChatSettings settings;
 
     @Resource(lookup = "java:jboss/datasources/RoostDS")
     DataSource db;
@@ -238,7 +243,8 @@ class ChatInContainerIT {
      * Delivered cursors of many conversations in one batch, in random order, racing batches of sends
      * into the same conversations from every side: both take the conversation rows' locks in
      * (owner, peer) order, so neither deadlocks (PostgreSQL would abort one of them, and the send or
-     * the cursor batch would fail), and every cursor ends on its conversation's last message.
+     * the cursor batch would fail). Acknowledgements held meanwhile ride on those sends or are
+     * flushed, and the last ones, at each conversation's last message, move every cursor to the end.
      */
     @Test
     void deliveredCursorsOfManyConversationsRacingSendsNeverDeadlock() throws Exception {
@@ -273,9 +279,10 @@ class ChatInContainerIT {
             int batches = 0;
             while (senders.stream().anyMatch(f -> !f.isDone())) {
                 chat.delivered(shuffledCursorsAtLastSeq(u, random));
+                shuffledCursorsAtLastSeq(u, random).forEach(c -> chat.acknowledged(c.owner(), c.peer(), c.seq()));
                 batches++;
             }
-            chat.delivered(shuffledCursorsAtLastSeq(u, random));
+            shuffledCursorsAtLastSeq(u, random).forEach(c -> chat.acknowledged(c.owner(), c.peer(), c.seq()));
             return batches;
         });
         start.countDown();
@@ -284,17 +291,56 @@ class ChatInContainerIT {
         }
         System.out.println("delivered batches during the sends: " + acking.get(120, TimeUnit.SECONDS));
         pool.shutdown();
+        Wait.until("the held acknowledgements reach the last messages", settings.deliveredHold().plusSeconds(10), () -> {
+            for (long owner : u) {
+                for (long peer : u) {
+                    if (owner != peer && chat.conversation(owner, peer).orElseThrow().deliveredSeq() < 2L * rounds) {
+                        return false;
+                    }
+                }
+            }
+            return true;
+        });
         for (long owner : u) {
             for (long peer : u) {
                 if (owner != peer) {
                     Conversation side = chat.conversation(owner, peer).orElseThrow();
                     assertEquals(2L * rounds, side.lastSeq());
-                    assertEquals(side.lastSeq(), side.deliveredSeq(), "the last batch moved every cursor to the end");
+                    assertEquals(side.lastSeq(), side.deliveredSeq(), "the last acknowledgements moved every cursor to the end");
                     assertEquals(side.lastSeq(), chat.conversation(peer, owner).orElseThrow().peerDeliveredSeq(),
                             "the peer's side reads it");
                 }
             }
         }
+    }
+
+    /**
+     * An acknowledgement rides on the conversation's next send, in either direction: the send's
+     * rewrite of the owner's row moves its delivered cursor, well before the hold would have it
+     * written by itself, and never past the messages sent before that send.
+     */
+    @Test
+    void anAcknowledgementRidesOnTheConversationsNextSend() {
+        long a = user();
+        long b = user();
+        chat.send(new SendCommand(a, b, "web:a", "s-" + UUID.randomUUID(), "text", text("one"), null, 0, false));
+        long held = System.nanoTime();
+        chat.acknowledged(b, a, 1);
+        chat.send(new SendCommand(b, a, "web:b", "s-" + UUID.randomUUID(), "text", text("reply"), null, 0, false));
+        Conversation bSide = chat.conversation(b, a).orElseThrow();
+        assertTrue(Duration.ofNanos(System.nanoTime() - held).compareTo(settings.deliveredHold()) < 0,
+                "the send and the read took longer than the hold: the flush may have written the cursor");
+        assertEquals(1, bSide.deliveredSeq(), "b's reply carried b's acknowledgement");
+        assertEquals(2, bSide.lastSeq());
+
+        long later = System.nanoTime();
+        chat.acknowledged(a, b, 99); // beyond anything sent: capped at the last message before the next send
+        chat.send(new SendCommand(b, a, "web:b", "s-" + UUID.randomUUID(), "text", text("again"), null, 0, false));
+        Conversation aSide = chat.conversation(a, b).orElseThrow();
+        assertTrue(Duration.ofNanos(System.nanoTime() - later).compareTo(settings.deliveredHold()) < 0,
+                "the send and the read took longer than the hold: the flush may have written the cursor");
+        assertEquals(2, aSide.deliveredSeq(), "a's acknowledgement rode on b's send, up to the message before it");
+        assertEquals(3, aSide.lastSeq());
     }
 
     /** A delivered cursor for every conversation side among {@code u} that has messages, at its last seq, shuffled. */

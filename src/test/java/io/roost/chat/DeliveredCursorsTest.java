@@ -1,0 +1,103 @@
+package io.roost.chat;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import jakarta.transaction.Status;
+import jakarta.transaction.Synchronization;
+import jakarta.transaction.TransactionSynchronizationRegistry;
+import java.lang.reflect.Proxy;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The hold of delivered cursors: the highest acknowledgement counts, a send takes it, the flush writes what no send took. */
+class DeliveredCursorsTest {
+
+    private final List<List<Cursor>> written = new ArrayList<>();
+    private final List<Synchronization> synchronizations = new ArrayList<>();
+    private DeliveredCursors cursors;
+
+    @BeforeEach
+    void setUp() {
+        cursors = new DeliveredCursors();
+        cursors.receipts = new Receipts() {
+            @Override
+            public List<Cursor> delivered(List<Cursor> acks) {
+                written.add(List.copyOf(acks));
+                return acks;
+            }
+        };
+        cursors.registry = (TransactionSynchronizationRegistry) Proxy.newProxyInstance(getClass().getClassLoader(),
+                new Class<?>[] {TransactionSynchronizationRegistry.class}, (proxy, method, args) -> {
+                    if (method.getName().equals("registerInterposedSynchronization")) {
+                        synchronizations.add((Synchronization) args[0]);
+                        return null;
+                    }
+                    throw new UnsupportedOperationException(method.getName());
+                });
+    }
+
+    /** Everything held now is due. */
+    private void flushAll() {
+        cursors.flushDue(System.nanoTime(), false);
+    }
+
+    @Test
+    void theHighestAcknowledgementOfAConversationCountsAndIsWrittenOnce() {
+        cursors.record(1, 2, 5);
+        cursors.record(1, 2, 3);
+        cursors.record(1, 2, 7);
+        cursors.record(3, 4, 1);
+        flushAll();
+        assertEquals(List.of(List.of(new Cursor(1, 2, 7), new Cursor(3, 4, 1))), written);
+        flushAll();
+        assertEquals(1, written.size(), "nothing is held any more");
+    }
+
+    @Test
+    void notDueBeforeTheHoldIsOver() {
+        long before = System.nanoTime();
+        cursors.record(1, 2, 5);
+        cursors.flushDue(before - 1, false);
+        assertEquals(List.of(), written);
+        flushAll();
+        assertEquals(List.of(List.of(new Cursor(1, 2, 5))), written);
+    }
+
+    @Test
+    void aSendTakesTheCursorsOfItsRowsAndTheFlushSkipsThem() {
+        cursors.record(1, 2, 5);
+        cursors.record(3, 4, 6);
+        Map<List<Long>, Long> taken = cursors.takeForTransaction(List.of(List.of(1L, 2L), List.of(2L, 1L)));
+        assertEquals(Map.of(List.of(1L, 2L), 5L), taken);
+        flushAll();
+        assertEquals(List.of(List.of(new Cursor(3, 4, 6))), written);
+        synchronizations.forEach(s -> s.afterCompletion(Status.STATUS_COMMITTED));
+        flushAll();
+        assertEquals(1, written.size(), "a committed send keeps what it took");
+    }
+
+    @Test
+    void aSendThatRollsBackHoldsItsCursorsAgain() {
+        cursors.record(1, 2, 5);
+        cursors.takeForTransaction(List.of(List.of(1L, 2L)));
+        cursors.record(1, 2, 4); // a later, lower acknowledgement while the send ran
+        synchronizations.forEach(s -> s.afterCompletion(Status.STATUS_ROLLEDBACK));
+        flushAll();
+        assertEquals(List.of(List.of(new Cursor(1, 2, 5))), written);
+    }
+
+    @Test
+    void aCursorHeldAgainAfterASendTookItWaitsForItsOwnHold() {
+        cursors.record(1, 2, 5);
+        long firstHold = System.nanoTime();
+        cursors.takeForTransaction(List.of(List.of(1L, 2L)));
+        cursors.record(1, 2, 6);
+        cursors.flushDue(firstHold, false); // the first hold is over, the second is not
+        assertEquals(List.of(), written);
+        flushAll();
+        assertEquals(List.of(List.of(new Cursor(1, 2, 6))), written);
+    }
+}
