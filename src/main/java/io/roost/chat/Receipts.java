@@ -65,7 +65,8 @@ public class Receipts {
      * Applies a batch of read reports ({@code owner} the reader) in one transaction; the readers'
      * sides afterwards, by {@code List.of(reader, peer)} — absent where there is no such
      * conversation. Several reports of one conversation count as the highest. Locks both sides of
-     * each conversation in (owner, peer) order, the send's order.
+     * each conversation in (owner, peer) order, the send's order, and reads them under the locks;
+     * then one statement writes every moved read cursor and its mirror on the peer's row.
      */
     @Transactional(Transactional.TxType.REQUIRES_NEW)
     public Map<List<Long>, ReadState> readAll(List<Cursor> reports) {
@@ -73,57 +74,42 @@ public class Receipts {
         for (Cursor r : reports) {
             highest.merge(List.of(r.owner(), r.peer()), r, (x, y) -> x.seq() >= y.seq() ? x : y);
         }
-        Map<List<Long>, ReceiptStore.ReadView> views = store.readViews(new ArrayList<>(highest.values()));
+        Map<List<Long>, ReceiptStore.ReadView> rows = store.lockBothSides(new ArrayList<>(highest.values()));
         Map<List<Long>, ReadState> answers = new HashMap<>();
-        List<Cursor> moving = new ArrayList<>();
+        // per row in (owner, peer) order: {its new read cursor, the peer's read cursor to mirror}, 0 for none
+        Map<List<Long>, long[]> changes = new TreeMap<>(ChatWriter.PAIR_ORDER);
+        List<Notice> told = new ArrayList<>();
         highest.forEach((key, r) -> {
-            ReceiptStore.ReadView view = views.get(key);
+            ReceiptStore.ReadView view = rows.get(key);
             if (view == null) {
                 return;
             }
-            if (Math.min(r.seq(), view.lastSeq()) <= view.readSeq()) {
+            long readTo = Math.min(r.seq(), view.lastSeq());
+            if (readTo <= view.readSeq()) {
                 answers.put(key, new ReadState(view.readSeq(), view.unread())); // already read that far: nothing changes
                 return;
             }
-            moving.add(r);
+            changes.computeIfAbsent(key, k -> new long[2])[0] = readTo;
+            List<Long> peerSide = List.of(r.peer(), r.owner());
+            if (view.readReceipts() && rows.containsKey(peerSide)) {
+                changes.computeIfAbsent(peerSide, k -> new long[2])[1] = readTo;
+                told.add(new Notice(List.of(r.peer()), "chatReceipt", Jsonp.PROVIDER.createObjectBuilder()
+                        .add("kind", "read").add("peer", Long.toString(r.owner())).add("seq", readTo).build()));
+            }
         });
-        if (moving.isEmpty()) {
+        if (changes.isEmpty()) {
             return answers;
         }
-        store.lockBothSides(moving);
         // each changed row takes its owner's next rank in this transaction
-        Integer[] readerRanks = moving.stream().map(r -> versions.next(r.owner())).toArray(Integer[]::new);
-        Map<List<Long>, ReadState> moved = store.advanceReads(moving, readerRanks);
-        List<Cursor> mirrors = new ArrayList<>();
-        List<Integer> mirrorRanks = new ArrayList<>();
-        List<Notice> told = new ArrayList<>();
-        for (Cursor r : moving) {
-            List<Long> key = List.of(r.owner(), r.peer());
-            ReadState read = moved.get(key);
-            boolean receipt = views.get(key).readReceipts();
-            if (read == null) { // a concurrent report got there first: answered with the state after this commit
-                continue;
-            }
+        List<ReceiptStore.ReadChange> applied = new ArrayList<>();
+        changes.forEach((key, c) -> applied.add(new ReceiptStore.ReadChange(key.get(0), key.get(1), c[0], c[1],
+                versions.next(key.get(0)))));
+        store.applyReads(applied).forEach((key, read) -> {
             answers.put(key, read);
-            told.add(new Notice(List.of(r.owner()), "chatRead", Jsonp.PROVIDER.createObjectBuilder()
-                    .add("peer", Long.toString(r.peer())).add("readSeq", read.readSeq()).add("unread", read.unread()).build()));
-            if (receipt) {
-                mirrors.add(new Cursor(r.peer(), r.owner(), read.readSeq()));
-                mirrorRanks.add(versions.next(r.peer()));
-                told.add(new Notice(List.of(r.peer()), "chatReceipt", Jsonp.PROVIDER.createObjectBuilder()
-                        .add("kind", "read").add("peer", Long.toString(r.owner())).add("seq", read.readSeq()).build()));
-            }
-        }
-        if (!told.isEmpty()) {
-            notices.fire(new Notices(told));
-        }
-        if (!mirrors.isEmpty()) {
-            store.mirrorReads(mirrors, mirrorRanks.toArray(Integer[]::new));
-        }
-        List<Cursor> raced = moving.stream().filter(r -> !answers.containsKey(List.of(r.owner(), r.peer()))).toList();
-        if (!raced.isEmpty()) {
-            store.readViews(raced).forEach((key, v) -> answers.put(key, new ReadState(v.readSeq(), v.unread())));
-        }
+            told.add(new Notice(List.of(key.get(0)), "chatRead", Jsonp.PROVIDER.createObjectBuilder()
+                    .add("peer", Long.toString(key.get(1))).add("readSeq", read.readSeq()).add("unread", read.unread()).build()));
+        });
+        notices.fire(new Notices(told));
         return answers;
     }
 }

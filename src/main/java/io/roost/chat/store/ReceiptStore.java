@@ -18,9 +18,9 @@ import javax.sql.DataSource;
  * {@code delivered_seq} / {@code read_seq}. The read cursor is mirrored on the peer's row as
  * {@code peer_read_seq} (with a new sync version, so the peer's devices find their read receipts when
  * they sync); the delivered cursor, which moves with nearly every message, is not: the peer's side
- * reads it from the owner's row. Every
- * cursor only moves forward ({@code WHERE cursor < new}), so a late or repeated report changes
- * nothing. Conversation rows are locked in (owner, peer) order first, the order a send takes them.
+ * reads it from the owner's row. Every cursor only moves forward ({@code greatest}, or
+ * {@code WHERE cursor < new}), so a late or repeated report changes nothing. Conversation rows are
+ * locked in (owner, peer) order first, the order a send takes them.
  */
 @Stateless
 @TransactionAttribute(TransactionAttributeType.SUPPORTS)
@@ -33,34 +33,31 @@ public class ReceiptStore {
     @Resource(lookup = "java:jboss/datasources/RoostDS")
     DataSource dataSource;
 
-    /** The owners' sides of these conversations, by {@code List.of(owner, peer)}; absent ones are missing. */
-    public Map<List<Long>, ReadView> readViews(List<Cursor> keys) {
-        Map<List<Long>, ReadView> views = new HashMap<>();
-        query("""
-                SELECT c.owner_uid, c.peer_uid, c.read_seq, c.last_seq, c.unread, coalesce(u.read_receipts, true)
-                FROM chat_conversation c JOIN unnest(?::int8[], ?::int8[]) AS k(o, p) ON c.owner_uid = k.o AND c.peer_uid = k.p
-                LEFT JOIN chat_user u ON u.uid = c.owner_uid""",
-                rs -> views.put(List.of(rs.getLong(1), rs.getLong(2)), new ReadView(rs.getLong(3), rs.getLong(4), rs.getInt(5),
-                        rs.getBoolean(6))), owners(keys), peers(keys));
-        return views;
-    }
-
-    /** Locks both sides of each cursor's conversation, in (owner, peer) order. */
+    /**
+     * Locks both sides of each report's conversation, in (owner, peer) order (the order a send
+     * takes them), and reads them as a read report needs them: by {@code List.of(owner, peer)},
+     * absent where there is no such row. Read under the locks, they stay true until the commit.
+     */
     @TransactionAttribute(TransactionAttributeType.MANDATORY)
-    public void lockBothSides(List<Cursor> cursors) {
-        int n = cursors.size();
+    public Map<List<Long>, ReadView> lockBothSides(List<Cursor> reports) {
+        int n = reports.size();
         Long[] owners = new Long[2 * n], peers = new Long[2 * n];
         for (int i = 0; i < n; i++) {
-            Cursor c = cursors.get(i);
+            Cursor c = reports.get(i);
             owners[2 * i] = c.owner();
             peers[2 * i] = c.peer();
             owners[2 * i + 1] = c.peer();
             peers[2 * i + 1] = c.owner();
         }
+        Map<List<Long>, ReadView> views = new HashMap<>();
         query("""
-                SELECT 1 FROM chat_conversation c
+                SELECT c.owner_uid, c.peer_uid, c.read_seq, c.last_seq, c.unread, coalesce(u.read_receipts, true)
+                FROM chat_conversation c LEFT JOIN chat_user u ON u.uid = c.owner_uid
                 WHERE (c.owner_uid, c.peer_uid) IN (SELECT o, p FROM unnest(?::int8[], ?::int8[]) AS k(o, p))
-                ORDER BY c.owner_uid, c.peer_uid FOR UPDATE""", rs -> 1, owners, peers);
+                ORDER BY c.owner_uid, c.peer_uid FOR UPDATE OF c""",
+                rs -> views.put(List.of(rs.getLong(1), rs.getLong(2)), new ReadView(rs.getLong(3), rs.getLong(4), rs.getInt(5),
+                        rs.getBoolean(6))), owners, peers);
+        return views;
     }
 
     /**
@@ -85,42 +82,47 @@ public class ReceiptStore {
     }
 
     /**
-     * Moves each reader's read cursor to its seq (at most the last message; reading implies
-     * delivered) and recounts what is still unread after it: the peer's messages and system
-     * messages above the cursor that the reader has not deleted and that were not recalled. {@code ranks[i]}: the rank of the
-     * row's new sync version. Returns the cursors that moved, by {@code List.of(reader, peer)}.
+     * One row's part in a batch of read reports, its rows locked ({@link #lockBothSides}): the
+     * owner's new read cursor ({@code readTo}, 0: not moved), and the read cursor of the peer to
+     * mirror as the owner's read receipts ({@code peerReadTo}, 0: none); {@code rank} the rank of
+     * the row's new sync version. A row can have both parts (both sides reported in one batch).
      */
-    @TransactionAttribute(TransactionAttributeType.MANDATORY)
-    public Map<List<Long>, ReadState> advanceReads(List<Cursor> reads, Integer[] ranks) {
-        Map<List<Long>, ReadState> moved = new HashMap<>();
-        query(ADVANCE_READS,
-                rs -> moved.put(List.of(rs.getLong(1), rs.getLong(2)), new ReadState(rs.getLong(3), rs.getInt(4))),
-                owners(reads), peers(reads), seqs(reads), ranks);
-        return moved;
+    public record ReadChange(long owner, long peer, long readTo, long peerReadTo, int rank) {
     }
 
     /**
-     * Mirrors readers' cursors on their peers' rows (the read receipts the peers' devices sync):
-     * {@code mirrors} are (peer, reader, readSeq), {@code ranks[i]} the rank of the peer row's new version.
+     * Applies read reports' changes, one update per row: a moved read cursor also moves the
+     * delivered cursor (reading implies delivered) and recounts what is still unread after it (the
+     * peer's messages and system messages above it that the owner has not deleted and that were not
+     * recalled); a mirrored one sets {@code peer_read_seq}. Returns the rows whose read cursor
+     * moved, by {@code List.of(owner, peer)}.
      */
     @TransactionAttribute(TransactionAttributeType.MANDATORY)
-    public void mirrorReads(List<Cursor> mirrors, Integer[] ranks) {
-        update(MIRROR_READS, owners(mirrors), peers(mirrors), seqs(mirrors), ranks);
+    public Map<List<Long>, ReadState> applyReads(List<ReadChange> changes) {
+        Map<List<Long>, ReadState> moved = new HashMap<>();
+        query(APPLY_READS, rs -> {
+            if (rs.getBoolean(5)) {
+                moved.put(List.of(rs.getLong(1), rs.getLong(2)), new ReadState(rs.getLong(3), rs.getInt(4)));
+            }
+            return null;
+        }, changes.stream().map(ReadChange::owner).toArray(Long[]::new), changes.stream().map(ReadChange::peer).toArray(Long[]::new),
+                changes.stream().map(ReadChange::readTo).toArray(Long[]::new),
+                changes.stream().map(ReadChange::peerReadTo).toArray(Long[]::new),
+                changes.stream().map(ReadChange::rank).toArray(Integer[]::new));
+        return moved;
     }
 
-    private static final String ADVANCE_READS = """
-                UPDATE chat_conversation c SET read_seq = least(k.s, c.last_seq), delivered_seq = greatest(c.delivered_seq, least(k.s, c.last_seq)),
-                    unread = (SELECT count(*) FROM chat_timeline t
-                              WHERE t.owner_uid = c.owner_uid AND t.peer_uid = c.peer_uid AND t.seq > least(k.s, c.last_seq)
-                                AND t.sender_uid <> c.owner_uid AND NOT t.deleted_for_owner AND NOT t.recalled),
-                    sync_version = %s, updated_at = now()
-                FROM unnest(?::int8[], ?::int8[], ?::int8[], ?::int4[]) AS k(o, p, s, r)
-                WHERE c.owner_uid = k.o AND c.peer_uid = k.p AND c.read_seq < least(k.s, c.last_seq)
-                RETURNING c.owner_uid, c.peer_uid, c.read_seq, c.unread""".formatted(SyncVersionSql.of("k.r"));
-    private static final String MIRROR_READS = """
-                UPDATE chat_conversation c SET peer_read_seq = k.s, sync_version = %s, updated_at = now()
-                FROM unnest(?::int8[], ?::int8[], ?::int8[], ?::int4[]) AS k(o, p, s, r)
-                WHERE c.owner_uid = k.o AND c.peer_uid = k.p AND c.peer_read_seq < k.s""".formatted(SyncVersionSql.of("k.r"));
+    private static final String APPLY_READS = """
+                UPDATE chat_conversation c SET read_seq = greatest(c.read_seq, k.r), delivered_seq = greatest(c.delivered_seq, k.r),
+                    unread = CASE WHEN k.r > c.read_seq THEN
+                                 (SELECT count(*) FROM chat_timeline t
+                                  WHERE t.owner_uid = c.owner_uid AND t.peer_uid = c.peer_uid AND t.seq > k.r
+                                    AND t.sender_uid <> c.owner_uid AND NOT t.deleted_for_owner AND NOT t.recalled)
+                             ELSE c.unread END,
+                    peer_read_seq = greatest(c.peer_read_seq, k.m), sync_version = %s, updated_at = now()
+                FROM unnest(?::int8[], ?::int8[], ?::int8[], ?::int8[], ?::int4[]) AS k(o, p, r, m, rk)
+                WHERE c.owner_uid = k.o AND c.peer_uid = k.p
+                RETURNING c.owner_uid, c.peer_uid, c.read_seq, c.unread, k.r > 0""".formatted(SyncVersionSql.of("k.rk"));
 
     private static Long[] owners(List<Cursor> cursors) {
         return cursors.stream().map(Cursor::owner).toArray(Long[]::new);
@@ -138,7 +140,4 @@ public class ReceiptStore {
         return Jdbc.query(dataSource, e -> new StatementFailed("chat receipt", e), sql, row, params);
     }
 
-    private int update(String sql, Object... params) {
-        return Jdbc.update(dataSource, e -> new StatementFailed("chat receipt", e), sql, params);
-    }
 }

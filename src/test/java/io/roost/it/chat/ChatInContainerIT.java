@@ -8,6 +8,9 @@ import io.roost.chat.ChatMessage;
 import io.roost.chat.ChatService;
 import io.roost.chat.ChatSettings;
 import io.roost.chat.Conversation;
+import io.roost.chat.Cursor;
+import io.roost.chat.ReadState;
+import io.roost.chat.Receipts;
 import io.roost.chat.SendCommand;
 import io.roost.chat.Sent;
 import io.roost.chat.store.OfflinePushStore;
@@ -31,6 +34,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.UUID;
@@ -63,6 +67,9 @@ class ChatInContainerIT {
 
     @Inject
     ChatSettings settings;
+
+    @Inject
+    Receipts receipts;
 
     @Resource(lookup = "java:jboss/datasources/RoostDS")
     DataSource db;
@@ -216,7 +223,7 @@ class ChatInContainerIT {
                 while (last < n) {
                     long seen = chat.conversation(b, a).map(Conversation::lastSeq).orElse(0L);
                     if (seen > last) {
-                        chat.delivered(List.of(new io.roost.chat.Cursor(b, a, seen)));
+                        chat.delivered(List.of(new Cursor(b, a, seen)));
                         chat.read(b, a, seen);
                         last = seen;
                     }
@@ -343,13 +350,40 @@ class ChatInContainerIT {
         assertEquals(3, aSide.lastSeq());
     }
 
+    /**
+     * Both participants' read reports in one batch: each side's row gets its own read cursor
+     * (reading implies delivered; the unread count recounted) and the other's read receipt
+     * mirrored, one update per row; the same reports again change nothing.
+     */
+    @Test
+    void bothSidesReadInOneBatch() {
+        long a = user();
+        long b = user();
+        for (String t : List.of("one", "two")) {
+            chat.send(new SendCommand(a, b, "web:a", "s-" + UUID.randomUUID(), "text", text(t), null, 0, false));
+        }
+        chat.send(new SendCommand(b, a, "web:b", "s-" + UUID.randomUUID(), "text", text("three"), null, 0, false));
+        List<Cursor> reports = List.of(new Cursor(a, b, 3), new Cursor(b, a, 1));
+        Map<List<Long>, ReadState> answers = receipts.readAll(reports);
+        assertEquals(new ReadState(3, 0), answers.get(List.of(a, b)));
+        assertEquals(new ReadState(1, 1), answers.get(List.of(b, a)), "a's second message is still unread for b");
+        Conversation aSide = chat.conversation(a, b).orElseThrow();
+        Conversation bSide = chat.conversation(b, a).orElseThrow();
+        assertEquals(List.of(3L, 3L, 0, 1L), List.of(aSide.readSeq(), aSide.deliveredSeq(), aSide.unread(), aSide.peerReadSeq()));
+        assertEquals(List.of(1L, 1L, 1, 3L), List.of(bSide.readSeq(), bSide.deliveredSeq(), bSide.unread(), bSide.peerReadSeq()));
+
+        assertEquals(answers, receipts.readAll(reports), "the same reports again: the same answers");
+        assertEquals(aSide, chat.conversation(a, b).orElseThrow(), "and no change, not even a new sync version");
+        assertEquals(bSide, chat.conversation(b, a).orElseThrow());
+    }
+
     /** A delivered cursor for every conversation side among {@code u} that has messages, at its last seq, shuffled. */
-    private List<io.roost.chat.Cursor> shuffledCursorsAtLastSeq(long[] u, Random random) {
-        List<io.roost.chat.Cursor> cursors = new ArrayList<>();
+    private List<Cursor> shuffledCursorsAtLastSeq(long[] u, Random random) {
+        List<Cursor> cursors = new ArrayList<>();
         for (long owner : u) {
             for (long peer : u) {
                 if (owner != peer) {
-                    chat.conversation(owner, peer).ifPresent(c -> cursors.add(new io.roost.chat.Cursor(owner, peer, c.lastSeq())));
+                    chat.conversation(owner, peer).ifPresent(c -> cursors.add(new Cursor(owner, peer, c.lastSeq())));
                 }
             }
         }
