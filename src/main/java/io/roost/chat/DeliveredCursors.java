@@ -42,8 +42,11 @@ public class DeliveredCursors {
     /** Conversations with a held cursor, at most (a few seconds of acknowledgements at full load). */
     static final int CAPACITY = 100_000;
     static final int BATCH_MAX = 1000;
-    /** How often the flush looks for cursors whose hold is over. */
-    static final Duration PACING = Duration.ofMillis(20);
+    /**
+     * How often the flush looks for cursors whose hold is over: each look that finds some is a
+     * transaction, and against a hold of a second a tenth more wait is nothing a sender notices.
+     */
+    static final Duration PACING = Duration.ofMillis(100);
 
     /** A held cursor: the highest seq acknowledged, since when (nanoTime) it is held. */
     private record Held(long seq, long since) {
