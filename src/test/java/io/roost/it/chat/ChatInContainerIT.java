@@ -331,23 +331,28 @@ class ChatInContainerIT {
         long a = user();
         long b = user();
         chat.send(new SendCommand(a, b, "web:a", "s-" + UUID.randomUUID(), "text", text("one"), null, 0, false));
-        long held = System.nanoTime();
-        chat.acknowledged(b, a, 1);
-        chat.send(new SendCommand(b, a, "web:b", "s-" + UUID.randomUUID(), "text", text("reply"), null, 0, false));
-        Conversation bSide = chat.conversation(b, a).orElseThrow();
-        assertTrue(Duration.ofNanos(System.nanoTime() - held).compareTo(settings.deliveredHold()) < 0,
-                "the send and the read took longer than the hold: the flush may have written the cursor");
+        Conversation bSide = acknowledgedThenSent(b, a, 1, b, a);
         assertEquals(1, bSide.deliveredSeq(), "b's reply carried b's acknowledgement");
         assertEquals(2, bSide.lastSeq());
-
-        long later = System.nanoTime();
-        chat.acknowledged(a, b, 99); // beyond anything sent: capped at the last message before the next send
-        chat.send(new SendCommand(b, a, "web:b", "s-" + UUID.randomUUID(), "text", text("again"), null, 0, false));
-        Conversation aSide = chat.conversation(a, b).orElseThrow();
-        assertTrue(Duration.ofNanos(System.nanoTime() - later).compareTo(settings.deliveredHold()) < 0,
-                "the send and the read took longer than the hold: the flush may have written the cursor");
+        // beyond anything sent: capped at the last message before the send that carries it
+        Conversation aSide = acknowledgedThenSent(a, b, 99, b, a);
         assertEquals(2, aSide.deliveredSeq(), "a's acknowledgement rode on b's send, up to the message before it");
         assertEquals(3, aSide.lastSeq());
+    }
+
+    /**
+     * {@code owner} acknowledges its conversation with {@code peer} up to {@code seq}, then
+     * {@code from} sends {@code to}: the owner's side right after, read well within the hold (so the
+     * flush cannot have written the cursor).
+     */
+    private Conversation acknowledgedThenSent(long owner, long peer, long seq, long from, long to) {
+        long held = System.nanoTime();
+        chat.acknowledged(owner, peer, seq);
+        chat.send(new SendCommand(from, to, "web:" + from, "s-" + UUID.randomUUID(), "text", text("m"), null, 0, false));
+        Conversation side = chat.conversation(owner, peer).orElseThrow();
+        assertTrue(Duration.ofNanos(System.nanoTime() - held).compareTo(settings.deliveredHold()) < 0,
+                "the send and the read took longer than the hold: the flush may have written the cursor");
+        return side;
     }
 
     /**
