@@ -55,9 +55,6 @@ public class ChatService {
     AccountService accounts;
 
     @Inject
-    Receipts receipts;
-
-    @Inject
     DeliveredCursors deliveredCursors;
 
     @Inject
@@ -207,15 +204,6 @@ public class ChatService {
      */
     public void acknowledged(long owner, long peer, long seq) {
         deliveredCursors.record(owner, peer, seq);
-    }
-
-    /**
-     * Acknowledgements from devices: each cursor says "the owner's device holds every message of
-     * the conversation up to seq". Moves the delivered cursors (the peers get delivered receipts)
-     * and returns those that moved.
-     */
-    public List<Cursor> delivered(List<Cursor> acks) {
-        return acks.isEmpty() ? List.of() : receipts.delivered(acks);
     }
 
     /** The reader read everything up to {@code seq} (on any of its devices); answered after commit. */

@@ -139,5 +139,4 @@ public class ReceiptStore {
     private <T> List<T> query(String sql, Jdbc.Row<T> row, Object... params) {
         return Jdbc.query(dataSource, e -> new StatementFailed("chat receipt", e), sql, row, params);
     }
-
 }

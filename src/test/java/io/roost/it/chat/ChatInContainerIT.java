@@ -223,7 +223,7 @@ class ChatInContainerIT {
                 while (last < n) {
                     long seen = chat.conversation(b, a).map(Conversation::lastSeq).orElse(0L);
                     if (seen > last) {
-                        chat.delivered(List.of(new Cursor(b, a, seen)));
+                        this.receipts.delivered(List.of(new Cursor(b, a, seen)));
                         chat.read(b, a, seen);
                         last = seen;
                     }
@@ -285,7 +285,7 @@ class ChatInContainerIT {
             start.await();
             int batches = 0;
             while (senders.stream().anyMatch(f -> !f.isDone())) {
-                chat.delivered(shuffledCursorsAtLastSeq(u, random));
+                receipts.delivered(shuffledCursorsAtLastSeq(u, random));
                 shuffledCursorsAtLastSeq(u, random).forEach(c -> chat.acknowledged(c.owner(), c.peer(), c.seq()));
                 batches++;
             }
