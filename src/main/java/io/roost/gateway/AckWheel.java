@@ -4,6 +4,7 @@ import io.netty.util.HashedWheelTimer;
 import io.netty.util.Timer;
 import io.roost.chat.ChatService;
 import io.roost.chat.ChatSettings;
+import io.roost.platform.json.Jsonp;
 import io.roost.presence.session.DeviceSessions;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
@@ -12,6 +13,7 @@ import jakarta.enterprise.concurrent.ManagedExecutorService;
 import jakarta.enterprise.concurrent.ManagedThreadFactory;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import jakarta.json.JsonObject;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -126,7 +128,7 @@ public class AckWheel {
             }
             for (long[] peerAndSeq : expiry.again()) {
                 chat.pushAgain(acks.owner, peerAndSeq[0], peerAndSeq[1]).ifPresentOrElse(
-                        message -> connections.send(acks.connectionId, Frames.frame("chatMsg", message)),
+                        message -> connections.send(acks.connectionId, Frames.frame("chatMsg", pushedAgain(message))),
                         () -> acks.forget(peerAndSeq[0], peerAndSeq[1]));
             }
             if (expiry.nextDeadline() != PendingAcks.NONE) {
@@ -138,6 +140,14 @@ public class AckWheel {
             LOG.log(Level.WARNING, "acknowledgement check of connection " + acks.connectionId + " failed; checking again", e);
             arm(acks, System.nanoTime() + timeoutNanos);
         }
+    }
+
+    /**
+     * The message marked as pushed again ({@code again: true}): the device may have it already (its
+     * acknowledgement was late or lost), and whoever counts pushes can tell a redelivery from a duplicate.
+     */
+    static JsonObject pushedAgain(JsonObject message) {
+        return Jsonp.PROVIDER.createObjectBuilder(message).add("again", true).build();
     }
 
     private void giveUp(PendingAcks acks) {

@@ -177,6 +177,8 @@ class ChatDeliveryIT extends DeployedRoost {
         long pushedAgainAfter = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
         assertEquals(sent.getString("msgId"), first.getString("msgId"));
         assertEquals(sent.getString("msgId"), again.getString("msgId"), "the same message pushed again");
+        assertFalse(first.containsKey("again"), first.toString());
+        assertTrue(again.getBoolean("again", false), "a push after a missed acknowledgement says so: " + again);
         assertTrue(pushedAgainAfter >= 2_500, "pushed again only after the 3 s deadline, not after " + pushedAgainAfter + " ms");
         JsonObject kick = silent.await("kick");
         assertEquals("ack_timeout", kick.getString("reason"), kick.toString());
