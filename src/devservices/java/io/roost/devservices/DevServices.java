@@ -80,7 +80,7 @@ public final class DevServices {
 
     private static final Set<String> FLAGS = Set.of("fresh", "no-db", "no-rocketmq", "no-fsync");
     private static final Set<String> VALUED = Set.of("dir", "db-port", "namesrv-port", "broker-port",
-            "classpath-file", "max-lifetime-minutes", "broker-pull-max");
+            "classpath-file", "max-lifetime-minutes", "broker-pull-max", "pg-settings");
 
     private DevServices() {
     }
@@ -111,7 +111,8 @@ public final class DevServices {
     private static void usage(String problem) {
         System.err.println("[devservices] " + problem);
         System.err.println("usage: DevServices start|run [--fresh] --dir=DIR --db-port=P --namesrv-port=P --broker-port=P"
-                + " --classpath-file=F [--max-lifetime-minutes=N] [--broker-pull-max=N] [--no-db] [--no-rocketmq] [--no-fsync]");
+                + " --classpath-file=F [--max-lifetime-minutes=N] [--broker-pull-max=N] [--no-db] [--no-rocketmq] [--no-fsync]"
+                + " [--pg-settings='name=value ...']");
         System.err.println("       DevServices stop|db-stop|db-start|broker-stop|broker-start --dir=DIR");
         System.exit(2);
     }
@@ -119,7 +120,7 @@ public final class DevServices {
     /** The parsed command line; {@link #childArguments()} gives it back for the {@code run} child. */
     record Options(String command, Path dir, boolean fresh, boolean db, boolean rocketMq, int dbPort,
                    int namesrvPort, int brokerPort, Path classpathFile, long maxLifetimeMinutes, int brokerPullMax,
-                   boolean durableCommits) {
+                   boolean durableCommits, Map<String, String> pgSettings) {
 
         static Options parse(String[] args) {
             Map<String, String> raw = new LinkedHashMap<>();
@@ -142,7 +143,7 @@ public final class DevServices {
             }
             Path dir = Path.of(dirValue).toAbsolutePath().normalize();
             if (command.equals("stop") || CONTROLS.contains(command)) {
-                return new Options(command, dir, false, false, false, 0, 0, 0, null, 0, 0, true);
+                return new Options(command, dir, false, false, false, 0, 0, 0, null, 0, 0, true, Map.of());
             }
             boolean db = !raw.containsKey("no-db");
             boolean rocketMq = !raw.containsKey("no-rocketmq");
@@ -173,9 +174,29 @@ public final class DevServices {
                 throw new IllegalArgumentException("--broker-pull-max out of range: " + pullMax);
             }
             Options options = new Options(command, dir, raw.containsKey("fresh"), db, rocketMq, dbPort, namesrvPort,
-                    brokerPort, classpathFile, lifetime, pullMax, !raw.containsKey("no-fsync"));
+                    brokerPort, classpathFile, lifetime, pullMax, !raw.containsKey("no-fsync"),
+                    pgSettings(raw.getOrDefault("pg-settings", "")));
             options.checkDistinctPorts();
             return options;
+        }
+
+        /**
+         * PostgreSQL settings on top of the dev services' own (which they replace), as
+         * {@code name=value} pairs separated by spaces, e.g. {@code shared_preload_libraries=pg_stat_statements}.
+         */
+        static Map<String, String> pgSettings(String value) {
+            Map<String, String> settings = new LinkedHashMap<>();
+            for (String pair : value.trim().split("\\s+")) {
+                if (pair.isEmpty()) {
+                    continue;
+                }
+                int eq = pair.indexOf('=');
+                if (eq < 1 || eq == pair.length() - 1 || !pair.substring(0, eq).matches("[a-z_][a-z0-9_.]*")) {
+                    throw new IllegalArgumentException("--pg-settings wants name=value pairs separated by spaces, not " + pair);
+                }
+                settings.put(pair.substring(0, eq), pair.substring(eq + 1));
+            }
+            return settings;
         }
 
         private static int port(Map<String, String> raw, String name) {
@@ -225,6 +246,11 @@ public final class DevServices {
                 a.add("--db-port=" + dbPort);
                 if (!durableCommits) {
                     a.add("--no-fsync");
+                }
+                if (!pgSettings.isEmpty()) {
+                    StringBuilder settings = new StringBuilder();
+                    pgSettings.forEach((name, value) -> settings.append(settings.isEmpty() ? "" : " ").append(name).append('=').append(value));
+                    a.add("--pg-settings=" + settings);
                 }
             } else {
                 a.add("--no-db");

@@ -12,11 +12,13 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -56,6 +58,8 @@ final class DevServicesProcess {
     private final boolean db;
     private final int dbPort;
     private final boolean durableCommits;
+    /** Settings given with --pg-settings (diagnostics such as pg_stat_statements): applied last, so they win. */
+    private final Map<String, String> pgSettings;
     private volatile EmbeddedPostgres postgres;
     private volatile NamesrvController nameServer;
     private volatile BrokerController broker;
@@ -66,11 +70,12 @@ final class DevServicesProcess {
     /** Set by the shutdown hook: a db-start arriving later must not bring PostgreSQL back. */
     private volatile boolean shuttingDown;
 
-    private DevServicesProcess(Path dir, boolean db, int dbPort, boolean durableCommits) {
+    private DevServicesProcess(Path dir, boolean db, int dbPort, boolean durableCommits, Map<String, String> pgSettings) {
         this.dir = dir;
         this.db = db;
         this.dbPort = dbPort;
         this.durableCommits = durableCommits;
+        this.pgSettings = pgSettings;
     }
 
     static void run(Options options) throws Exception {
@@ -105,7 +110,8 @@ final class DevServicesProcess {
             System.setProperty("tls.server.mode", "disabled");
         }
 
-        DevServicesProcess services = new DevServicesProcess(dir, options.db(), options.dbPort(), options.durableCommits());
+        DevServicesProcess services = new DevServicesProcess(dir, options.db(), options.dbPort(), options.durableCommits(),
+                options.pgSettings());
         Runtime.getRuntime().addShutdownHook(new Thread(services::shutdown, "devservices-shutdown"));
         if (options.maxLifetimeMinutes() > 0) {
             // Safety net: a build that died without calling stop does not leave us running for ever.
@@ -174,7 +180,7 @@ final class DevServicesProcess {
         boolean existing = Files.exists(dataDir.resolve("PG_VERSION"));
         Files.createDirectories(dataDir.getParent());
         try {
-            postgres = EmbeddedPostgres.builder()
+            EmbeddedPostgres.Builder builder = EmbeddedPostgres.builder()
                     .setPort(port)
                     .setDataDirectory(dataDir)
                     // zonky runs initdb only when the directory has no postgresql.conf, so this keeps the data.
@@ -197,8 +203,9 @@ final class DevServicesProcess {
                     // devservices.log: zonky's default pipes it to SLF4J, which has no provider here.
                     .setOutputRedirector(ProcessBuilder.Redirect.INHERIT)
                     .setErrorRedirector(ProcessBuilder.Redirect.INHERIT)
-                    .setPGStartupWait(Duration.ofSeconds(60))
-                    .start();
+                    .setPGStartupWait(Duration.ofSeconds(60));
+            pgSettings.forEach(builder::setServerConfig);
+            postgres = builder.start();
         } catch (IOException | RuntimeException e) {
             throw new IllegalStateException("PostgreSQL did not start on 127.0.0.1:" + port + " (see its output above; if "
                     + dataDir + " is broken or from another PostgreSQL major version, start with --fresh)", e);
@@ -211,11 +218,19 @@ final class DevServicesProcess {
 
     /** What the server really runs with, read back, e.g. "fsync=on synchronous_commit=on". */
     static String commitSettings(int port) throws Exception {
+        return "fsync=" + setting(port, "fsync") + " synchronous_commit=" + setting(port, "synchronous_commit");
+    }
+
+    /** One setting of the running server, as {@code SHOW} gives it. */
+    static String setting(int port, String name) throws Exception {
         String url = "jdbc:postgresql://127.0.0.1:" + port + "/postgres";
-        try (Connection c = DriverManager.getConnection(url, "postgres", ""); Statement s = c.createStatement();
-             ResultSet rs = s.executeQuery("SELECT current_setting('fsync'), current_setting('synchronous_commit')")) {
-            rs.next();
-            return "fsync=" + rs.getString(1) + " synchronous_commit=" + rs.getString(2);
+        try (Connection c = DriverManager.getConnection(url, "postgres", "");
+             PreparedStatement s = c.prepareStatement("SELECT current_setting(?)")) {
+            s.setString(1, name);
+            try (ResultSet rs = s.executeQuery()) {
+                rs.next();
+                return rs.getString(1);
+            }
         }
     }
 
