@@ -88,7 +88,6 @@ public final class ChatBench {
     static long pushAfterReconnect;
     /** Pushed again, marked {@code again}: the server's ack wheel did not see the ack in time (by design). */
     static long pushAgainAfterAckTimeout;
-    static final long T0 = System.nanoTime();
     static long catchupGot;
     static long catchupOverlap;
     static long catchupPages;

@@ -146,7 +146,7 @@ public class AckWheel {
      * The message marked as pushed again ({@code again: true}): the device may have it already (its
      * acknowledgement was late or lost), and whoever counts pushes can tell a redelivery from a duplicate.
      */
-    static JsonObject pushedAgain(JsonObject message) {
+    private static JsonObject pushedAgain(JsonObject message) {
         return Jsonp.PROVIDER.createObjectBuilder(message).add("again", true).build();
     }
 
