@@ -248,9 +248,7 @@ public final class DevServices {
                     a.add("--no-fsync");
                 }
                 if (!pgSettings.isEmpty()) {
-                    StringBuilder settings = new StringBuilder();
-                    pgSettings.forEach((name, value) -> settings.append(settings.isEmpty() ? "" : " ").append(name).append('=').append(value));
-                    a.add("--pg-settings=" + settings);
+                    a.add("--pg-settings=" + String.join(" ", pgSettings.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).toList()));
                 }
             } else {
                 a.add("--no-db");

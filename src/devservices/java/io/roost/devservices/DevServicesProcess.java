@@ -16,6 +16,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -218,19 +219,28 @@ final class DevServicesProcess {
 
     /** What the server really runs with, read back, e.g. "fsync=on synchronous_commit=on". */
     static String commitSettings(int port) throws Exception {
-        return "fsync=" + setting(port, "fsync") + " synchronous_commit=" + setting(port, "synchronous_commit");
+        List<String> values = settings(port, "fsync", "synchronous_commit");
+        return "fsync=" + values.get(0) + " synchronous_commit=" + values.get(1);
     }
 
     /** One setting of the running server, as {@code SHOW} gives it. */
     static String setting(int port, String name) throws Exception {
+        return settings(port, name).get(0);
+    }
+
+    /** Settings of the running server, in the order named, read in one query. */
+    private static List<String> settings(int port, String... names) throws Exception {
         String url = "jdbc:postgresql://127.0.0.1:" + port + "/postgres";
         try (Connection c = DriverManager.getConnection(url, "postgres", "");
-             PreparedStatement s = c.prepareStatement("SELECT current_setting(?)")) {
-            s.setString(1, name);
+             PreparedStatement s = c.prepareStatement("SELECT current_setting(n) FROM unnest(?::text[]) WITH ORDINALITY AS k(n, i) ORDER BY i")) {
+            s.setArray(1, c.createArrayOf("text", names));
+            List<String> values = new ArrayList<>();
             try (ResultSet rs = s.executeQuery()) {
-                rs.next();
-                return rs.getString(1);
+                while (rs.next()) {
+                    values.add(rs.getString(1));
+                }
             }
+            return values;
         }
     }
 
