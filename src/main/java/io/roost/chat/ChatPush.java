@@ -13,8 +13,15 @@ import jakarta.json.JsonObject;
  * @param to      the recipient: the participant whose devices' acknowledgements advance the delivered cursor
  * @param message the {@code chatMsg} frame's fields
  * @param fromConnection the device connection that sent it, which has its answer and gets no push (null: none)
+ * @param delivered a delivered cursor of this conversation that the same transaction moved, or null:
+ *                  its peer's devices get {@code peerDeliveredSeq} in their frame instead of a receipt of its own
  */
-public record ChatPush(long from, long to, long seq, long msgId, JsonObject message, String fromConnection) {
+public record ChatPush(long from, long to, long seq, long msgId, JsonObject message, String fromConnection, Cursor delivered) {
+
+    /** This push carrying a delivered cursor of its conversation. */
+    ChatPush carrying(Cursor moved) {
+        return new ChatPush(from, to, seq, msgId, message, fromConnection, moved);
+    }
 
     /** The messages one send transaction stored, in the order they were written. */
     public record Batch(java.util.List<ChatPush> pushes) {

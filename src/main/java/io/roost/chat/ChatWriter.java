@@ -135,7 +135,7 @@ public class ChatWriter {
             JsonObject event = event(c, body, msgId, seqs[i], senderUid, tm);
             events.add(new MessageEvents.Event(c.type(), msgId, JsonText.of(event)));
             // to the recipient's devices, and to the sender's other devices (they sync; the sending one has the answer)
-            toPush.add(new ChatPush(c.sender(), c.peer(), seqs[i], msgId, event, writes.get(i).fromConnection()));
+            toPush.add(new ChatPush(c.sender(), c.peer(), seqs[i], msgId, event, writes.get(i).fromConnection(), null));
             answers.set(i, new Sent(c.sendId(), msgId, seqs[i], tm, false));
             String json = JsonText.of(body);
             rows.add(new ChatStore.TimelineRow(c.sender(), c.peer(), seqs[i], msgId, senderUid, c.sendId(), c.type(), json,
@@ -159,9 +159,42 @@ public class ChatWriter {
         // also lock, come last, in the timeline's statement, so their locks are held for the rest
         // of that statement and the commit.
         outbox.publishAll(MessageEvents.envelopes(events));
-        receipts.deliveredMoved(store.insertTimelineAndUpsertConversations(rows, ranked, cursors(carried)));
+        List<Cursor> moved = store.insertTimelineAndUpsertConversations(rows, ranked, cursors(carried));
+        receipts.deliveredMoved(carryReceipts(moved, writes, live, toPush, answers));
         pushes.fire(new ChatPush.Batch(toPush));
         return answers;
+    }
+
+    /**
+     * Puts each delivered cursor this transaction moved on the frames its peer's devices get anyway:
+     * the push of the conversation's last message in the batch, and that message's answer if the
+     * peer sent it. A cursor is only carried by a send in its conversation, so every one finds a
+     * message; those that do not (none) are returned, for a receipt of their own.
+     */
+    private static List<Cursor> carryReceipts(List<Cursor> moved, List<Write> writes, List<Integer> live, List<ChatPush> toPush,
+                                              List<Sent> answers) {
+        if (moved.isEmpty()) {
+            return moved;
+        }
+        Map<List<Long>, Integer> lastPush = new HashMap<>(); // the conversation's last push (pushes are in live order)
+        for (int k = 0; k < toPush.size(); k++) {
+            lastPush.put(pair(writes.get(live.get(k)).command()), k);
+        }
+        List<Cursor> alone = new ArrayList<>();
+        for (Cursor c : moved) {
+            Integer k = lastPush.get(pair(c.owner(), c.peer()));
+            if (k == null) {
+                alone.add(c);
+                continue;
+            }
+            ChatPush push = toPush.get(k);
+            toPush.set(k, push.carrying(c));
+            if (push.from() == c.peer()) {
+                int i = live.get(k);
+                answers.set(i, answers.get(i).carrying(c.seq()));
+            }
+        }
+        return alone;
     }
 
     private static List<Cursor> cursors(Map<List<Long>, Long> byKey) {
@@ -201,7 +234,11 @@ public class ChatWriter {
     }
 
     private static List<Long> pair(SendCommand c) {
-        return List.of(Math.min(c.sender(), c.peer()), Math.max(c.sender(), c.peer()));
+        return pair(c.sender(), c.peer());
+    }
+
+    private static List<Long> pair(long a, long b) {
+        return List.of(Math.min(a, b), Math.max(a, b));
     }
 
     @Transactional(Transactional.TxType.REQUIRES_NEW)

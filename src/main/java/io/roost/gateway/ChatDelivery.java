@@ -3,6 +3,7 @@ package io.roost.gateway;
 import io.roost.chat.ChatPush;
 import io.roost.chat.ChatService;
 import io.roost.platform.config.NodeIdentity;
+import io.roost.platform.json.Jsonp;
 import io.roost.presence.session.RouteTarget;
 import io.roost.presence.session.DeviceSessions;
 import jakarta.annotation.Resource;
@@ -116,12 +117,27 @@ public class ChatDelivery {
     }
 
     private void deliver(ChatPush push, List<RouteTarget> recipient, List<RouteTarget> sender) {
-        String frame = Frames.frame("chatMsg", push.message());
-        Map<Integer, List<RouteTarget>> byNode = new TreeMap<>();
+        // the devices of the user a delivered cursor tells get it in their frame; the others the plain one
+        long told = push.delivered() == null ? 0 : push.delivered().peer();
+        Map<Integer, List<RouteTarget>> plain = new TreeMap<>();
+        Map<Integer, List<RouteTarget>> carrying = new TreeMap<>();
         for (List<RouteTarget> routes : List.of(recipient, sender)) {
-            routes.stream().filter(r -> !r.connectionId().equals(push.fromConnection())) // it has the answer
-                    .forEach(r -> byNode.computeIfAbsent(r.nodeId(), n -> new ArrayList<>()).add(r));
+            for (RouteTarget r : routes) {
+                if (!r.connectionId().equals(push.fromConnection())) { // it has the answer
+                    (r.uid() == told ? carrying : plain).computeIfAbsent(r.nodeId(), n -> new ArrayList<>()).add(r);
+                }
+            }
         }
+        if (!plain.isEmpty()) {
+            deliver(push, plain, Frames.frame("chatMsg", push.message()));
+        }
+        if (!carrying.isEmpty()) {
+            deliver(push, carrying, Frames.frame("chatMsg", Jsonp.PROVIDER.createObjectBuilder(push.message())
+                    .add("peerDeliveredSeq", push.delivered().seq()).build()));
+        }
+    }
+
+    private void deliver(ChatPush push, Map<Integer, List<RouteTarget>> byNode, String frame) {
         byNode.forEach((nodeId, here) -> {
             if (nodeId == node.nodeId()) {
                 here.forEach(r -> deliverHere(r.connectionId(), r.uid(), push.from(), push.to(), push.seq(), frame));

@@ -196,8 +196,10 @@ public class ChatOps {
     }
 
     private static JsonObjectBuilder sent(JsonObjectBuilder ret, Sent sent) {
-        return ret.add("sendId", sent.sendId()).add("msgId", Long.toString(sent.msgId())).add("msgSeq", sent.seq())
+        ret.add("sendId", sent.sendId()).add("msgId", Long.toString(sent.msgId())).add("msgSeq", sent.seq())
                 .add("sentAt", sent.tm().toInstant().toEpochMilli()).add("resent", sent.resent());
+        // the peer's delivered receipt, when this send's transaction moved the peer's cursor
+        return sent.peerDeliveredSeq() > 0 ? ret.add("peerDeliveredSeq", sent.peerDeliveredSeq()) : ret;
     }
 
     private CompletableFuture<Sent> send(long me, String deviceType, String deviceId, String connectionId, JsonObject frame) {

@@ -136,6 +136,18 @@ public final class WsDevice implements WebSocket.Listener {
         }
     }
 
+    /**
+     * Acknowledges as {@link #ack} and gives the server 100 ms to hold it (nothing answers an
+     * acknowledgement), so that a frame sent next on another connection comes after it. Returns
+     * when it was sent (nanoTime), for a test that must stay within the delivered hold.
+     */
+    public long ackHeld(String peer, long seq) throws InterruptedException {
+        long sent = System.nanoTime();
+        ack(peer, seq);
+        Thread.sleep(100);
+        return sent;
+    }
+
     public JsonObject next() throws InterruptedException {
         JsonObject frame = frames.poll(20, TimeUnit.SECONDS);
         assertNotNull(frame, "no frame within 20 s");

@@ -93,6 +93,73 @@ class ChatDeliveryIT extends DeployedRoost {
         }
     }
 
+    /**
+     * A delivered receipt rides on the conversation's next message when that comes within the hold:
+     * the sending device finds it in its answer, the other devices of the user it tells in their
+     * {@code chatMsg}, and no {@code chatReceipt} of its own follows.
+     */
+    @Test
+    void aDeliveredReceiptRidesOnTheConversationsNextMessage() throws Exception {
+        Chats chats = chats();
+        User a = chats.roaming();
+        User b = chats.roaming();
+        WsDevice aPhone = WsDevice.login(baseUrl, a.token(), "android", "a-phone");
+        WsDevice aDesk = WsDevice.login(baseUrl, a.token(), "desktop", "a-desk");
+        WsDevice bPhone = WsDevice.login(baseUrl, b.token(), "android", "b-phone");
+        bPhone.autoAck = false; // b's acknowledgements come when the test says
+        try {
+            assertEquals("ok", aPhone.op("chatOp", Chats.textSend(b, "one")).getString("result"));
+            assertEquals(1, bPhone.await("chatMsg").getInt("seq"));
+
+            // a sends next: the answer and a's desk carry b's cursor
+            long held = bPhone.ackHeld(a.id(), 1);
+            JsonObject answer = aPhone.op("chatOp", Chats.textSend(b, "two"));
+            assertEquals(2, answer.getInt("msgSeq"), answer.toString());
+            assertEquals(1, answer.getInt("peerDeliveredSeq", 0), "b's receipt rides on a's answer: " + answer);
+            JsonObject onDesk = chatMsg(aDesk, 2);
+            assertEquals(1, onDesk.getInt("peerDeliveredSeq", 0), onDesk.toString());
+            withinTheHold(held);
+
+            // b sends next: a's devices find b's cursor in the push
+            assertEquals(2, chatMsg(bPhone, 2).getInt("seq"));
+            held = bPhone.ackHeld(a.id(), 2);
+            assertEquals("ok", bPhone.op("chatOp", Chats.textSend(a, "three")).getString("result"));
+            for (WsDevice device : List.of(aPhone, aDesk)) {
+                JsonObject pushed = chatMsg(device, 3);
+                assertEquals(2, pushed.getInt("peerDeliveredSeq", 0), pushed.toString());
+            }
+            withinTheHold(held);
+
+            Wait.sleep(DELIVERED_HOLD.plusMillis(500).toMillis()); // a receipt of its own would have come by now
+            for (WsDevice device : List.of(aPhone, aDesk)) {
+                assertTrue(device.frames.stream().noneMatch(f -> f.getString("type").equals("chatReceipt")), device.frames.toString());
+            }
+        } finally {
+            aPhone.bye();
+            aDesk.bye();
+            bPhone.bye();
+        }
+    }
+
+    /** The suite's {@code ROOST_CHAT_DELIVERED_HOLD} (the default). */
+    static final Duration DELIVERED_HOLD = Duration.ofSeconds(1);
+
+    /** The device's next {@code chatMsg} of this seq, skipping others. */
+    private static JsonObject chatMsg(WsDevice device, int seq) throws InterruptedException {
+        while (true) {
+            JsonObject pushed = device.await("chatMsg");
+            if (pushed.getInt("seq") == seq) {
+                return pushed;
+            }
+        }
+    }
+
+    /** A send that was to carry an acknowledgement held at {@code held} (nanoTime) came within the hold, or the test says why not. */
+    private static void withinTheHold(long held) {
+        assertTrue(Duration.ofNanos(System.nanoTime() - held).compareTo(DELIVERED_HOLD) < 0,
+                "the acknowledgement and the send took longer than the hold: the flush may have written the cursor");
+    }
+
     @Test
     void aReaderWithReadReceiptsOffSendsNoReadReceipt() throws Exception {
         Chats chats = chats();
