@@ -209,6 +209,7 @@ public final class ChatBench {
             long seq = ChatStats.num(f, "seq", -1);
             long now = System.nanoTime();
             pushes++;
+            countCarriedReceipt(f);
             if (seq <= 0) {
                 ERRORS.add("chatMsg-without-seq");
                 return;
@@ -235,6 +236,13 @@ public final class ChatBench {
                 }
             }
             ack();
+        }
+
+        /** A delivered receipt that rode on a push or an answer (the same transaction moved the peer's cursor). */
+        void countCarriedReceipt(String f) {
+            if (f.contains("\"peerDeliveredSeq\":")) {
+                RECEIPTS.add("delivered-carried");
+            }
         }
 
         void hold(long seq) {
@@ -278,6 +286,7 @@ public final class ChatBench {
                 return;
             }
             answeredOk++;
+            countCarriedReceipt(f);
             if (f.contains("\"resent\":true")) {
                 resentAnswers++;
             }
