@@ -1,6 +1,8 @@
 package io.roost.chat;
 
 import jakarta.json.JsonObject;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * A stored message to push to the live devices of both participants. A send transaction fires
@@ -13,17 +15,30 @@ import jakarta.json.JsonObject;
  * @param to      the recipient: the participant whose devices' acknowledgements advance the delivered cursor
  * @param message the {@code chatMsg} frame's fields
  * @param fromConnection the device connection that sent it, which has its answer and gets no push (null: none)
- * @param delivered a delivered cursor of this conversation that the same transaction moved, or null:
- *                  its peer's devices get {@code peerDeliveredSeq} in their frame instead of a receipt of its own
+ * @param delivered the delivered cursors of this conversation that the same transaction moved, at
+ *                  most one per participant: the devices of each one's peer get {@code peerDeliveredSeq}
+ *                  in their frame instead of a receipt of its own
  */
-public record ChatPush(long from, long to, long seq, long msgId, JsonObject message, String fromConnection, Cursor delivered) {
+public record ChatPush(long from, long to, long seq, long msgId, JsonObject message, String fromConnection, List<Cursor> delivered) {
 
-    /** This push carrying a delivered cursor of its conversation. */
+    /** This push carrying one more delivered cursor of its conversation (the other participant's, if it carries one). */
     ChatPush carrying(Cursor moved) {
-        return new ChatPush(from, to, seq, msgId, message, fromConnection, moved);
+        List<Cursor> all = new ArrayList<>(delivered);
+        all.add(moved);
+        return new ChatPush(from, to, seq, msgId, message, fromConnection, List.copyOf(all));
+    }
+
+    /** The seq of the delivered receipt this push carries for {@code user}'s devices, or 0 if none. */
+    public long peerDeliveredFor(long user) {
+        for (Cursor c : delivered) {
+            if (c.peer() == user) {
+                return c.seq();
+            }
+        }
+        return 0;
     }
 
     /** The messages one send transaction stored, in the order they were written. */
-    public record Batch(java.util.List<ChatPush> pushes) {
+    public record Batch(List<ChatPush> pushes) {
     }
 }

@@ -135,7 +135,7 @@ public class ChatWriter {
             JsonObject event = event(c, body, msgId, seqs[i], senderUid, tm);
             events.add(new MessageEvents.Event(c.type(), msgId, JsonText.of(event)));
             // to the recipient's devices, and to the sender's other devices (they sync; the sending one has the answer)
-            toPush.add(new ChatPush(c.sender(), c.peer(), seqs[i], msgId, event, writes.get(i).fromConnection(), null));
+            toPush.add(new ChatPush(c.sender(), c.peer(), seqs[i], msgId, event, writes.get(i).fromConnection(), List.of()));
             answers.set(i, new Sent(c.sendId(), msgId, seqs[i], tm, false));
             String json = JsonText.of(body);
             rows.add(new ChatStore.TimelineRow(c.sender(), c.peer(), seqs[i], msgId, senderUid, c.sendId(), c.type(), json,

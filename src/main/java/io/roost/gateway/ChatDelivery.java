@@ -15,6 +15,7 @@ import jakarta.inject.Inject;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -117,24 +118,25 @@ public class ChatDelivery {
     }
 
     private void deliver(ChatPush push, List<RouteTarget> recipient, List<RouteTarget> sender) {
-        // the devices of the user a delivered cursor tells get it in their frame; the others the plain one
-        long told = push.delivered() == null ? 0 : push.delivered().peer();
-        Map<Integer, List<RouteTarget>> plain = new TreeMap<>();
-        Map<Integer, List<RouteTarget>> carrying = new TreeMap<>();
-        for (List<RouteTarget> routes : List.of(recipient, sender)) {
+        // each participant's devices by frame and node: a delivered receipt for that participant rides in its frame
+        Map<String, Map<Integer, List<RouteTarget>>> byFrame = new IdentityHashMap<>();
+        String plain = null;
+        for (List<RouteTarget> routes : List.of(recipient, sender)) { // each one participant's routes
+            String frame = null;
             for (RouteTarget r : routes) {
-                if (!r.connectionId().equals(push.fromConnection())) { // it has the answer
-                    (r.uid() == told ? carrying : plain).computeIfAbsent(r.nodeId(), n -> new ArrayList<>()).add(r);
+                if (r.connectionId().equals(push.fromConnection())) {
+                    continue; // it has the answer
                 }
+                if (frame == null) {
+                    long receipt = push.peerDeliveredFor(r.uid());
+                    frame = receipt > 0 ? Frames.frame("chatMsg", Jsonp.PROVIDER.createObjectBuilder(push.message())
+                            .add("peerDeliveredSeq", receipt).build())
+                            : plain != null ? plain : (plain = Frames.frame("chatMsg", push.message()));
+                }
+                byFrame.computeIfAbsent(frame, f -> new TreeMap<>()).computeIfAbsent(r.nodeId(), n -> new ArrayList<>()).add(r);
             }
         }
-        if (!plain.isEmpty()) {
-            deliver(push, plain, Frames.frame("chatMsg", push.message()));
-        }
-        if (!carrying.isEmpty()) {
-            deliver(push, carrying, Frames.frame("chatMsg", Jsonp.PROVIDER.createObjectBuilder(push.message())
-                    .add("peerDeliveredSeq", push.delivered().seq()).build()));
-        }
+        byFrame.forEach((frame, byNode) -> deliver(push, byNode, frame));
     }
 
     private void deliver(ChatPush push, Map<Integer, List<RouteTarget>> byNode, String frame) {

@@ -41,15 +41,33 @@ class ChatDeliveryIT extends DeployedRoost {
         return new Chats(baseUrl);
     }
 
+    /** Two roaming users online: a on a phone, b on a phone and a desktop; closing says bye on all three. */
+    record Devices(User a, User b, WsDevice aPhone, WsDevice bPhone, WsDevice bDesk) implements AutoCloseable {
+
+        @Override
+        public void close() {
+            aPhone.bye();
+            bPhone.bye();
+            bDesk.bye();
+        }
+    }
+
+    Devices devices(Chats chats) throws Exception {
+        User a = chats.roaming();
+        User b = chats.roaming();
+        return new Devices(a, b, WsDevice.login(baseUrl, a.token(), "android", "a-phone"),
+                WsDevice.login(baseUrl, b.token(), "android", "b-phone"), WsDevice.login(baseUrl, b.token(), "desktop", "b-desk"));
+    }
+
     @Test
     void receiptsReachTheSenderAndOneReadReportCountsForAllOfTheReadersDevices() throws Exception {
         Chats chats = chats();
-        User a = chats.roaming();
-        User b = chats.roaming();
-        WsDevice aPhone = WsDevice.login(baseUrl, a.token(), "android", "a-phone");
-        WsDevice bPhone = WsDevice.login(baseUrl, b.token(), "android", "b-phone");
-        WsDevice bDesk = WsDevice.login(baseUrl, b.token(), "desktop", "b-desk");
-        try {
+        try (Devices d = devices(chats)) {
+            User a = d.a();
+            User b = d.b();
+            WsDevice aPhone = d.aPhone();
+            WsDevice bPhone = d.bPhone();
+            WsDevice bDesk = d.bDesk();
             JsonObject sent = aPhone.op("chatOp", Chats.textSend(b, "read me"));
             assertEquals("ok", sent.getString("result"), sent.toString());
             bPhone.await("chatMsg");
@@ -86,10 +104,6 @@ class ChatDeliveryIT extends DeployedRoost {
             assertEquals("invalid-seq", bDesk.op("chatOp", "\"op\":\"read\",\"peer\":\"" + a.id() + "\",\"readSeq\":\"x\"")
                     .getString("code"));
             assertEquals("not-found", bDesk.op("chatOp", "\"op\":\"read\",\"peer\":\"1\",\"readSeq\":1").getString("code"));
-        } finally {
-            aPhone.bye();
-            bPhone.bye();
-            bDesk.bye();
         }
     }
 
@@ -100,44 +114,37 @@ class ChatDeliveryIT extends DeployedRoost {
      */
     @Test
     void aDeliveredReceiptRidesOnTheConversationsNextMessage() throws Exception {
-        Chats chats = chats();
-        User a = chats.roaming();
-        User b = chats.roaming();
-        WsDevice aPhone = WsDevice.login(baseUrl, a.token(), "android", "a-phone");
-        WsDevice aDesk = WsDevice.login(baseUrl, a.token(), "desktop", "a-desk");
-        WsDevice bPhone = WsDevice.login(baseUrl, b.token(), "android", "b-phone");
-        bPhone.autoAck = false; // b's acknowledgements come when the test says
-        try {
-            assertEquals("ok", aPhone.op("chatOp", Chats.textSend(b, "one")).getString("result"));
-            assertEquals(1, bPhone.await("chatMsg").getInt("seq"));
+        try (Devices d = devices(chats())) {
+            WsDevice aPhone = d.aPhone();
+            aPhone.autoAck = false; // a's acknowledgements come when the test says
+            assertEquals("ok", d.bPhone().op("chatOp", Chats.textSend(d.a(), "one")).getString("result"));
+            assertEquals(1, aPhone.await("chatMsg").getInt("seq"));
+            chatMsg(d.bDesk(), 1); // b's desk syncs b's message and acknowledges it: b's cursor moves too
 
-            // a sends next: the answer and a's desk carry b's cursor
-            long held = bPhone.ackHeld(a.id(), 1);
-            JsonObject answer = aPhone.op("chatOp", Chats.textSend(b, "two"));
+            // b sends next: b's answer and b's desk carry a's cursor, a's phone b's (one push, both cursors)
+            long held = aPhone.ackHeld(d.b().id(), 1);
+            JsonObject answer = d.bPhone().op("chatOp", Chats.textSend(d.a(), "two"));
             assertEquals(2, answer.getInt("msgSeq"), answer.toString());
-            assertEquals(1, answer.getInt("peerDeliveredSeq", 0), "b's receipt rides on a's answer: " + answer);
-            JsonObject onDesk = chatMsg(aDesk, 2);
+            assertEquals(1, answer.getInt("peerDeliveredSeq", 0), "a's receipt rides on b's answer: " + answer);
+            JsonObject onDesk = chatMsg(d.bDesk(), 2);
             assertEquals(1, onDesk.getInt("peerDeliveredSeq", 0), onDesk.toString());
+            JsonObject onPhone = chatMsg(aPhone, 2);
+            assertEquals(1, onPhone.getInt("peerDeliveredSeq", 0), "b's desk's receipt rides on the push to a: " + onPhone);
             withinTheHold(held);
 
-            // b sends next: a's devices find b's cursor in the push
-            assertEquals(2, chatMsg(bPhone, 2).getInt("seq"));
-            held = bPhone.ackHeld(a.id(), 2);
-            assertEquals("ok", bPhone.op("chatOp", Chats.textSend(a, "three")).getString("result"));
-            for (WsDevice device : List.of(aPhone, aDesk)) {
+            // a sends next: b's devices find a's cursor in the push
+            held = aPhone.ackHeld(d.b().id(), 2);
+            assertEquals("ok", aPhone.op("chatOp", Chats.textSend(d.b(), "three")).getString("result"));
+            for (WsDevice device : List.of(d.bPhone(), d.bDesk())) {
                 JsonObject pushed = chatMsg(device, 3);
                 assertEquals(2, pushed.getInt("peerDeliveredSeq", 0), pushed.toString());
             }
             withinTheHold(held);
 
             Wait.sleep(DELIVERED_HOLD.plusMillis(500).toMillis()); // a receipt of its own would have come by now
-            for (WsDevice device : List.of(aPhone, aDesk)) {
+            for (WsDevice device : List.of(d.bPhone(), d.bDesk())) {
                 assertTrue(device.frames.stream().noneMatch(f -> f.getString("type").equals("chatReceipt")), device.frames.toString());
             }
-        } finally {
-            aPhone.bye();
-            aDesk.bye();
-            bPhone.bye();
         }
     }
 
