@@ -144,6 +144,8 @@ public final class ChatBench {
         final BitSet pending = new BitSet();
         boolean dropping;
         int drops;
+        /** The highest delivered or read receipt this device got (a chatReceipt, or peerDeliveredSeq on a push or answer). */
+        long peerDelivered;
 
         Dev(int index, User user, String deviceType, String token) {
             this.index = index;
@@ -182,7 +184,12 @@ public final class ChatBench {
                 case "chatMsg" -> chatMsg(f);
                 case "chatOpRet" -> chatOpRet(f);
                 case "heartbeat" -> { }
-                case "chatReceipt" -> RECEIPTS.add(ChatStats.str(f, "kind"));
+                case "chatReceipt" -> {
+                    String kind = ChatStats.str(f, "kind");
+                    RECEIPTS.add(kind);
+                    // a read moves the reader's delivered cursor too (read implies delivered), with a read receipt only
+                    peerDelivered = Math.max(peerDelivered, ChatStats.num(f, "seq", 0));
+                }
                 case "chatRead" -> RECEIPTS.add("chatRead"); // a read by one of this user's devices
                 case "hello" -> client.send(c, "{\"v\":1,\"type\":\"login\",\"token\":\"" + token + "\"}");
                 case "login" -> {
@@ -242,6 +249,7 @@ public final class ChatBench {
         void countCarriedReceipt(String f) {
             if (f.contains("\"peerDeliveredSeq\":")) {
                 RECEIPTS.add("delivered-carried");
+                peerDelivered = Math.max(peerDelivered, ChatStats.num(f, "peerDeliveredSeq", 0));
             }
         }
 
@@ -702,6 +710,11 @@ public final class ChatBench {
         while ((missing = onClient(ChatBench::missing)) > 0 && System.nanoTime() < until) {
             Thread.sleep(500);
         }
+        // the last acknowledgements' receipts come within the delivered hold (1 s) and its flush
+        until = System.nanoTime() + 10_000_000_000L;
+        while (onClient(ChatBench::receiptsBehind) > 0 && System.nanoTime() < until) {
+            Thread.sleep(200);
+        }
         System.out.println(progress("SETTLED"));
         System.out.flush();
         if (goFile != null) {
@@ -729,9 +742,12 @@ public final class ChatBench {
         System.out.printf("reconnects (drops and server closes): %d, %d resends, catch-up %d pages: %d messages got, %d already held; "
                 + "connections closed by the server %d (reconnected)%n",
                 reconnects, resends, catchupPages, catchupGot, catchupOverlap, unexpectedCloses);
-        System.out.printf("client outcome: %d messages missing on %d devices, %d held beyond the answered seq%n", lost, devicesShort, extraHeld);
+        long receiptsWrong = onClient(ChatBench::receiptsBehind);
+        System.out.printf("client outcome: %d messages missing on %d devices, %d held beyond the answered seq; "
+                + "%d devices whose last delivered receipt is not their peer's last acknowledgement or read%n", lost, devicesShort, extraHeld, receiptsWrong);
         boolean dbOk = dbUrl == null || checkDatabase(dbUrl);
-        boolean ok = dbOk && lost == 0 && extraHeld == 0 && pushDuplicates == 0 && FAILS.total() == 0 && sent == answeredOk;
+        boolean ok = dbOk && lost == 0 && extraHeld == 0 && pushDuplicates == 0 && FAILS.total() == 0 && sent == answeredOk
+                && receiptsWrong == 0;
         System.out.printf("RESULT sends_per_s=%.0f offered_per_s=%.0f answer_p50_ms=%.1f answer_p99_ms=%.1f push_p50_ms=%.1f push_p99_ms=%.1f "
                         + "devices=%d pairs=%d lost=%d dup=%d kicked=%d db_ok=%s outcome=%s%n",
                 answeredMeasured / seconds, sentMeasured / seconds, ANSWER.ms(0.5), ANSWER.ms(0.99), PUSH.ms(0.5), PUSH.ms(0.99),
@@ -750,6 +766,28 @@ public final class ChatBench {
         CATCHUP.shutdownNow();
         pool.shutdownNow();
         System.exit(0);
+    }
+
+    /**
+     * Devices whose highest delivered or read receipt is not the highest seq their peer's devices
+     * acknowledged or reported read (the peer's delivered cursor: a read implies delivered): a
+     * receipt lost, or one ahead of every acknowledgement. Conversations with a device that dropped are left out: it may have missed
+     * receipts while it was away, or its last acknowledgement may not have arrived.
+     */
+    static long receiptsBehind() {
+        long wrong = 0;
+        for (Dev d : devs) {
+            long acked = 0;
+            boolean dropped = d.drops > 0;
+            for (Dev p : d.user.peer.devices) {
+                acked = Math.max(acked, Math.max(p.ackedUpTo, p.readUpTo));
+                dropped |= p.drops > 0; // an acknowledgement sent just before a reset may never have arrived
+            }
+            if (!dropped && d.peerDelivered != acked) {
+                wrong++;
+            }
+        }
+        return wrong;
     }
 
     /** Messages of their conversation that devices do not hold yet (answered seqs only). */
