@@ -710,9 +710,10 @@ public final class ChatBench {
         while ((missing = onClient(ChatBench::missing)) > 0 && System.nanoTime() < until) {
             Thread.sleep(500);
         }
-        // the last acknowledgements' receipts come within the delivered hold (1 s) and its flush
-        until = System.nanoTime() + 10_000_000_000L;
-        while (onClient(ChatBench::receiptsBehind) > 0 && System.nanoTime() < until) {
+        // the last acknowledgements' receipts come within the delivered hold (1 s) and its flush; the
+        // readers report their last reads within a read interval (a read moves the delivered cursor too)
+        until = System.nanoTime() + readNs + 10_000_000_000L;
+        while (onClient(() -> receiptsBehind() + readsPending()) > 0 && System.nanoTime() < until) {
             Thread.sleep(200);
         }
         System.out.println(progress("SETTLED"));
@@ -788,6 +789,11 @@ public final class ChatBench {
             }
         }
         return wrong;
+    }
+
+    /** Reading devices (each user's first) online that hold more than they reported read: a read report is still to come. */
+    static long readsPending() {
+        return Arrays.stream(devs).filter(d -> d == d.user.devices[0] && d.online() && d.contiguous > d.readUpTo).count();
     }
 
     /** Messages of their conversation that devices do not hold yet (answered seqs only). */
