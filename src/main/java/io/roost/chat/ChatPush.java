@@ -16,8 +16,8 @@ import java.util.List;
  * @param message the {@code chatMsg} frame's fields
  * @param fromConnection the device connection that sent it, which has its answer and gets no push (null: none)
  * @param delivered the delivered cursors of this conversation that the same transaction moved, at
- *                  most one per participant: the devices of each one's peer get {@code peerDeliveredSeq}
- *                  in their frame instead of a receipt of its own
+ *                  most one per participant: the devices of the user each one tells ({@link Cursor#peer})
+ *                  get {@code peerDeliveredSeq} in their frame instead of a receipt of its own
  */
 public record ChatPush(long from, long to, long seq, long msgId, JsonObject message, String fromConnection, List<Cursor> delivered) {
 

@@ -121,7 +121,7 @@ public class ChatDelivery {
         // each participant's devices by frame and node: a delivered receipt for that participant rides in its frame
         Map<String, Map<Integer, List<RouteTarget>>> byFrame = new IdentityHashMap<>();
         String plain = null;
-        for (List<RouteTarget> routes : List.of(recipient, sender)) { // each one participant's routes
+        for (List<RouteTarget> routes : List.of(recipient, sender)) { // each list is one participant's routes
             String frame = null;
             for (RouteTarget r : routes) {
                 if (r.connectionId().equals(push.fromConnection())) {
@@ -129,9 +129,13 @@ public class ChatDelivery {
                 }
                 if (frame == null) {
                     long receipt = push.peerDeliveredFor(r.uid());
-                    frame = receipt > 0 ? Frames.frame("chatMsg", Jsonp.PROVIDER.createObjectBuilder(push.message())
-                            .add("peerDeliveredSeq", receipt).build())
-                            : plain != null ? plain : (plain = Frames.frame("chatMsg", push.message()));
+                    if (receipt > 0) {
+                        frame = Frames.frame("chatMsg", Jsonp.PROVIDER.createObjectBuilder(push.message())
+                                .add("peerDeliveredSeq", receipt).build());
+                    } else {
+                        plain = plain != null ? plain : Frames.frame("chatMsg", push.message());
+                        frame = plain;
+                    }
                 }
                 byFrame.computeIfAbsent(frame, f -> new TreeMap<>()).computeIfAbsent(r.nodeId(), n -> new ArrayList<>()).add(r);
             }
