@@ -208,18 +208,20 @@ public class ChatService {
 
     /** The reader read everything up to {@code seq} (on any of its devices); answered after commit. */
     public ReadState read(long reader, long peer, long seq) {
-        return await(readAsync(reader, peer, seq), "The read report was not stored within " + WAIT_SECONDS + " s; report again.");
+        return await(readAsync(reader, peer, seq, null), "The read report was not stored within " + WAIT_SECONDS + " s; report again.");
     }
 
     /**
      * A read report without holding the caller's thread, batched with the reports that arrive
-     * with it; completes after commit with the reader's side (or 404 {@code not-found}).
+     * with it; completes after commit with the reader's side (or 404 {@code not-found}). From a
+     * device connection ({@code fromConnection}, null from REST): that connection has the new side
+     * in its answer, so it is left out of the {@code chatRead} the reader's other devices get.
      */
-    public CompletableFuture<ReadState> readAsync(long reader, long peer, long seq) {
+    public CompletableFuture<ReadState> readAsync(long reader, long peer, long seq, String fromConnection) {
         if (seq < 0) {
             return CompletableFuture.failedFuture(ProblemException.badRequest("invalid-seq", "readSeq is a message seq, 0 or more."));
         }
-        return reads.submit(reader, peer, seq);
+        return reads.submit(reader, peer, seq, fromConnection);
     }
 
     /**

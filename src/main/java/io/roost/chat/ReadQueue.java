@@ -9,8 +9,11 @@ import jakarta.enterprise.concurrent.ManagedThreadFactory;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Duration;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -26,7 +29,8 @@ public class ReadQueue {
     /** Under a stream of read reports, a commit at most this often: a report's answer may wait this long. */
     static final Duration PACING = Duration.ofMillis(20);
 
-    private record Pending(Cursor report, CompletableFuture<ReadState> done) {
+    /** A report, the device connection it came from (null: REST), and its answer. */
+    private record Pending(Cursor report, String fromConnection, CompletableFuture<ReadState> done) {
     }
 
     @Inject
@@ -47,8 +51,8 @@ public class ReadQueue {
         queue.stop();
     }
 
-    CompletableFuture<ReadState> submit(long reader, long peer, long seq) {
-        Pending p = new Pending(new Cursor(reader, peer, seq), new CompletableFuture<>());
+    CompletableFuture<ReadState> submit(long reader, long peer, long seq, String fromConnection) {
+        Pending p = new Pending(new Cursor(reader, peer, seq), fromConnection, new CompletableFuture<>());
         if (!queue.offer(p)) {
             p.done.completeExceptionally(new ProblemException(503, "service-unavailable", "Service Unavailable",
                     "Too many read reports are waiting; report again shortly."));
@@ -58,16 +62,27 @@ public class ReadQueue {
 
     private void apply(List<Pending> batch) {
         try {
-            complete(batch, receipts.readAll(batch.stream().map(Pending::report).toList()));
+            complete(batch, receipts.readAll(batch.stream().map(Pending::report).toList(), answeredOn(batch)));
         } catch (Exception batchFailed) { // also the checked HeuristicMixedException of a commit on a dying connection
             for (Pending p : batch) {
                 try {
-                    complete(List.of(p), receipts.readAll(List.of(p.report)));
+                    complete(List.of(p), receipts.readAll(List.of(p.report), answeredOn(List.of(p))));
                 } catch (Exception e) {
                     p.done.completeExceptionally(e);
                 }
             }
         }
+    }
+
+    /** The connections each conversation's reports came from: their answers carry the new side. */
+    private static Map<List<Long>, Set<String>> answeredOn(List<Pending> batch) {
+        Map<List<Long>, Set<String>> on = new HashMap<>();
+        for (Pending p : batch) {
+            if (p.fromConnection != null) {
+                on.computeIfAbsent(List.of(p.report.owner(), p.report.peer()), k -> new HashSet<>()).add(p.fromConnection);
+            }
+        }
+        return on;
     }
 
     private static void complete(List<Pending> batch, Map<List<Long>, ReadState> answers) {

@@ -13,14 +13,16 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
  * Delivered and read receipts, a batch a transaction (acknowledgements held by
  * {@link DeliveredCursors} and not carried by a send, read reports by {@link ReadQueue}). Delivered: acknowledgements from the
  * owner's devices move the owner's delivered cursor; the peer's devices get a {@code chatReceipt}
- * after commit. Read: one report counts for all of the reader's devices (they get {@code chatRead}
- * with the new unread count); the peer gets a read receipt unless the reader turned them off.
+ * after commit. Read: one report counts for all of the reader's devices (the others get
+ * {@code chatRead} with the new unread count; the reporting one has it in its answer); the peer
+ * gets a read receipt unless the reader turned them off.
  * A read report changes both sides' sync versions (so devices that were away see it when they
  * sync); a delivered cursor does not (it moves with nearly every message, and is live state).
  */
@@ -70,6 +72,16 @@ public class Receipts {
      */
     @Transactional(Transactional.TxType.REQUIRES_NEW)
     public Map<List<Long>, ReadState> readAll(List<Cursor> reports) {
+        return readAll(reports, Map.of());
+    }
+
+    /**
+     * As {@link #readAll(List)}; {@code answeredOn}: by {@code List.of(reader, peer)}, the
+     * connections whose reports of that conversation are answered with the reader's new side, and
+     * so need no {@code chatRead} (a frame less per report on the reporting device).
+     */
+    @Transactional(Transactional.TxType.REQUIRES_NEW)
+    public Map<List<Long>, ReadState> readAll(List<Cursor> reports, Map<List<Long>, Set<String>> answeredOn) {
         Map<List<Long>, Cursor> highest = new TreeMap<>(ChatWriter.PAIR_ORDER);
         for (Cursor r : reports) {
             highest.merge(List.of(r.owner(), r.peer()), r, (x, y) -> x.seq() >= y.seq() ? x : y);
@@ -107,7 +119,8 @@ public class Receipts {
         store.applyReads(applied).forEach((key, read) -> {
             answers.put(key, read);
             told.add(new Notice(List.of(key.get(0)), "chatRead", Jsonp.PROVIDER.createObjectBuilder()
-                    .add("peer", Long.toString(key.get(1))).add("readSeq", read.readSeq()).add("unread", read.unread()).build()));
+                    .add("peer", Long.toString(key.get(1))).add("readSeq", read.readSeq()).add("unread", read.unread()).build(),
+                    answeredOn.getOrDefault(key, Set.of())));
         });
         notices.fire(new Notices(told));
         return answers;

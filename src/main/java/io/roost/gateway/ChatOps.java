@@ -84,7 +84,7 @@ public class ChatOps {
                     return;
                 }
                 case "read" -> {
-                    answerLater(read(me, frame), ret, (r, state) -> r.add("peer", frame.getString("peer"))
+                    answerLater(read(me, connectionId, frame), ret, (r, state) -> r.add("peer", frame.getString("peer"))
                             .add("readSeq", state.readSeq()).add("unread", state.unread()), reply);
                     return;
                 }
@@ -215,12 +215,12 @@ public class ChatOps {
     }
 
     /** Everything of the conversation up to {@code readSeq} is read, on all of my devices; answered after commit. */
-    private CompletableFuture<ReadState> read(long me, JsonObject frame) {
+    private CompletableFuture<ReadState> read(long me, String connectionId, JsonObject frame) {
         long peer = Ids.parse(text(frame, "peer"));
         if (!(frame.get("readSeq") instanceof JsonNumber readSeq) || !readSeq.isIntegral()) {
             throw ProblemException.badRequest("invalid-seq", "readSeq is a message seq, 0 or more.");
         }
-        return chat.readAsync(me, peer, readSeq.longValue());
+        return chat.readAsync(me, peer, readSeq.longValue(), connectionId);
     }
 
     /**

@@ -143,7 +143,9 @@ public class Delivery {
         Map<Integer, List<String>> byNode = new TreeMap<>();
         for (long uid : notice.uids()) {
             for (RouteTarget r : routesOf.getOrDefault(uid, List.of())) {
-                byNode.computeIfAbsent(r.nodeId(), n -> new ArrayList<>()).add(r.connectionId());
+                if (!notice.exceptConnections().contains(r.connectionId())) {
+                    byNode.computeIfAbsent(r.nodeId(), n -> new ArrayList<>()).add(r.connectionId());
+                }
             }
         }
         byNode.forEach((nodeId, connectionIds) -> {

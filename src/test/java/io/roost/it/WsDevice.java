@@ -24,6 +24,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class WsDevice implements WebSocket.Listener {
 
     public final BlockingQueue<JsonObject> frames = new LinkedBlockingQueue<>();
+    /** The type of every frame received, in order, including those {@link #await} skipped. */
+    private final java.util.List<String> received = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
     public final CompletableFuture<Integer> closed = new CompletableFuture<>();
     private final StringBuilder partial = new StringBuilder();
     private final AtomicInteger ops = new AtomicInteger();
@@ -100,6 +102,7 @@ public final class WsDevice implements WebSocket.Listener {
                 }
                 default -> { }
             }
+            received.add(frame.getString("type", ""));
             frames.add(frame);
         }
         ws.request(1);
@@ -185,6 +188,11 @@ public final class WsDevice implements WebSocket.Listener {
             }
         }
         return got;
+    }
+
+    /** Whether a frame of this type has come so far, skipped or not. */
+    public boolean received(String type) {
+        return received.contains(type);
     }
 
     public int closeCode() throws Exception {

@@ -2,6 +2,7 @@ package io.roost.platform.delivery;
 
 import jakarta.json.JsonObject;
 import java.util.Collection;
+import java.util.Set;
 
 /**
  * A frame for the live connections of some users, wherever they are connected. A module fires it
@@ -10,6 +11,12 @@ import java.util.Collection;
  *
  * @param type the frame type in the device envelope ({@code friendOp}, {@code presence}, …)
  * @param body the frame's fields besides the envelope's {@code v}, {@code type} and {@code tm}
+ * @param exceptConnections connections of those users that must not get it: the ones whose
+ *     request's answer already says the same
  */
-public record Notice(Collection<Long> uids, String type, JsonObject body) {
+public record Notice(Collection<Long> uids, String type, JsonObject body, Set<String> exceptConnections) {
+
+    public Notice(Collection<Long> uids, String type, JsonObject body) {
+        this(uids, type, body, Set.of());
+    }
 }

@@ -89,6 +89,10 @@ class ChatDeliveryIT extends DeployedRoost {
             JsonObject receipt = aPhone.await("chatReceipt");
             assertEquals("read", receipt.getString("kind"), receipt.toString());
             assertEquals(1, receipt.getInt("seq"));
+            // the reporting device has the new side in its answer, so no chatRead: one queued for it with
+            // bDesk's would have come before the answer to its next request
+            assertEquals(1, bPhone.op("chatOp", "\"op\":\"read\",\"peer\":\"" + a.id() + "\",\"readSeq\":1").getInt("readSeq"));
+            assertFalse(bPhone.received("chatRead"), "the reporting device got a chatRead");
 
             JsonObject bSide = chats.conversation(b, a);
             assertEquals(1, bSide.getInt("readSeq"));
