@@ -69,16 +69,9 @@ public class Receipts {
      * conversation. Several reports of one conversation count as the highest. Locks both sides of
      * each conversation in (owner, peer) order, the send's order, and reads them under the locks;
      * then one statement writes every moved read cursor and its mirror on the peer's row.
-     */
-    @Transactional(Transactional.TxType.REQUIRES_NEW)
-    public Map<List<Long>, ReadState> readAll(List<Cursor> reports) {
-        return readAll(reports, Map.of());
-    }
-
-    /**
-     * As {@link #readAll(List)}; {@code answeredOn}: by {@code List.of(reader, peer)}, the
-     * connections whose reports of that conversation are answered with the reader's new side, and
-     * so need no {@code chatRead} (a frame less per report on the reporting device).
+     * {@code answeredOn}: by {@code List.of(reader, peer)}, the connections whose reports of that
+     * conversation are answered with the reader's new side, and so need no {@code chatRead} (a
+     * frame less per report on the reporting device).
      */
     @Transactional(Transactional.TxType.REQUIRES_NEW)
     public Map<List<Long>, ReadState> readAll(List<Cursor> reports, Map<List<Long>, Set<String>> answeredOn) {

@@ -9,6 +9,9 @@ import java.net.URI;
 import java.net.URL;
 import java.net.http.HttpClient;
 import java.net.http.WebSocket;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -25,7 +28,7 @@ public final class WsDevice implements WebSocket.Listener {
 
     public final BlockingQueue<JsonObject> frames = new LinkedBlockingQueue<>();
     /** The type of every frame received, in order, including those {@link #await} skipped. */
-    private final java.util.List<String> received = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+    private final List<String> received = Collections.synchronizedList(new ArrayList<>());
     public final CompletableFuture<Integer> closed = new CompletableFuture<>();
     private final StringBuilder partial = new StringBuilder();
     private final AtomicInteger ops = new AtomicInteger();

@@ -369,7 +369,7 @@ class ChatInContainerIT {
         }
         chat.send(new SendCommand(b, a, "web:b", "s-" + UUID.randomUUID(), "text", text("three"), null, 0, false));
         List<Cursor> reports = List.of(new Cursor(a, b, 3), new Cursor(b, a, 1));
-        Map<List<Long>, ReadState> answers = receipts.readAll(reports);
+        Map<List<Long>, ReadState> answers = receipts.readAll(reports, Map.of());
         assertEquals(new ReadState(3, 0), answers.get(List.of(a, b)));
         assertEquals(new ReadState(1, 1), answers.get(List.of(b, a)), "a's second message is still unread for b");
         Conversation aSide = chat.conversation(a, b).orElseThrow();
@@ -377,7 +377,7 @@ class ChatInContainerIT {
         assertEquals(List.of(3L, 3L, 0, 1L), List.of(aSide.readSeq(), aSide.deliveredSeq(), aSide.unread(), aSide.peerReadSeq()));
         assertEquals(List.of(1L, 1L, 1, 3L), List.of(bSide.readSeq(), bSide.deliveredSeq(), bSide.unread(), bSide.peerReadSeq()));
 
-        assertEquals(answers, receipts.readAll(reports), "the same reports again: the same answers");
+        assertEquals(answers, receipts.readAll(reports, Map.of()), "the same reports again: the same answers");
         assertEquals(aSide, chat.conversation(a, b).orElseThrow(), "and no change, not even a new sync version");
         assertEquals(bSide, chat.conversation(b, a).orElseThrow());
     }
