@@ -53,7 +53,7 @@ trap cleanup EXIT
 field() { awk -v k="$2" '/^RESULT/ { for (i=1;i<=NF;i++) { split($i,a,"="); if (a[1]==k) print a[2] } }' "$1"; }
 
 # ---------------------------------------------------------------- Roost
-rm -rf "$ROOST_DATA_DIR" "$ROOST_DATA_DIR.wildfly-gc.log" "$ROOST_DATA_DIR.generator-gc.log" "$ROOST_DATA_DIR.start.log" "$GO" "$GO.heap" "$OUT" "$ROOST_DATA_DIR.jstack" "$ROOST_DATA_DIR.pgwait" "$ROOST_DATA_DIR".threads-*
+rm -rf "$ROOST_DATA_DIR" "$ROOST_DATA_DIR.wildfly-gc.log" "$ROOST_DATA_DIR.generator-gc.log" "$ROOST_DATA_DIR.start.log" "$GO" "$GO.heap" "$OUT" "$ROOST_DATA_DIR.jstack" "$ROOST_DATA_DIR.pgwait" "$ROOST_DATA_DIR".threads-* "$ROOST_DATA_DIR".runq-*
 bin/roost start > "$ROOST_DATA_DIR.start.log" 2>&1 &
 for _ in $(seq 1 300); do grep -q "Roost is up" "$ROOST_DATA_DIR.start.log" 2>/dev/null && break; sleep 1; done
 grep -q "Roost is up" "$ROOST_DATA_DIR.start.log" || { cat "$ROOST_DATA_DIR.start.log"; exit 1; }
@@ -87,13 +87,21 @@ done | sort | uniq -c | sort -rn > "$ROOST_DATA_DIR.pgwait"
 heap_sampler "$ROOST_DATA_DIR.jstat" "$PID" &
 JSTAT=$!
 PIDS_TO_STOP+=("$JSTAT")
+# How long each process's threads wait for a CPU (schedstat), at the start and the end of the measured phase.
+run_queue_snapshot() {
+  postgres_pids_of "$PGDATA"
+  { schedstat_snapshot WildFly "$PID"; schedstat_snapshot PostgreSQL "${PIDS[@]}"; schedstat_snapshot broker "$DEV_PID"
+    schedstat_snapshot load_generator "$BENCH"; } > "$1"
+}
 wal_lsn() { PGPASSWORD=roost psql -h 127.0.0.1 -p "$DB_PORT" -U roost roost -Atc "SELECT pg_current_wal_lsn()" 2>/dev/null || echo "0/0"; }
 touch "$GO"
 until grep -q "^MEASURE_START" "$OUT" 2>/dev/null || ! kill -0 $BENCH 2>/dev/null; do sleep 0.2; done
 WAL_FROM=$(wal_lsn)
 thread_ticks "$PID" > "$ROOST_DATA_DIR.threads-start"
+run_queue_snapshot "$ROOST_DATA_DIR.runq-start"
 until grep -q "^MEASURE_END" "$OUT" 2>/dev/null || ! kill -0 $BENCH 2>/dev/null; do sleep 0.2; done
 thread_ticks "$PID" > "$ROOST_DATA_DIR.threads-end"
+run_queue_snapshot "$ROOST_DATA_DIR.runq-end"
 WAL_TO=$(wal_lsn)
 kill "$JSTAT" 2>/dev/null || true
 until grep -q "^SETTLED" "$OUT" 2>/dev/null || ! kill -0 $BENCH 2>/dev/null; do sleep 1; done
@@ -130,6 +138,7 @@ Roost ($(field "$OUT" devices) devices, $(field "$OUT" pairs) pairs, offered $(f
   CPU per message: WildFly $(cpu_us_per "$W" "$N") µs, PostgreSQL $(cpu_us_per "$P" "$N") µs, broker $(cpu_us_per "$D" "$N") µs, load generator $(cpu_us_per "$B" "$N") µs; machine busy $(awk -v m="$M" -v s="$SECS" -v hz="$HZ" 'BEGIN { printf "%.2f", m / hz / s }') of $(nproc) cores
   WildFly heap: $HEAP_PEAK during the measured phase, $(awk -v k="$ALLOC_KB" -v n="$N" 'BEGIN { printf "%.1f", (n > 0 ? k / n : 0) }') KB allocated per message; $HEAP_LIVE MB live after a full GC with every device connected
   WildFly's CPU by thread in the measured phase (share of one core): $(thread_cpu_between "$ROOST_DATA_DIR.threads-start" "$ROOST_DATA_DIR.threads-end")
+  waiting for a CPU in the measured phase (the mean wait each time a thread became runnable, and the waits per second of CPU): $(run_queue_between "$ROOST_DATA_DIR.runq-start" "$ROOST_DATA_DIR.runq-end")
   stop-the-world pauses in the measured phase: WildFly $(gc_pauses_between "$ROOST_DATA_DIR.wildfly-gc.log" "$FROM" "$TO"), load generator $(gc_pauses_between "$ROOST_DATA_DIR.generator-gc.log" "$FROM" "$TO")
   storage: $STORAGE; WAL $WAL_PER_MESSAGE bytes per message in the measured phase
   WAL per message by relation and record type (the tenth in the middle of the measured phase):

@@ -34,6 +34,13 @@
 #                           from two thread_ticks snapshots: the CPU of each group of threads (a name
 #                           without its number: "default I/O", "G1 Refine") between them, in percent of
 #                           one core, the TOP (8) largest: where a JVM's CPU goes, by thread
+#   schedstat_snapshot NAME PID...
+#                           one line per thread of those processes: "NAME tid run_ns wait_ns slices" (from
+#                           /proc/PID/task/TID/schedstat: time on a CPU, time runnable but waiting for one,
+#                           time slices run); an "_" in NAME prints as a space
+#   run_queue_between A B   from two schedstat snapshots, per NAME (threads in both): the mean wait for a
+#                           CPU each time a thread became runnable, and the waits per second of CPU:
+#                           what a box near its limit adds to every hop of a request
 #   jit_seconds PID         the JVM's total JIT compile time so far, in seconds
 #   wait_jit_quiet PID      waits (at most 180 s) until the JVM's compile time grows < 0.2 s in 3 s
 
@@ -219,6 +226,26 @@ thread_cpu_between() {
       n = 0; for (g in group) { k[++n] = g }
       for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (group[k[j]] > group[k[i]]) { x = k[i]; k[i] = k[j]; k[j] = x }
       for (i = 1; i <= n && i <= top; i++) printf "%s%s %.1f %%", (i > 1 ? ", " : ""), k[i], group[k[i]] * 100 / hz / secs
+      print "" }' "$1" "$2"
+}
+
+schedstat_snapshot() {
+  local name=$1 p t s
+  shift
+  for p in "$@"; do
+    for t in /proc/"$p"/task/*; do
+      { read -r s < "$t/schedstat"; } 2>/dev/null || continue
+      echo "$name ${t##*/} $s"
+    done
+  done
+}
+
+run_queue_between() {
+  awk 'FNR == 1 { file++ }
+    file == 1 { k = $1 " " $2; run[k] = $3; waited[k] = $4; slices[k] = $5; if (!($1 in seen)) { seen[$1] = 1; order[++n] = $1 }; next }
+    ($1 " " $2) in run { k = $1 " " $2; r[$1] += $3 - run[k]; w[$1] += $4 - waited[k]; c[$1] += $5 - slices[k] }
+    END { for (i = 1; i <= n; i++) { g = order[i]; name = g; gsub("_", " ", name)
+        printf "%s%s %.2f ms a slice (%.2f s per second of CPU)", (i > 1 ? ", " : ""), name, (c[g] > 0 ? w[g] / c[g] / 1e6 : 0), (r[g] > 0 ? w[g] / r[g] : 0) }
       print "" }' "$1" "$2"
 }
 
