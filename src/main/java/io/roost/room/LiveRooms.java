@@ -25,8 +25,9 @@ import java.util.regex.Pattern;
  * Live rooms: who is watching an anchor's open session now, how many of them follow
  * the anchor, and who came to which session. The room module's public face.
  *
- * <p>Viewer changes are one statement each over a sorted batch (REST single calls are batches of
- * one), in a transaction of their own: a deadlock between two overlapping batches is retried.
+ * <p>Viewer changes are one transaction each over a sorted batch (REST single calls are batches of
+ * one). They take their locks in one order ({@link RoomStore}), so overlapping batches queue; a
+ * deadlock, should one still occur, is retried.
  * Heartbeats are buffered and flushed once a second ({@link RoomHeartbeats}).
  */
 @ApplicationScoped

@@ -16,14 +16,22 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import javax.sql.DataSource;
 
 /**
- * Live-room sessions and their viewers. Every change of a viewer is one statement over a
- * sorted batch of uids; the shard counters follow inside that statement (trigger in V10), so the
- * counts equal the rows at every commit and no caller ever adjusts a counter itself.
+ * Live-room sessions and their viewers. Every change of a viewer is a statement over a sorted
+ * batch of uids; the shard counters follow inside that statement (trigger in V10), so the counts
+ * equal the rows at every commit and no caller ever adjusts a counter itself.
+ *
+ * <p>Lock order, which keeps every writer free of deadlocks: a transaction first takes the viewer
+ * rows it changes, of one session, in uid order (background batches skip rows that are taken), and
+ * only then the counter shards, in (session, shard) order, in the single statement whose trigger
+ * moves them. Nobody waits for a viewer row while holding a shard. Closing a session takes its
+ * shards in order and no viewer row.
  */
 @Stateless
 @TransactionAttribute(TransactionAttributeType.SUPPORTS) // reads join a caller's transaction, never begin one; writers say theirs
@@ -115,20 +123,35 @@ public class RoomStore {
     /**
      * Enters (or re-enters) sorted, distinct uids into an open session; a viewer already online
      * keeps its stay and only refreshes fan flag and heartbeat. Nothing happens if the session has
-     * closed meanwhile (an empty list).
+     * closed meanwhile (an empty list). Viewers come back in uid order.
+     *
+     * <p>Two statements, so that the counter shards move in one pass: an upsert fires the counting
+     * trigger twice (for its updated rows, then for its inserted rows), and two such passes in
+     * shard order each could still take shard 5 before shard 2 and deadlock with another enter.
+     * The first statement takes every row of the batch in uid order and counts nothing (new viewers
+     * go in offline); the second brings them all online, and its trigger takes the shards once.
      */
     @TransactionAttribute(TransactionAttributeType.REQUIRED)
     public List<Viewer> enter(long sessionId, Long[] uids, Boolean[] fans) {
-        return query("""
-                INSERT INTO room_viewer AS v (session_id, uid, online, fan, entered_at, last_heartbeat_at, first_entered_at)
-                SELECT s.id, u.uid, true, u.fan, now(), now(), now()
+        int taken = update("""
+                INSERT INTO room_viewer AS v (session_id, uid, online, fan, entered_at, last_heartbeat_at, first_entered_at, entries)
+                SELECT s.id, u.uid, false, u.fan, now(), now(), now(), 0
                 FROM unnest(?::int8[], ?::bool[]) AS u(uid, fan) JOIN room_session s ON s.id = ? AND s.closed_at IS NULL
                 ORDER BY u.uid
-                ON CONFLICT (session_id, uid) DO UPDATE SET
-                    fan = EXCLUDED.fan, last_heartbeat_at = EXCLUDED.last_heartbeat_at, online = true,
-                    entered_at = CASE WHEN v.online THEN v.entered_at ELSE EXCLUDED.entered_at END,
+                ON CONFLICT (session_id, uid) DO UPDATE SET last_heartbeat_at = EXCLUDED.last_heartbeat_at""",
+                uids, fans, sessionId);
+        if (taken == 0) {
+            return List.of();
+        }
+        List<Viewer> entered = new ArrayList<>(query("""
+                UPDATE room_viewer v SET fan = b.follows, last_heartbeat_at = now(), online = true,
+                    entered_at = CASE WHEN v.online THEN v.entered_at ELSE now() END,
                     entries = v.entries + CASE WHEN v.online THEN 0 ELSE 1 END, left_by = NULL
-                RETURNING\s""" + VIEWER_COLUMNS, RoomStore::viewer, uids, fans, sessionId);
+                FROM unnest(?::int8[], ?::bool[]) AS b(viewer_uid, follows)
+                WHERE v.session_id = ? AND v.uid = b.viewer_uid
+                RETURNING\s""" + VIEWER_COLUMNS, RoomStore::viewer, uids, fans, sessionId));
+        entered.sort(Comparator.comparingLong(Viewer::uid));
+        return entered;
     }
 
     /**
@@ -138,6 +161,7 @@ public class RoomStore {
      */
     @TransactionAttribute(TransactionAttributeType.REQUIRES_NEW)
     public int heartbeat(long sessionId, Long[] uids, Boolean[] fans) {
+        lockInUidOrder(sessionId, uids);
         return update("""
                 UPDATE room_viewer v SET last_heartbeat_at = now(), fan = u.fan, online = true,
                     entered_at = CASE WHEN v.online THEN v.entered_at ELSE now() END,
@@ -155,8 +179,20 @@ public class RoomStore {
      */
     @TransactionAttribute(TransactionAttributeType.REQUIRED)
     public int leave(long sessionId, Long[] uids, boolean drop) {
+        lockInUidOrder(sessionId, uids);
         return update("UPDATE room_viewer SET online = false, last_left_at = now(), left_by = ?, " + STAY_ENDS_AT_NOW
                 + " WHERE session_id = ? AND uid = ANY(?) AND online", drop ? "drop" : "leave", sessionId, uids);
+    }
+
+    /**
+     * Takes a batch's viewer rows in uid order, before the statement that changes them: its join
+     * with the batch may visit the rows in any order, and two batches taking two rows in opposite
+     * orders would deadlock. (A separate statement: inside the update, a generic plan rescans the
+     * batch for every row.)
+     */
+    private void lockInUidOrder(long sessionId, Long[] uids) {
+        query("SELECT uid FROM room_viewer WHERE session_id = ? AND uid = ANY(?) ORDER BY uid FOR UPDATE", rs -> rs.getLong(1),
+                sessionId, uids);
     }
 
     /** One batch of viewers silent for longer than {@code timeout}, in any session; they left at their last heartbeat. */

@@ -40,6 +40,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.LongStream;
@@ -338,6 +339,85 @@ class LiveRoomInContainerIT {
             assertEquals(s.online(), rooms.viewers(roomIds[i], false, null, 1000).size());
             assertEquals(s.onlineFans(), rooms.viewers(roomIds[i], true, null, 1000).size());
             rooms.close(roomIds[i], anchors[i]);
+        }
+    }
+
+    /**
+     * An enter takes its counter shards once, in order, after all of its viewer rows, so two enters
+     * that share shards but no viewer cannot deadlock. Enter A's viewers fall in shards 0, 1 and 5,
+     * enter B's in 1 and 5; shard 0 is held by a third transaction. A waits for shard 0 holding no
+     * shard, so B goes through. A shard taken out of order (an upsert's two trigger passes: updated
+     * rows, then inserted ones) would leave A holding 5, B waiting for it holding 1, and A and B in a
+     * deadlock once shard 0 is free.
+     */
+    @Test
+    void enterTakesCounterShardsInOnePassAfterItsViewers() throws Exception {
+        long anchor = anchor();
+        String room = room();
+        rooms.open(room, anchor, null);
+        long y = viewerInShard(5);
+        long q = viewerInShard(1);
+        rooms.enter(room, List.of(y, q));
+        rooms.leave(room, List.of(y, q)); // rows that exist offline: entering again counts them
+        List<Long> a = List.of(y, viewerInShard(0), viewerInShard(1));
+        List<Long> b = List.of(q, viewerInShard(5));
+        long session = rooms.openSession(room).id();
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try (Connection holder = db.getConnection()) {
+            holder.setAutoCommit(false);
+            int holderPid;
+            try (PreparedStatement ps = holder.prepareStatement(
+                    "SELECT pg_backend_pid() FROM room_count WHERE session_id = ? AND shard = 0 FOR UPDATE")) {
+                ps.setLong(1, session);
+                try (ResultSet rs = ps.executeQuery()) {
+                    rs.next();
+                    holderPid = rs.getInt(1);
+                }
+            }
+            try {
+                Future<List<Viewer>> enterA = pool.submit(() -> rooms.enter(room, a));
+                Wait.until("enter A waits for shard 0", Duration.ofSeconds(10), () -> blockedBy(holderPid) == 1);
+                Future<List<Viewer>> enterB = pool.submit(() -> rooms.enter(room, b));
+                List<Viewer> enteredB;
+                try {
+                    enteredB = enterB.get(10, TimeUnit.SECONDS);
+                } catch (TimeoutException e) {
+                    throw new AssertionError("enter B waits for a counter shard that the waiting enter A holds", e);
+                }
+                assertEquals(b, enteredB.stream().map(Viewer::uid).toList(), "B entered while A waits");
+                assertFalse(enterA.isDone(), "A still waits for shard 0");
+                holder.commit();
+                assertEquals(a.stream().sorted().toList(), enterA.get(10, TimeUnit.SECONDS).stream().map(Viewer::uid).toList());
+            } finally {
+                holder.rollback(); // releases shard 0 if an assertion failed before the commit
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        assertCounts(5, 0, stats(room));
+        assertEquals(2, rooms.viewer(room, y).orElseThrow().entries(), "y entered twice");
+        assertEquals(1, rooms.viewer(room, a.get(1)).orElseThrow().entries(), "a new viewer entered once");
+        rooms.close(room, anchor);
+    }
+
+    /** A new viewer uid whose counter shard is {@code shard}. */
+    static long viewerInShard(int shard) {
+        long uid = viewer();
+        while ((uid & 7) != shard) {
+            uid = viewer();
+        }
+        return uid;
+    }
+
+    /** How many database backends wait for a lock that backend {@code pid} holds. */
+    int blockedBy(int pid) throws Exception {
+        try (Connection c = db.getConnection();
+                PreparedStatement ps = c.prepareStatement("SELECT count(*) FROM pg_stat_activity WHERE ? = ANY(pg_blocking_pids(pid))")) {
+            ps.setInt(1, pid);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getInt(1);
+            }
         }
     }
 
