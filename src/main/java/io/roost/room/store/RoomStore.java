@@ -20,6 +20,8 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
+import java.util.stream.IntStream;
 import javax.sql.DataSource;
 
 /**
@@ -161,7 +163,11 @@ public class RoomStore {
      */
     @TransactionAttribute(TransactionAttributeType.REQUIRES_NEW)
     public int heartbeat(long sessionId, Long[] uids, Boolean[] fans) {
-        lockInUidOrder(sessionId, uids);
+        Set<Long> taken = Set.copyOf(lockInUidOrder(sessionId, uids));
+        List<Integer> at = IntStream.range(0, uids.length).filter(i -> taken.contains(uids[i])).boxed().toList();
+        if (at.isEmpty()) {
+            return 0;
+        }
         return update("""
                 UPDATE room_viewer v SET last_heartbeat_at = now(), fan = u.fan, online = true,
                     entered_at = CASE WHEN v.online THEN v.entered_at ELSE now() END,
@@ -169,7 +175,7 @@ public class RoomStore {
                 FROM unnest(?::int8[], ?::bool[]) AS u(uid, fan)
                 WHERE v.session_id = ? AND v.uid = u.uid AND (v.online OR v.left_by IN ('timeout', 'drop'))
                   AND EXISTS (SELECT 1 FROM room_session s WHERE s.id = v.session_id AND s.closed_at IS NULL)""",
-                uids, fans, sessionId);
+                at.stream().map(i -> uids[i]).toArray(Long[]::new), at.stream().map(i -> fans[i]).toArray(Boolean[]::new), sessionId);
     }
 
     /**
@@ -179,19 +185,23 @@ public class RoomStore {
      */
     @TransactionAttribute(TransactionAttributeType.REQUIRED)
     public int leave(long sessionId, Long[] uids, boolean drop) {
-        lockInUidOrder(sessionId, uids);
+        Long[] taken = lockInUidOrder(sessionId, uids).toArray(Long[]::new);
+        if (taken.length == 0) {
+            return 0;
+        }
         return update("UPDATE room_viewer SET online = false, last_left_at = now(), left_by = ?, " + STAY_ENDS_AT_NOW
-                + " WHERE session_id = ? AND uid = ANY(?) AND online", drop ? "drop" : "leave", sessionId, uids);
+                + " WHERE session_id = ? AND uid = ANY(?) AND online", drop ? "drop" : "leave", sessionId, taken);
     }
 
     /**
      * Takes a batch's viewer rows in uid order, before the statement that changes them: its join
      * with the batch may visit the rows in any order, and two batches taking two rows in opposite
      * orders would deadlock. (A separate statement: inside the update, a generic plan rescans the
-     * batch for every row.)
+     * batch for every row.) Returns the uids taken: the update must change those rows only, since
+     * a row an enter commits in between is taken by nobody yet, or by a batch that waits for ours.
      */
-    private void lockInUidOrder(long sessionId, Long[] uids) {
-        query("SELECT uid FROM room_viewer WHERE session_id = ? AND uid = ANY(?) ORDER BY uid FOR UPDATE", rs -> rs.getLong(1),
+    private List<Long> lockInUidOrder(long sessionId, Long[] uids) {
+        return query("SELECT uid FROM room_viewer WHERE session_id = ? AND uid = ANY(?) ORDER BY uid FOR UPDATE", rs -> rs.getLong(1),
                 sessionId, uids);
     }
 

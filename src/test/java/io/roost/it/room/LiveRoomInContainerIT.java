@@ -259,6 +259,7 @@ class LiveRoomInContainerIT {
             rooms.open(roomIds[i], anchors[i], null);
         }
         long[] viewers = LongStream.range(0, 120).map(i -> viewer()).toArray();
+        long deadlocksBefore = databaseDeadlocks();
         AtomicBoolean running = new AtomicBoolean(true);
         ExecutorService pool = Executors.newFixedThreadPool(34);
         try {
@@ -340,6 +341,9 @@ class LiveRoomInContainerIT {
             assertEquals(s.onlineFans(), rooms.viewers(roomIds[i], true, null, 1000).size());
             rooms.close(roomIds[i], anchors[i]);
         }
+        // a deadlock is retried or logged, so the counts alone would not show one
+        sleep(STATS_FLUSH_MS);
+        assertEquals(deadlocksBefore, databaseDeadlocks(), "deadlocks PostgreSQL detected during the run (seed " + seed + ")");
     }
 
     /**
@@ -407,6 +411,20 @@ class LiveRoomInContainerIT {
             uid = viewer();
         }
         return uid;
+    }
+
+    /** An idle backend reports what it counted (deadlocks among it) within 10 s. */
+    static final long STATS_FLUSH_MS = 11_000;
+
+    /** The deadlocks PostgreSQL has detected in this database, as far as its backends have reported them. */
+    long databaseDeadlocks() throws Exception {
+        try (Connection c = db.getConnection();
+                PreparedStatement ps = c.prepareStatement("SELECT deadlocks FROM pg_stat_database WHERE datname = current_database()")) {
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getLong(1);
+            }
+        }
     }
 
     /** How many database backends wait for a lock that backend {@code pid} holds. */
