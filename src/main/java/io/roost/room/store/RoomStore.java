@@ -216,16 +216,26 @@ public class RoomStore {
                     ORDER BY session_id, uid LIMIT ? FOR UPDATE SKIP LOCKED)""", seconds(timeout), batch);
     }
 
-    /** One batch of a closed session's viewers taken offline as of the close; returns how many. */
+    /**
+     * One batch of a closed session's viewers taken offline as of the close; returns how many.
+     * The batch is picked by a statement of its own and updated by its uids: one update whose
+     * IN-subquery picked the batch was planned, on statistics from before the room filled, as a
+     * comparison of every row of the session with every picked one (5 s a batch of 2,000 in a room
+     * of 20,000).
+     */
     @TransactionAttribute(TransactionAttributeType.REQUIRES_NEW)
     public int clearBatch(long sessionId, int batch) {
+        Long[] uids = query("SELECT uid FROM room_viewer WHERE session_id = ? AND online ORDER BY uid LIMIT ? FOR UPDATE SKIP LOCKED",
+                rs -> rs.getLong(1), sessionId, batch).toArray(Long[]::new);
+        if (uids.length == 0) {
+            return 0;
+        }
         return update("""
                 UPDATE room_viewer v SET online = false, last_left_at = s.closed_at, left_by = 'close',
                     online_ms = v.online_ms + greatest(0, (extract(epoch FROM s.closed_at - v.entered_at) * 1000)::bigint)
                 FROM room_session s
-                WHERE s.id = ? AND s.closed_at IS NOT NULL AND v.session_id = s.id AND (v.session_id, v.uid) IN (
-                    SELECT session_id, uid FROM room_viewer WHERE session_id = ? AND online
-                    ORDER BY uid LIMIT ? FOR UPDATE SKIP LOCKED)""", sessionId, sessionId, batch);
+                WHERE s.id = ? AND s.closed_at IS NOT NULL AND v.session_id = s.id AND v.uid = ANY(?) AND v.online""",
+                sessionId, uids);
     }
 
     /**
