@@ -197,8 +197,8 @@ public class RoomStore {
      * Takes a batch's viewer rows in uid order, before the statement that changes them: its join
      * with the batch may visit the rows in any order, and two batches taking two rows in opposite
      * orders would deadlock. (A separate statement: inside the update, a generic plan rescans the
-     * batch for every row.) Returns the uids taken: the update must change those rows only, since
-     * a row an enter commits in between is taken by nobody yet, or by a batch that waits for ours.
+     * batch for every row.) Returns the uids taken: the update must change those rows only. A row
+     * that an enter commits in between may already be taken by a batch that waits for ours.
      */
     private List<Long> lockInUidOrder(long sessionId, Long[] uids) {
         return query("SELECT uid FROM room_viewer WHERE session_id = ? AND uid = ANY(?) ORDER BY uid FOR UPDATE", rs -> rs.getLong(1),
