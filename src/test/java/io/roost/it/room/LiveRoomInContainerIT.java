@@ -418,23 +418,23 @@ class LiveRoomInContainerIT {
 
     /** The deadlocks PostgreSQL has detected in this database, as far as its backends have reported them. */
     long databaseDeadlocks() throws Exception {
-        try (Connection c = db.getConnection();
-                PreparedStatement ps = c.prepareStatement("SELECT deadlocks FROM pg_stat_database WHERE datname = current_database()")) {
-            try (ResultSet rs = ps.executeQuery()) {
-                rs.next();
-                return rs.getLong(1);
-            }
-        }
+        return queryLong("SELECT deadlocks FROM pg_stat_database WHERE datname = current_database()");
     }
 
     /** How many database backends wait for a lock that backend {@code pid} holds. */
-    int blockedBy(int pid) throws Exception {
-        try (Connection c = db.getConnection();
-                PreparedStatement ps = c.prepareStatement("SELECT count(*) FROM pg_stat_activity WHERE ? = ANY(pg_blocking_pids(pid))")) {
-            ps.setInt(1, pid);
+    long blockedBy(int pid) throws Exception {
+        return queryLong("SELECT count(*) FROM pg_stat_activity WHERE ? = ANY(pg_blocking_pids(pid))", pid);
+    }
+
+    /** The one value a query returns, on a connection of its own (no transaction). */
+    long queryLong(String sql, Object... params) throws Exception {
+        try (Connection c = db.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
+            for (int i = 0; i < params.length; i++) {
+                ps.setObject(i + 1, params[i]);
+            }
             try (ResultSet rs = ps.executeQuery()) {
                 rs.next();
-                return rs.getInt(1);
+                return rs.getLong(1);
             }
         }
     }
