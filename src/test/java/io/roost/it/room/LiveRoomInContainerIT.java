@@ -8,7 +8,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.roost.identity.AccountService;
+import io.roost.it.Database;
 import io.roost.it.Deployments;
+import io.roost.it.LockOrder;
 import io.roost.it.Wait;
 import io.roost.platform.problem.ProblemException;
 import io.roost.platform.security.Roles;
@@ -40,7 +42,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.LongStream;
@@ -62,7 +63,8 @@ class LiveRoomInContainerIT {
 
     @Deployment
     static WebArchive deployment() {
-        return Deployments.roost().addClasses(LiveRoomInContainerIT.class, Wait.class, Wait.Condition.class);
+        return Deployments.roost().addClasses(LiveRoomInContainerIT.class, Wait.class, Wait.Condition.class, Database.class, LockOrder.class,
+                LockOrder.Outcome.class);
     }
 
     @Inject
@@ -342,7 +344,7 @@ class LiveRoomInContainerIT {
             rooms.close(roomIds[i], anchors[i]);
         }
         // a deadlock is retried or logged, so the counts alone would not show one
-        sleep(STATS_FLUSH_MS);
+        sleep(Database.STATS_FLUSH_MS);
         assertEquals(deadlocksBefore, databaseDeadlocks(), "deadlocks PostgreSQL detected during the run (seed " + seed + ")");
     }
 
@@ -366,38 +368,11 @@ class LiveRoomInContainerIT {
         List<Long> a = List.of(y, viewerInShard(0), viewerInShard(1));
         List<Long> b = List.of(q, viewerInShard(5));
         long session = rooms.openSession(room).id();
-        ExecutorService pool = Executors.newFixedThreadPool(2);
-        try (Connection holder = db.getConnection()) {
-            holder.setAutoCommit(false);
-            int holderPid;
-            try (PreparedStatement ps = holder.prepareStatement(
-                    "SELECT pg_backend_pid() FROM room_count WHERE session_id = ? AND shard = 0 FOR UPDATE")) {
-                ps.setLong(1, session);
-                try (ResultSet rs = ps.executeQuery()) {
-                    rs.next();
-                    holderPid = rs.getInt(1);
-                }
-            }
-            try {
-                Future<List<Viewer>> enterA = pool.submit(() -> rooms.enter(room, a));
-                Wait.until("enter A waits for shard 0", Duration.ofSeconds(10), () -> blockedBy(holderPid) == 1);
-                Future<List<Viewer>> enterB = pool.submit(() -> rooms.enter(room, b));
-                List<Viewer> enteredB;
-                try {
-                    enteredB = enterB.get(10, TimeUnit.SECONDS);
-                } catch (TimeoutException e) {
-                    throw new AssertionError("enter B waits for a counter shard that the waiting enter A holds", e);
-                }
-                assertEquals(b, enteredB.stream().map(Viewer::uid).toList(), "B entered while A waits");
-                assertFalse(enterA.isDone(), "A still waits for shard 0");
-                holder.commit();
-                assertEquals(a.stream().sorted().toList(), enterA.get(10, TimeUnit.SECONDS).stream().map(Viewer::uid).toList());
-            } finally {
-                holder.rollback(); // releases shard 0 if an assertion failed before the commit
-            }
-        } finally {
-            pool.shutdownNow();
-        }
+        LockOrder.Outcome<List<Viewer>, List<Viewer>> entered = LockOrder.secondPassesWhileFirstWaits(db,
+                "SELECT pg_backend_pid() FROM room_count WHERE session_id = ? AND shard = 0 FOR UPDATE", List.of(session),
+                () -> rooms.enter(room, a), () -> rooms.enter(room, b));
+        assertEquals(b, entered.second().stream().map(Viewer::uid).toList(), "B entered while A waited");
+        assertEquals(a.stream().sorted().toList(), entered.first().stream().map(Viewer::uid).toList());
         assertCounts(5, 0, stats(room));
         assertEquals(2, rooms.viewer(room, y).orElseThrow().entries(), "y entered twice");
         assertEquals(1, rooms.viewer(room, a.get(1)).orElseThrow().entries(), "a new viewer entered once");
@@ -413,30 +388,8 @@ class LiveRoomInContainerIT {
         return uid;
     }
 
-    /** An idle backend reports what it counted (deadlocks among it) within 10 s. */
-    static final long STATS_FLUSH_MS = 11_000;
-
-    /** The deadlocks PostgreSQL has detected in this database, as far as its backends have reported them. */
     long databaseDeadlocks() throws Exception {
-        return queryLong("SELECT deadlocks FROM pg_stat_database WHERE datname = current_database()");
-    }
-
-    /** How many database backends wait for a lock that backend {@code pid} holds. */
-    long blockedBy(int pid) throws Exception {
-        return queryLong("SELECT count(*) FROM pg_stat_activity WHERE ? = ANY(pg_blocking_pids(pid))", pid);
-    }
-
-    /** The one value a query returns, on a connection of its own (no transaction). */
-    long queryLong(String sql, Object... params) throws Exception {
-        try (Connection c = db.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
-            for (int i = 0; i < params.length; i++) {
-                ps.setObject(i + 1, params[i]);
-            }
-            try (ResultSet rs = ps.executeQuery()) {
-                rs.next();
-                return rs.getLong(1);
-            }
-        }
+        return Database.queryLong(db, Database.DEADLOCKS);
     }
 
     @Test
