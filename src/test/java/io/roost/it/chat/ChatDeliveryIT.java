@@ -412,15 +412,7 @@ class ChatDeliveryIT extends DeployedRoost {
             connections.get(connections.size() - 1).abort();
             collectPushes();
             connect();
-            long after = contiguous();
-            while (true) {
-                JsonObject page = chats.messages(user, peer, "?after=" + after + "&limit=100");
-                page.getJsonArray("items").forEach(m -> held.add(m.asJsonObject().getJsonNumber("seq").longValue()));
-                if (page.isNull("next")) {
-                    break;
-                }
-                after = Long.parseLong(page.getString("next"));
-            }
+            chats.messagesAfter(user, peer, contiguous()).forEach(m -> held.add(m.getJsonNumber("seq").longValue()));
         }
 
         void heartbeat() {

@@ -9,6 +9,9 @@ import io.roost.it.TestUsers.User;
 import jakarta.json.JsonArray;
 import jakarta.json.JsonObject;
 import java.net.URL;
+import java.net.http.HttpResponse;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.UUID;
 
 /** The chat calls the chat ITs share: users, sends over REST, conversations and history. */
@@ -44,10 +47,20 @@ public final class Chats {
 
     /** A text message over REST; its answer ({@code msgId}, {@code seq}). */
     public JsonObject sendText(User from, User to, String text) {
-        var r = http.post("api/v1/chat/messages", from.auth(),
-                "{\"peer\":\"" + to.id() + "\",\"sendId\":\"" + sid() + "\",\"type\":\"text\",\"text\":\"" + text + "\"}");
+        return sendText(from, to, sid(), text);
+    }
+
+    /** A text message over REST with this sendId; its answer ({@code msgId}, {@code seq}). */
+    public JsonObject sendText(User from, User to, String sendId, String text) {
+        var r = postText(from, to, sendId, text);
         assertEquals(201, r.statusCode(), r.body());
         return json(r);
+    }
+
+    /** The response to a text message over REST: 201 stored, 200 a resend answered with the stored answer. */
+    public HttpResponse<String> postText(User from, User to, String sendId, String text) {
+        return http.post("api/v1/chat/messages", from.auth(),
+                "{\"peer\":\"" + to.id() + "\",\"sendId\":\"" + sendId + "\",\"type\":\"text\",\"text\":\"" + text + "\"}");
     }
 
     /** A page of the owner's history with {@code peer}. */
@@ -55,6 +68,19 @@ public final class Chats {
         var r = http.get("api/v1/chat/users/me/conversations/" + peer.id() + "/messages" + query, owner.auth());
         assertEquals(200, r.statusCode(), r.body());
         return json(r);
+    }
+
+    /** The owner's messages with {@code peer} after seq {@code after}, in seq order: every page of them. */
+    public List<JsonObject> messagesAfter(User owner, User peer, long after) {
+        List<JsonObject> all = new ArrayList<>();
+        while (true) {
+            JsonObject page = messages(owner, peer, "?after=" + after + "&limit=100");
+            page.getJsonArray("items").forEach(m -> all.add(m.asJsonObject()));
+            if (page.isNull("next")) {
+                return all;
+            }
+            after = Long.parseLong(page.getString("next"));
+        }
     }
 
     /** The owner's conversation with {@code peer}, or null. */
