@@ -5,8 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.roost.chat.ChatMessage;
+import io.roost.chat.ChatRules;
 import io.roost.chat.ChatService;
 import io.roost.chat.ChatSettings;
+import io.roost.chat.ChatWriter;
 import io.roost.chat.Conversation;
 import io.roost.chat.Cursor;
 import io.roost.chat.ReadState;
@@ -18,6 +20,7 @@ import io.roost.chat.store.SyncVersionSql;
 import io.roost.identity.AccountService;
 import io.roost.it.Database;
 import io.roost.it.Deployments;
+import io.roost.it.LockOrder;
 import io.roost.it.Wait;
 import io.roost.platform.api.Page;
 import io.roost.platform.json.Jsonp;
@@ -43,6 +46,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.LongStream;
 import javax.sql.DataSource;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.junit5.ArquillianExtension;
@@ -56,11 +60,15 @@ class ChatInContainerIT {
 
     @Deployment
     static WebArchive deployment() {
-        return Deployments.roost().addClasses(ChatInContainerIT.class, Database.class, Wait.class, Wait.Condition.class);
+        return Deployments.roost().addClasses(ChatInContainerIT.class, Database.class, Wait.class, Wait.Condition.class, LockOrder.class,
+                LockOrder.Outcome.class);
     }
 
     @Inject
     ChatService chat;
+
+    @Inject
+    ChatWriter writer;
 
     @Inject
     AccountService accounts;
@@ -126,6 +134,43 @@ class ChatInContainerIT {
         assertEquals(1, timeline(a, b).size());
         assertEquals(1, timeline(b, a).size());
         assertEquals(1, chat.conversations(b, 0, 10).items().get(0).unread());
+    }
+
+    /**
+     * A send batch takes its conversations' pair rows in one pass, in (low, high) order, before any
+     * other row a send batch shares, so two send writers (two nodes) whose batches share pairs never
+     * deadlock: with pair P0 held by a third transaction, batch A (P0, P1, P2) waits for it holding
+     * no pair, and batch B (P1, P2) goes through meanwhile. A pair taken out of order would leave A
+     * holding P1 or P2 while it waits, and B waiting for A.
+     */
+    @Test
+    void aSendBatchWaitingForOnePairHoldsNoOther() throws Exception {
+        List<long[]> pairs = new ArrayList<>(); // users created in order: low < high, P0 < P1 < P2
+        for (int i = 0; i < 3; i++) {
+            long low = user();
+            long high = user();
+            chat.send(new SendCommand(low, high, "web:w", "first-" + UUID.randomUUID(), "text", text("first"), null, 0, false));
+            pairs.add(new long[] {low, high});
+        }
+        LockOrder.Outcome<List<Sent>, List<Sent>> written = LockOrder.secondPassesWhileFirstWaits(db,
+                "SELECT pg_backend_pid() FROM chat_pair WHERE low_uid = ? AND high_uid = ? FOR UPDATE",
+                List.of(pairs.get(0)[0], pairs.get(0)[1]),
+                () -> writer.writeAll(pairs.stream().map(p -> write(p[0], p[1], "A")).toList()),
+                () -> writer.writeAll(pairs.subList(1, 3).stream().map(p -> write(p[1], p[0], "B")).toList()));
+        assertEquals(List.of(2L, 2L), written.second().stream().map(Sent::seq).toList(), "B wrote while A waited");
+        assertEquals(List.of(2L, 3L, 3L), written.first().stream().map(Sent::seq).toList(), "A after B where they share pairs");
+        for (long[] p : pairs) {
+            for (long owner : p) {
+                List<ChatMessage> timeline = timeline(owner, owner == p[0] ? p[1] : p[0]);
+                assertEquals(LongStream.rangeClosed(1, timeline.size()).boxed().toList(), timeline.stream().map(ChatMessage::seq).toList());
+            }
+        }
+    }
+
+    /** A message the send writer takes as SendQueue hands it over (checked, filtered, hashed). */
+    static ChatWriter.Write write(long from, long to, String text) {
+        SendCommand c = new SendCommand(from, to, "web:w", "lo-" + UUID.randomUUID(), "text", text(text), null, 0, false);
+        return new ChatWriter.Write(c, c.body(), ChatRules.hash(c), null);
     }
 
     @Test
