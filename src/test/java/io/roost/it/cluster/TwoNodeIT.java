@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.roost.it.AgoraStub;
+import io.roost.it.Database;
 import io.roost.it.Http;
 import io.roost.it.LoginLog;
 import io.roost.it.Ncs;
@@ -24,10 +25,21 @@ import jakarta.json.JsonArray;
 import jakarta.json.JsonObject;
 import java.net.URI;
 import java.net.URL;
+import java.net.http.HttpResponse;
+import java.sql.Connection;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
@@ -153,15 +165,110 @@ class TwoNodeIT {
         assertEquals(1, push.getInt("count"), push.toString());
     }
 
+    /**
+     * Both nodes' send writers commit into the same conversations at once: eight threads, four per
+     * node, send 40 messages each over REST in the six conversations of four users, both ways, and every fifth
+     * sendId goes to both nodes at the same moment (a client retrying on the other node). Each
+     * conversation ends with seqs 1..n on both sides, the same message at each seq, n the number of
+     * sendIds sent in it; a sendId sent twice is stored once, one node answering 201 and the other
+     * 200 with the same answer; and PostgreSQL detected no deadlock between the two writers.
+     */
     @Test
     @Order(4)
+    void bothNodesWritingIntoTheSameConversationsEndGapFreeIdenticalAndStoreEachSendIdOnce() throws Exception {
+        long seed = Long.getLong("roost.seed", System.nanoTime());
+        System.out.println("TwoNodeIT seed=" + seed);
+        List<Chats> nodes = List.of(new Chats(zero()), new Chats(one()));
+        List<User> users = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            users.add(nodes.get(0).user());
+        }
+        long deadlocksBefore = databaseDeadlocks();
+        int threads = 8;
+        int perThread = 40;
+        ExecutorService pool = Executors.newFixedThreadPool(2 * threads);
+        CountDownLatch start = new CountDownLatch(1);
+        List<Future<Map<String, JsonObject>>> sent = new ArrayList<>();
+        try {
+            for (int t = 0; t < threads; t++) {
+                Chats mine = nodes.get(t % 2);
+                Chats other = nodes.get(1 - t % 2);
+                Random random = new Random(seed + t);
+                int thread = t;
+                sent.add(pool.submit(() -> {
+                    start.await();
+                    Map<String, JsonObject> answers = new HashMap<>(); // by "from to sendId"
+                    for (int i = 0; i < perThread; i++) {
+                        User from = users.get(random.nextInt(users.size()));
+                        User to = users.get((users.indexOf(from) + 1 + random.nextInt(users.size() - 1)) % users.size());
+                        String sendId = Chats.sid();
+                        String text = "t" + thread + "-" + i;
+                        if (i % 5 == 0) {
+                            Future<HttpResponse<String>> twin = pool.submit(() -> other.postText(from, to, sendId, text));
+                            HttpResponse<String> here = mine.postText(from, to, sendId, text);
+                            HttpResponse<String> there = twin.get(60, TimeUnit.SECONDS);
+                            assertEquals(Set.of(200, 201), Set.of(here.statusCode(), there.statusCode()),
+                                    "one node stores a sendId sent to both, the other answers it: " + here.body() + " / " + there.body());
+                            assertEquals(json(here), json(there), "both answers name the one stored message");
+                            answers.put(from.id() + " " + to.id() + " " + sendId, json(here));
+                        } else {
+                            answers.put(from.id() + " " + to.id() + " " + sendId, mine.sendText(from, to, sendId, text));
+                        }
+                    }
+                    return answers;
+                }));
+            }
+            start.countDown();
+            Map<Set<String>, Map<Long, String>> answeredByConversation = new HashMap<>(); // seq -> msgId
+            int answered = 0;
+            for (Future<Map<String, JsonObject>> f : sent) {
+                for (Map.Entry<String, JsonObject> e : f.get(120, TimeUnit.SECONDS).entrySet()) {
+                    String[] key = e.getKey().split(" ");
+                    String previous = answeredByConversation.computeIfAbsent(Set.of(key[0], key[1]), k -> new HashMap<>())
+                            .put(e.getValue().getJsonNumber("seq").longValue(), e.getValue().getString("msgId"));
+                    assertEquals(null, previous, "two sendIds answered with one seq (seed " + seed + "): " + e);
+                    answered++;
+                }
+            }
+            assertEquals(threads * perThread, answered);
+            for (int i = 0; i < users.size(); i++) {
+                for (int j = i + 1; j < users.size(); j++) {
+                    User a = users.get(i);
+                    User b = users.get(j);
+                    Map<Long, String> expected = answeredByConversation.getOrDefault(Set.of(a.id(), b.id()), Map.of());
+                    for (User owner : List.of(a, b)) {
+                        List<JsonObject> timeline = nodes.get(1).messagesAfter(owner, owner == a ? b : a, 0);
+                        Map<Long, String> stored = new HashMap<>();
+                        for (int k = 0; k < timeline.size(); k++) {
+                            assertEquals(k + 1, timeline.get(k).getJsonNumber("seq").longValue(), "gap-free from 1 (seed " + seed + ")");
+                            stored.put((long) k + 1, timeline.get(k).getString("msgId"));
+                        }
+                        assertEquals(expected, stored, owner.id() + "'s timeline with the peer is what the answers said (seed " + seed + ")");
+                    }
+                }
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        Thread.sleep(Database.STATS_FLUSH_MS);
+        assertEquals(deadlocksBefore, databaseDeadlocks(), "deadlocks PostgreSQL detected between the two writers (seed " + seed + ")");
+    }
+
+    static long databaseDeadlocks() throws SQLException {
+        try (Connection c = Database.connect()) {
+            return Database.queryLong(c, Database.DEADLOCKS);
+        }
+    }
+
+    @Test
+    @Order(5)
     void agoraNotificationsOfOneChannelSpreadOverBothNodesEndExact() throws Exception {
         long seed = Long.getLong("roost.seed", System.nanoTime());
         RtcConvergence.round(seed, 1, List.of(ncs(zero()), ncs(one())), new Http(one()));
     }
 
     @Test
-    @Order(5)
+    @Order(6)
     void abnormalLeavesAreKickedOnceWhileBothNodesRunTheKicker() throws Exception {
         List<String> channels = new ArrayList<>();
         long ts = System.currentTimeMillis() / 1000;
@@ -189,7 +296,7 @@ class TwoNodeIT {
     }
 
     @Test
-    @Order(6)
+    @Order(7)
     void theAdminOverviewShowsBothNodesWithTheirConnections() throws Exception {
         User user = TestUsers.create(zero(), "cl-admin-");
         WsDevice device = WsDevice.login(one(), user.token(), "web", "admin-view");
@@ -213,7 +320,7 @@ class TwoNodeIT {
     }
 
     @Test
-    @Order(7)
+    @Order(8)
     void aFriendRequestAndContactPresenceCrossNodes() throws Exception {
         User alice = TestUsers.register(zero(), "cl-cp-");
         User bob = TestUsers.register(zero(), "cl-cp-");
