@@ -3,6 +3,7 @@
 # next to a baseline from the same run, and as CPU per operation per process.
 # The load generators (io.roost.bench, src/bench/java) and the dev-services launcher
 # (src/devservices/java) are compiled with the tests: the scripts run them from target/test-classes.
+#   throwaway_pg PORT       a scratch PostgreSQL 15 on PORT, removed on exit (sets BIN and DIR)
 #   pgbench_upsert_tps PORT DIR [CLIENTS] [SECONDS]
 #                           tps of a single-row conditional upsert (the shape of a presence write)
 #   pg_wal_recycled PORT SEGMENTS
@@ -46,6 +47,23 @@
 
 # Roost's HTTP address as bin/roost starts it (ROOST_PORT_OFFSET moves every port, as for a second node).
 ROOST_URL="http://127.0.0.1:$((8080 + ${ROOST_PORT_OFFSET:-0}))"
+
+# A throwaway PostgreSQL 15 cluster (Debian's, run as the postgres user) in a temporary directory on
+# port $1, with the dev services' settings that matter to a statement's cost and synchronous_commit
+# off (the rows, not the fsync, are timed); stopped and removed when the script exits. Sets BIN (the
+# server's binaries) and DIR (the directory, for the script's own files too).
+throwaway_pg() {
+  BIN=/usr/lib/postgresql/15/bin
+  [[ -x $BIN/pgbench ]] || { apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q postgresql-15 >/dev/null; }
+  DIR=$(mktemp -d)
+  chown postgres "$DIR"
+  trap throwaway_pg_remove EXIT
+  as_postgres "$BIN/initdb" -D "$DIR/data" -A trust >/dev/null
+  as_postgres "$BIN/pg_ctl" -D "$DIR/data" -l "$DIR/pg.log" -w \
+    -o "-p $1 -k $DIR -c shared_buffers=256MB -c max_wal_size=4GB -c synchronous_commit=off" start >/dev/null
+}
+throwaway_pg_remove() { as_postgres "$BIN/pg_ctl" -D "$DIR/data" stop -m fast >/dev/null 2>&1 || true; rm -rf "$DIR"; }
+as_postgres() { if [[ $(id -un) == postgres ]]; then "$@"; else runuser -u postgres -- "$@"; fi; }
 
 # psql and pgbench on the PATH (Debian's postgresql-15, installed if missing).
 pg_tools() {

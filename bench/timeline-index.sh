@@ -12,17 +12,9 @@ set -euo pipefail
 ROUNDS=${ROUNDS:-3}
 ROUND_SECONDS=${ROUND_SECONDS:-10}
 PORT=${TIMELINE_PG_PORT:-55998}
-BIN=/usr/lib/postgresql/15/bin
-[[ -x $BIN/pgbench ]] || { apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q postgresql-15 >/dev/null; }
-DIR=$(mktemp -d)
-chown postgres "$DIR"
-as_postgres() { if [[ $(id -un) == postgres ]]; then "$@"; else runuser -u postgres -- "$@"; fi; }
-cleanup() { as_postgres "$BIN/pg_ctl" -D "$DIR/data" stop -m fast >/dev/null 2>&1 || true; rm -rf "$DIR"; }
-trap cleanup EXIT
-as_postgres "$BIN/initdb" -D "$DIR/data" -A trust >/dev/null
-# The dev services' settings that matter here; synchronous_commit off so the rows, not the fsync, are timed.
-as_postgres "$BIN/pg_ctl" -D "$DIR/data" -l "$DIR/pg.log" -w \
-  -o "-p $PORT -k $DIR -c shared_buffers=256MB -c max_wal_size=4GB -c synchronous_commit=off" start >/dev/null
+cd "$(dirname "$0")/.."
+source bench/lib.sh
+throwaway_pg "$PORT"
 psql() { "$BIN/psql" -h 127.0.0.1 -p "$PORT" -U postgres -v ON_ERROR_STOP=1 -qAt "$@"; }
 
 ROW="(hashint8(g + :base) & 1048575), g, nextval('seqs'), nextval('msg_ids'), 1, 'send-' || g, 'text',
