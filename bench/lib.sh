@@ -51,7 +51,8 @@ ROOST_URL="http://127.0.0.1:$((8080 + ${ROOST_PORT_OFFSET:-0}))"
 # A throwaway PostgreSQL 15 cluster (Debian's, run as the postgres user) in a temporary directory on
 # port $1, with the dev services' settings that matter to a statement's cost and synchronous_commit
 # off (the rows, not the fsync, are timed); stopped and removed when the script exits. Sets BIN (the
-# server's binaries) and DIR (the directory, for the script's own files too).
+# server's binaries) and DIR (the directory, for the script's own files too), and makes psql run
+# there as postgres, quiet, unaligned, stopping at the first error.
 throwaway_pg() {
   BIN=/usr/lib/postgresql/15/bin
   [[ -x $BIN/pgbench ]] || { apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q postgresql-15 >/dev/null; }
@@ -61,6 +62,8 @@ throwaway_pg() {
   as_postgres "$BIN/initdb" -D "$DIR/data" -A trust >/dev/null
   as_postgres "$BIN/pg_ctl" -D "$DIR/data" -l "$DIR/pg.log" -w \
     -o "-p $1 -k $DIR -c shared_buffers=256MB -c max_wal_size=4GB -c synchronous_commit=off" start >/dev/null
+  THROWAWAY_PG_PORT=$1
+  psql() { "$BIN/psql" -h 127.0.0.1 -p "$THROWAWAY_PG_PORT" -U postgres -v ON_ERROR_STOP=1 -qAt "$@"; }
 }
 throwaway_pg_remove() { as_postgres "$BIN/pg_ctl" -D "$DIR/data" stop -m fast >/dev/null 2>&1 || true; rm -rf "$DIR"; }
 as_postgres() { if [[ $(id -un) == postgres ]]; then "$@"; else runuser -u postgres -- "$@"; fi; }

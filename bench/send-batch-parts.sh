@@ -23,7 +23,6 @@ PORT=${SEND_PARTS_PG_PORT:-55997}
 cd "$(dirname "$0")/.."
 source bench/lib.sh
 throwaway_pg "$PORT"
-psql() { "$BIN/psql" -h 127.0.0.1 -p "$PORT" -U postgres -v ON_ERROR_STOP=1 -qAt "$@"; }
 
 # The chat tables as migrations V16-V25 leave them (checks and statistics settings aside), plus the
 # probe variant's columns and index, which the other variants leave empty (NULL: not indexed).

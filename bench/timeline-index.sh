@@ -15,7 +15,6 @@ PORT=${TIMELINE_PG_PORT:-55998}
 cd "$(dirname "$0")/.."
 source bench/lib.sh
 throwaway_pg "$PORT"
-psql() { "$BIN/psql" -h 127.0.0.1 -p "$PORT" -U postgres -v ON_ERROR_STOP=1 -qAt "$@"; }
 
 ROW="(hashint8(g + :base) & 1048575), g, nextval('seqs'), nextval('msg_ids'), 1, 'send-' || g, 'text',
      '{\"text\":\"hello there, this is a chat message of about sixty bytes\"}'::jsonb"
