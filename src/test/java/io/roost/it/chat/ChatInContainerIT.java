@@ -167,7 +167,7 @@ class ChatInContainerIT {
         }
     }
 
-    /** A message the send writer takes as SendQueue hands it over (checked, filtered, hashed). */
+    /** A text message as SendQueue hands it to the send writer: the body as stored (no word to mask in it) and its hash. */
     static ChatWriter.Write write(long from, long to, String text) {
         SendCommand c = new SendCommand(from, to, "web:w", "lo-" + UUID.randomUUID(), "text", text(text), null, 0, false);
         return new ChatWriter.Write(c, c.body(), ChatRules.hash(c), null);
