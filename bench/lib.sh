@@ -4,6 +4,8 @@
 # The load generators (io.roost.bench, src/bench/java) and the dev-services launcher
 # (src/devservices/java) are compiled with the tests: the scripts run them from target/test-classes.
 #   throwaway_pg PORT       a scratch PostgreSQL 15 on PORT, removed on exit (sets BIN and DIR)
+#   throwaway_pg_round FILE CLIENTS SECONDS
+#                           pgbench running FILE there after a checkpoint: "tps transactions WAL_bytes"
 #   pgbench_upsert_tps PORT DIR [CLIENTS] [SECONDS]
 #                           tps of a single-row conditional upsert (the shape of a presence write)
 #   pg_wal_recycled PORT SEGMENTS
@@ -51,8 +53,8 @@ ROOST_URL="http://127.0.0.1:$((8080 + ${ROOST_PORT_OFFSET:-0}))"
 # A throwaway PostgreSQL 15 cluster (Debian's, run as the postgres user) in a temporary directory on
 # port $1, with the dev services' settings that matter to a statement's cost and synchronous_commit
 # off (the rows, not the fsync, are timed); stopped and removed when the script exits. Sets BIN (the
-# server's binaries) and DIR (the directory, for the script's own files too), and makes psql run
-# there as postgres, quiet, unaligned, stopping at the first error.
+# server's binaries) and DIR (the directory, for the script's own files too), and makes psql (quiet,
+# unaligned, stopping at the first error) and pgbench run there as postgres.
 throwaway_pg() {
   BIN=/usr/lib/postgresql/15/bin
   [[ -x $BIN/pgbench ]] || { apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q postgresql-15 >/dev/null; }
@@ -64,6 +66,18 @@ throwaway_pg() {
     -o "-p $1 -k $DIR -c shared_buffers=256MB -c max_wal_size=4GB -c synchronous_commit=off" start >/dev/null
   THROWAWAY_PG_PORT=$1
   psql() { "$BIN/psql" -h 127.0.0.1 -p "$THROWAWAY_PG_PORT" -U postgres -v ON_ERROR_STOP=1 -qAt "$@"; }
+  pgbench() { "$BIN/pgbench" -n -h 127.0.0.1 -p "$THROWAWAY_PG_PORT" -U postgres "$@" postgres; }
+}
+# One measured round on the throwaway cluster: a checkpoint first (every round pays the full-page
+# images a first write after one costs), then pgbench running $1 with $2 clients for $3 s. Prints
+# its tps, its transactions and the write-ahead log it wrote, in bytes.
+throwaway_pg_round() {
+  local lsn0 lsn1 out
+  psql -c CHECKPOINT
+  lsn0=$(psql -c "SELECT pg_current_wal_lsn() - '0/0'")
+  out=$(pgbench -c "$2" -j "$2" -T "$3" -f "$1" 2>&1)
+  lsn1=$(psql -c "SELECT pg_current_wal_lsn() - '0/0'")
+  echo "$(awk '/^tps/ {print $3}' <<< "$out") $(awk '/transactions actually processed/ {print $NF}' <<< "$out") $(( lsn1 - lsn0 ))"
 }
 throwaway_pg_remove() { as_postgres "$BIN/pg_ctl" -D "$DIR/data" stop -m fast >/dev/null 2>&1 || true; rm -rf "$DIR"; }
 as_postgres() { if [[ $(id -un) == postgres ]]; then "$@"; else runuser -u postgres -- "$@"; fi; }

@@ -118,21 +118,17 @@ SQL
 VARIANTS=(full no-claim no-pair probe)
 for v in "${VARIANTS[@]}"; do echo "SELECT send_batch($BATCH, '$v');" > "$DIR/$v.sql"; done
 echo "warm-up: 20 s of full batches (the tables' first 100,000 messages or so)"
-"$BIN/pgbench" -n -h 127.0.0.1 -p "$PORT" -U postgres -c 1 -T 20 -f "$DIR/full.sql" postgres > /dev/null 2>&1
+pgbench -c 1 -T 20 -f "$DIR/full.sql" > /dev/null 2>&1
 
 declare -A RATES WAL
 echo "batches/s of $BATCH messages, one backend, ${ROUND_SECONDS} s rounds:"
 for r in $(seq 1 "$ROUNDS"); do
   line="round $r:"
   for v in "${VARIANTS[@]}"; do
-    psql -c CHECKPOINT
-    lsn0=$(psql -c "SELECT pg_current_wal_lsn() - '0/0'")
-    out=$("$BIN/pgbench" -n -h 127.0.0.1 -p "$PORT" -U postgres -c 1 -T "$ROUND_SECONDS" -f "$DIR/$v.sql" postgres 2>&1)
-    lsn1=$(psql -c "SELECT pg_current_wal_lsn() - '0/0'")
-    tps=$(awk '/^tps/ {printf "%.1f", $3}' <<< "$out")
-    n=$(awk '/transactions actually processed/ {print $NF}' <<< "$out")
+    read -r tps n wal <<< "$(throwaway_pg_round "$DIR/$v.sql" 1 "$ROUND_SECONDS")"
+    tps=$(printf "%.1f" "$tps")
     RATES[$v]="${RATES[$v]:-} $tps"
-    WAL[$v]="${WAL[$v]:-} $(( (lsn1 - lsn0) / (n * BATCH) ))"
+    WAL[$v]="${WAL[$v]:-} $(( wal / (n * BATCH) ))"
     line+=" $v $tps"
   done
   echo "$line"

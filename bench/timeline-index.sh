@@ -43,14 +43,9 @@ echo "statements/s (100 rows each) and WAL bytes per row, ${ROUND_SECONDS} s rou
 for r in $(seq 1 "$ROUNDS"); do
   line="round $r:"
   for t in baseline msg_id_first owner_first; do
-    psql -c CHECKPOINT
-    lsn0=$(psql -c "SELECT pg_current_wal_lsn() - '0/0'")
-    out=$("$BIN/pgbench" -n -h 127.0.0.1 -p "$PORT" -U postgres -c 2 -j 2 -T "$ROUND_SECONDS" -f "$DIR/$t.sql" postgres 2>&1)
-    lsn1=$(psql -c "SELECT pg_current_wal_lsn() - '0/0'")
-    tps=$(awk '/^tps/ {print int($3)}' <<< "$out")
-    n=$(awk '/transactions actually processed/ {print $NF}' <<< "$out")
+    read -r tps n wal <<< "$(throwaway_pg_round "$DIR/$t.sql" 2 "$ROUND_SECONDS")"
     STATEMENTS[$t]=$(( STATEMENTS[$t] + n ))
-    line+=" $t $tps/s $(( (lsn1 - lsn0) / (n * 100) )) B/row;"
+    line+=" $t ${tps%.*}/s $(( wal / (n * 100) )) B/row;"
   done
   echo "$line"
 done
