@@ -898,10 +898,13 @@ public final class ChatBench {
                         + " HAVING count(DISTINCT msg_id) > 1) x"},
                 {"BAD: stored messages no answer names", "SELECT count(DISTINCT msg_id) FROM chat_timeline t WHERE NOT EXISTS"
                         + " (SELECT 1 FROM bench_answer a WHERE a.msg_id = t.msg_id)"},
-                {"BAD: timelines whose seqs are not 1..last_seq of the pair",
+                {"BAD: timelines whose seqs are not 1..last_seq of their conversation row",
                     "SELECT count(*) FROM (SELECT owner_uid, peer_uid, count(*) n, min(seq) lo, max(seq) hi FROM chat_timeline GROUP BY 1, 2) t"
-                        + " JOIN chat_pair p ON p.low_uid = least(t.owner_uid, t.peer_uid) AND p.high_uid = greatest(t.owner_uid, t.peer_uid)"
-                        + " WHERE t.n <> t.hi OR t.lo <> 1 OR t.hi <> p.last_seq"},
+                        + " LEFT JOIN chat_conversation c ON c.owner_uid = t.owner_uid AND c.peer_uid = t.peer_uid"
+                        + " WHERE t.n <> t.hi OR t.lo <> 1 OR t.hi IS DISTINCT FROM c.last_seq"},
+                {"BAD: conversations whose two rows' last seqs differ",
+                    "SELECT count(*) FROM chat_conversation c LEFT JOIN chat_conversation p ON p.owner_uid = c.peer_uid AND p.peer_uid = c.owner_uid"
+                        + " WHERE c.last_seq IS DISTINCT FROM p.last_seq"},
                 {"BAD: a device's messages out of its sending order",
                     "SELECT count(*) FROM (SELECT seq, lag(seq) OVER (PARTITION BY dev ORDER BY k) prev"
                         + " FROM (SELECT DISTINCT dev, k, seq FROM bench_answer) d) x WHERE seq <= prev"},

@@ -20,15 +20,17 @@ import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
  * The send transaction, for a batch of messages at once (group commit: {@link SendQueue}), in the
- * lock order chat_send keys → chat_pair rows → chat_conversation rows ((owner, peer) order): two
- * devices of one user and both participants sending at once queue on the pair row and never
- * deadlock. Its own transaction, committed before it returns.
+ * lock order chat_send keys → chat_conversation rows ((owner, peer) order): two devices of one user
+ * and both participants sending at once queue on the conversation's first row, which carries its
+ * seq counter, and never deadlock. Its own transaction, committed before it returns.
  */
 @ApplicationScoped
 public class ChatWriter {
@@ -86,7 +88,7 @@ public class ChatWriter {
 
     /**
      * Writes a batch of messages in one transaction: three statements for all of them, in the one
-     * lock order (sendId keys, pairs, conversations). The first also makes the checks that need
+     * lock order (sendId keys, then conversation rows). The first also makes the checks that need
      * other modules' rows (both users active, no block either way). Answers per write, in order:
      * its {@link Sent}; {@link #REFUSED} where those checks refused it; or null where a concurrent
      * transaction had claimed its sendId first (the caller reads that one's answer after this
@@ -100,7 +102,7 @@ public class ChatWriter {
             SendCommand c = w.command();
             claims.add(new SendBatchStore.Claim(SendQueue.key(c), ids.nextId(), c.peer(), w.hash(), !c.system()));
         }
-        SendBatchStore.Claimed claimed = batch.claimAndTakeSeqs(claims, checks);
+        SendBatchStore.Claimed claimed = batch.claim(claims, checks);
         Map<SendBatchStore.SendKey, OffsetDateTime> times = claimed.times();
         List<Sent> answers = new ArrayList<>(java.util.Collections.nCopies(writes.size(), null));
         List<Integer> live = new ArrayList<>();
@@ -111,41 +113,30 @@ public class ChatWriter {
                 answers.set(i, REFUSED);
             }
         }
-        long[] seqs = seqs(writes, live, claimed.lastSeqs());
-        // under the pair rows' locks: a conversation's sends are counted one at a time, the batch's own included
-        Map<List<Long>, Integer> earlier = new HashMap<>();
-        for (int i : live) {
-            SendCommand c = writes.get(i).command();
-            strangers.check(c, earlier.merge(List.of(c.sender(), c.peer()), 1, Integer::sum) - 1);
-        }
         if (live.isEmpty()) {
             return answers;
         }
 
-        List<MessageEvents.Event> events = new ArrayList<>();
-        List<ChatPush> toPush = new ArrayList<>();
+        BatchSeqs batchSeqs = BatchSeqs.of(live.stream().map(i -> pair(writes.get(i).command())).toList());
         List<ChatStore.TimelineRow> rows = new ArrayList<>();
         Map<List<Long>, ChatStore.ConversationChange> conversations = new TreeMap<>(PAIR_ORDER);
-        for (int i : live) {
+        for (int k = 0; k < live.size(); k++) {
+            int i = live.get(k);
             SendCommand c = writes.get(i).command();
             JsonObject body = writes.get(i).body();
+            int added = batchSeqs.added().get(pair(c));
+            long seqFromLast = batchSeqs.fromLast()[k];
             long msgId = claims.get(i).msgId();
             long senderUid = c.system() ? 0 : c.sender();
-            OffsetDateTime tm = times.get(claims.get(i).key());
-            JsonObject event = event(c, body, msgId, seqs[i], senderUid, tm);
-            events.add(new MessageEvents.Event(c.type(), msgId, JsonText.of(event)));
-            // to the recipient's devices, and to the sender's other devices (they sync; the sending one has the answer)
-            toPush.add(new ChatPush(c.sender(), c.peer(), seqs[i], msgId, event, writes.get(i).fromConnection(), List.of()));
-            answers.set(i, new Sent(c.sendId(), msgId, seqs[i], tm, false));
             String json = JsonText.of(body);
-            rows.add(new ChatStore.TimelineRow(c.sender(), c.peer(), seqs[i], msgId, senderUid, c.sendId(), c.type(), json,
+            rows.add(new ChatStore.TimelineRow(c.sender(), c.peer(), seqFromLast, msgId, senderUid, c.sendId(), c.type(), json,
                     c.quoteMsgId(), c.priority()));
-            rows.add(new ChatStore.TimelineRow(c.peer(), c.sender(), seqs[i], msgId, senderUid, c.sendId(), c.type(), json,
+            rows.add(new ChatStore.TimelineRow(c.peer(), c.sender(), seqFromLast, msgId, senderUid, c.sendId(), c.type(), json,
                     c.quoteMsgId(), c.priority()));
             String preview = ChatRules.preview(c.type(), body);
             // the sender's own message is not unread for them; a system message is for both
-            change(conversations, c.sender(), c.peer(), seqs[i], msgId, senderUid, preview, c.system() ? 1 : 0);
-            change(conversations, c.peer(), c.sender(), seqs[i], msgId, senderUid, preview, 1);
+            change(conversations, c.sender(), c.peer(), added, msgId, senderUid, preview, c.system() ? 1 : 0);
+            change(conversations, c.peer(), c.sender(), added, msgId, senderUid, preview, 1);
         }
         // each row takes its owner's next rank, in (owner, peer) order
         List<ChatStore.ConversationChange> ranked = new ArrayList<>();
@@ -154,15 +145,65 @@ public class ChatWriter {
         }
         // acknowledgements held for these rows ride on this rewrite of them (their receipts after commit)
         Map<List<Long>, Long> carried = delivered.takeForTransaction(conversations.keySet());
-        // New rows first, the outbox events and then the timeline rows: they lock no row another
-        // transaction waits for. The conversations' rows, which read reports and delivered cursors
-        // also lock, come last, in the timeline's statement, so their locks are held for the rest
-        // of that statement and the commit.
+        ChatStore.Upserted upserted = store.upsertConversationsAndInsertTimeline(ranked, rows, cursors(carried));
+        for (List<Long> c : batchSeqs.added().keySet()) {
+            // every send moves both rows by the same count; rows that disagree would give the two copies different seqs
+            if (!upserted.lastSeqs().get(c).equals(upserted.lastSeqs().get(List.of(c.get(1), c.get(0))))) {
+                throw new IllegalStateException("The two conversation rows of users " + c.get(0) + " and " + c.get(1)
+                        + " disagree on their last seq: " + upserted.lastSeqs().get(c) + " and "
+                        + upserted.lastSeqs().get(List.of(c.get(1), c.get(0))) + " after this send; nothing was written");
+            }
+        }
+        // under the conversation rows' locks, with the batch's own rows in: a stranger's sends are counted one conversation at a time
+        Set<List<Long>> checked = new HashSet<>();
+        for (int i : live) {
+            SendCommand c = writes.get(i).command();
+            if (checked.add(List.of(c.sender(), c.peer()))) {
+                strangers.check(c);
+            }
+        }
+
+        List<MessageEvents.Event> events = new ArrayList<>();
+        List<ChatPush> toPush = new ArrayList<>();
+        for (int k = 0; k < live.size(); k++) {
+            int i = live.get(k);
+            SendCommand c = writes.get(i).command();
+            long seq = upserted.lastSeqs().get(List.of(c.sender(), c.peer())) + batchSeqs.fromLast()[k];
+            long msgId = claims.get(i).msgId();
+            OffsetDateTime tm = times.get(claims.get(i).key());
+            JsonObject event = event(c, writes.get(i).body(), msgId, seq, c.system() ? 0 : c.sender(), tm);
+            events.add(new MessageEvents.Event(c.type(), msgId, JsonText.of(event)));
+            // to the recipient's devices, and to the sender's other devices (they sync; the sending one has the answer)
+            toPush.add(new ChatPush(c.sender(), c.peer(), seq, msgId, event, writes.get(i).fromConnection(), List.of()));
+            answers.set(i, new Sent(c.sendId(), msgId, seq, tm, false));
+        }
+        // new rows, which lock nothing another transaction waits for
         outbox.publishAll(MessageEvents.envelopes(events));
-        List<Cursor> moved = store.insertTimelineAndUpsertConversations(rows, ranked, cursors(carried));
-        receipts.deliveredMoved(carryReceipts(moved, writes, live, toPush, answers));
+        receipts.deliveredMoved(carryReceipts(upserted.moved(), writes, live, toPush, answers));
         pushes.fire(new ChatPush.Batch(toPush));
         return answers;
+    }
+
+    /**
+     * The seq rule of a send batch, given each message's conversation in batch order: a
+     * conversation's last seq grows by its message count in the batch ({@code added}), and its
+     * messages take the seqs up to the new last seq in batch order. So each message's seq is known
+     * relative to that last seq ({@code fromLast}: 0 for the conversation's newest message in the
+     * batch, -1 for the one before it, …) before the conversation's row is locked and the last seq
+     * itself is read.
+     */
+    record BatchSeqs(long[] fromLast, Map<List<Long>, Integer> added) {
+
+        static BatchSeqs of(List<List<Long>> conversations) {
+            Map<List<Long>, Integer> added = new HashMap<>();
+            conversations.forEach(c -> added.merge(c, 1, Integer::sum));
+            Map<List<Long>, Integer> taken = new HashMap<>();
+            long[] fromLast = new long[conversations.size()];
+            for (int k = 0; k < fromLast.length; k++) {
+                fromLast[k] = taken.merge(conversations.get(k), 1, Integer::sum) - added.get(conversations.get(k));
+            }
+            return new BatchSeqs(fromLast, added);
+        }
     }
 
     /**
@@ -203,34 +244,20 @@ public class ChatWriter {
         return cursors;
     }
 
-    /** Pairs in lock order: (low, high) for seqs, (owner, peer) for conversation rows (also read reports'). */
+    /** Conversation rows in lock order: (owner, peer), as read reports and delivered cursors take them too. */
     static final java.util.Comparator<List<Long>> PAIR_ORDER =
             java.util.Comparator.<List<Long>, Long>comparing(p -> p.get(0)).thenComparing(p -> p.get(1));
 
-    /** The live writes' seqs, given each pair's new last seq: the pair's new seqs handed out in batch order. */
-    private static long[] seqs(List<Write> writes, List<Integer> live, Map<List<Long>, Long> lastSeqs) {
-        Map<List<Long>, Integer> perPair = new HashMap<>();
-        for (int i : live) {
-            perPair.merge(pair(writes.get(i).command()), 1, Integer::sum);
-        }
-        Map<List<Long>, Long> next = new HashMap<>();
-        perPair.forEach((p, n) -> next.put(p, lastSeqs.get(p) - n + 1));
-        long[] seqs = new long[writes.size()];
-        for (int i : live) {
-            seqs[i] = next.merge(pair(writes.get(i).command()), 1L, Long::sum) - 1;
-        }
-        return seqs;
-    }
-
-    /** Folds one message into its owner's conversation change: the newest message wins, unread adds up. */
-    private static void change(Map<List<Long>, ChatStore.ConversationChange> changes, long owner, long peer, long seq, long msgId,
+    /**
+     * Folds one message into its owner's conversation change (messages come in batch order, which
+     * is seq order): the later message is the newest, unread adds up; {@code added} is the
+     * conversation's message count in the batch.
+     */
+    private static void change(Map<List<Long>, ChatStore.ConversationChange> changes, long owner, long peer, int added, long msgId,
                                long senderUid, String preview, int unread) {
-        ChatStore.ConversationChange now = new ChatStore.ConversationChange(owner, peer, seq, msgId, senderUid, preview, unread, 0);
-        changes.merge(List.of(owner, peer), now, (a, b) -> {
-            ChatStore.ConversationChange newer = a.seq() > b.seq() ? a : b;
-            return new ChatStore.ConversationChange(owner, peer, newer.seq(), newer.msgId(), newer.senderUid(), newer.preview(),
-                    a.unread() + b.unread(), 0);
-        });
+        ChatStore.ConversationChange now = new ChatStore.ConversationChange(owner, peer, added, msgId, senderUid, preview, unread, 0);
+        changes.merge(List.of(owner, peer), now, (earlier, later) -> new ChatStore.ConversationChange(owner, peer, added, later.msgId(),
+                later.senderUid(), later.preview(), earlier.unread() + later.unread(), 0));
     }
 
     private static List<Long> pair(SendCommand c) {

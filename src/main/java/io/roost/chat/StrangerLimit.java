@@ -26,13 +26,13 @@ public class StrangerLimit {
     ChatStore store;
 
     /**
-     * Called in the send transaction after the conversation's seq row is locked: the sends of one
-     * conversation queue there, so each counts the ones committed before it (and {@code
-     * earlierInBatch}, the same sender's messages to the same peer earlier in its own batch) and two
-     * racing sends cannot both take the last place. A refusal rolls the whole send back (nothing
-     * written, no seq spent; the other messages of its batch are then written one by one).
+     * Called in the send transaction once the conversation's rows are locked and the batch's own
+     * messages are in its timeline: the sends of one conversation queue on those rows, so each
+     * counts the ones committed before it and its own batch's, and two racing sends cannot both
+     * take the last place. A refusal rolls the whole send back (nothing written, no seq spent; the
+     * messages of its batch are then written one by one, and only the one past the limit is refused).
      */
-    void check(SendCommand c, int earlierInBatch) {
+    void check(SendCommand c) {
         if (c.system() || social.mode() != SocialSettings.Mode.FOLLOW) {
             return;
         }
@@ -40,7 +40,7 @@ public class StrangerLimit {
             return;
         }
         int limit = Math.max(0, social.strangerMessageLimit());
-        if (store.sentTo(c.sender(), c.peer(), limit) + earlierInBatch >= limit) {
+        if (store.sentTo(c.sender(), c.peer(), limit + 1) > limit) {
             throw new ProblemException(403, "stranger-limit", "Forbidden", "You may send " + limit
                     + " messages to someone who does not follow you until they follow you.");
         }

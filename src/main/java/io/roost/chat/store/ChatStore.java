@@ -17,14 +17,16 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import javax.sql.DataSource;
 
 /**
  * One-to-one messages: one statement per step of a send, in the lock order chat_send key →
- * chat_pair → chat_conversation ((owner, peer) order); the timeline rows are new rows and wait for
- * nobody.
+ * chat_conversation ((owner, peer) order); the timeline rows are new rows and wait for nobody.
  */
 @Stateless
 @TransactionAttribute(TransactionAttributeType.SUPPORTS) // reads join a caller's transaction, never begin one; writers say theirs
@@ -34,21 +36,30 @@ public class ChatStore {
     public record SendRow(long msgId, long peer, long seq, byte[] bodyHash, OffsetDateTime createdAt) {
     }
 
-    /** One timeline row to insert (the sender's copy or the recipient's). */
-    public record TimelineRow(long owner, long peer, long seq, long msgId, long senderUid, String sendId, String type,
+    /**
+     * One timeline row to insert (the sender's copy or the recipient's). Its seq is given from the
+     * conversation's new last seq: 0 for the batch's newest message in the conversation, -1 for the
+     * one before it, and so on (the last seq itself is known once the conversation row is locked).
+     */
+    public record TimelineRow(long owner, long peer, long seqFromLast, long msgId, long senderUid, String sendId, String type,
                               String bodyJson, Long quoteMsgId, int priority) {
     }
 
     /**
-     * One side's conversation change: its newest message, how many of the new messages are unread
-     * for this owner, and the rank of its sync version in this transaction.
+     * One side's conversation change: how many messages the batch adds to it (its last seq grows by
+     * that many), its newest message, how many of the new messages are unread for this owner, and
+     * the rank of its sync version in this transaction.
      */
-    public record ConversationChange(long owner, long peer, long seq, long msgId, long senderUid, String preview,
+    public record ConversationChange(long owner, long peer, int added, long msgId, long senderUid, String preview,
                                      int unread, int versionRank) {
 
         public ConversationChange withRank(int rank) {
-            return new ConversationChange(owner, peer, seq, msgId, senderUid, preview, unread, rank);
+            return new ConversationChange(owner, peer, added, msgId, senderUid, preview, unread, rank);
         }
+    }
+
+    /** What a send batch's conversation rows became: each row's new last seq by {@code List.of(owner, peer)}, and the delivered cursors that moved. */
+    public record Upserted(Map<List<Long>, Long> lastSeqs, List<Cursor> moved) {
     }
 
     @Resource(lookup = "java:jboss/datasources/RoostDS")
@@ -68,18 +79,19 @@ public class ChatStore {
     }
 
     /**
-     * A send batch's timeline rows, then its conversation rows (distinct, in (owner, peer) order:
-     * newest message, unread + the new unread ones, the owner's version), in one statement: one
-     * round trip less on the send writer's serial path. The conversation rows' one-time filter
-     * counts the inserted timeline rows, so every timeline row is in before the first conversation
-     * row is locked (a data-modifying WITH that the main query does not read would run after it).
-     * {@code delivered}: acknowledgements held for some of these rows, which move their delivered
-     * cursors in the same update (never past the row's last message before this batch). Returns
+     * A send batch's conversation rows (distinct, locked in (owner, peer) order: last seq + the
+     * messages added, newest message, unread + the new unread ones, the owner's version), then its
+     * timeline rows with their seqs (from the new last seq), in one statement: one round trip less
+     * on the send writer's serial path. Both sides of a conversation are in the batch and add the
+     * same count, so they keep the same last seq, and the first of them locked serialises the
+     * conversation's senders: its seqs are gap-free and strictly increasing. {@code delivered}:
+     * acknowledgements held for some of these rows, which move their delivered cursors in the same
+     * update (never past the row's last message before this batch). Returns the new last seqs and
      * the cursors that moved, at their new position (compared with the statement's snapshot).
      */
     @TransactionAttribute(TransactionAttributeType.MANDATORY)
-    public List<Cursor> insertTimelineAndUpsertConversations(List<TimelineRow> rows, List<ConversationChange> changes,
-                                                             List<Cursor> delivered) {
+    public Upserted upsertConversationsAndInsertTimeline(List<ConversationChange> changes, List<TimelineRow> rows,
+                                                         List<Cursor> delivered) {
         int n = rows.size();
         Long[] owners = new Long[n], peers = new Long[n], seqs = new Long[n], msgIds = new Long[n], senders = new Long[n],
                 quotes = new Long[n];
@@ -89,7 +101,7 @@ public class ChatStore {
             TimelineRow r = rows.get(i);
             owners[i] = r.owner();
             peers[i] = r.peer();
-            seqs[i] = r.seq();
+            seqs[i] = r.seqFromLast();
             msgIds[i] = r.msgId();
             senders[i] = r.senderUid();
             sendIds[i] = r.sendId();
@@ -99,28 +111,33 @@ public class ChatStore {
             priorities[i] = r.priority();
         }
         int m = changes.size();
-        Long[] cOwners = new Long[m], cPeers = new Long[m], cSeqs = new Long[m], cMsgIds = new Long[m], cSenders = new Long[m];
+        Long[] cOwners = new Long[m], cPeers = new Long[m], cMsgIds = new Long[m], cSenders = new Long[m];
         String[] previews = new String[m];
-        Integer[] unread = new Integer[m], ranks = new Integer[m];
+        Integer[] added = new Integer[m], unread = new Integer[m], ranks = new Integer[m];
         for (int i = 0; i < m; i++) {
             ConversationChange c = changes.get(i);
             cOwners[i] = c.owner();
             cPeers[i] = c.peer();
-            cSeqs[i] = c.seq();
+            added[i] = c.added();
             cMsgIds[i] = c.msgId();
             cSenders[i] = c.senderUid();
             previews[i] = c.preview();
             unread[i] = c.unread();
             ranks[i] = c.versionRank();
         }
-        return query(INSERT_TIMELINE_AND_UPSERT_CONVERSATIONS, ChatStore::cursor, owners, peers, seqs, msgIds, senders, sendIds, types,
-                bodies, quotes, priorities, delivered.stream().map(Cursor::owner).toArray(Long[]::new),
+        Map<List<Long>, Long> lastSeqs = new HashMap<>();
+        List<Cursor> moved = new ArrayList<>();
+        query(UPSERT_CONVERSATIONS_AND_INSERT_TIMELINE, rs -> {
+                    lastSeqs.put(List.of(rs.getLong(1), rs.getLong(2)), rs.getLong(3));
+                    if (rs.getBoolean(5)) {
+                        moved.add(new Cursor(rs.getLong(1), rs.getLong(2), rs.getLong(4)));
+                    }
+                    return null;
+                }, delivered.stream().map(Cursor::owner).toArray(Long[]::new),
                 delivered.stream().map(Cursor::peer).toArray(Long[]::new), delivered.stream().map(Cursor::seq).toArray(Long[]::new),
-                cOwners, cPeers, cSeqs, cMsgIds, cSenders, previews, unread, ranks);
-    }
-
-    private static Cursor cursor(ResultSet rs) throws SQLException {
-        return new Cursor(rs.getLong(1), rs.getLong(2), rs.getLong(3));
+                cOwners, cPeers, added, cMsgIds, cSenders, previews, unread, ranks,
+                owners, peers, seqs, msgIds, senders, sendIds, types, bodies, quotes, priorities);
+        return new Upserted(lastSeqs, moved);
     }
 
     // ---- reads ----
@@ -286,34 +303,32 @@ public class ChatStore {
                 + " WHERE created_at < now() - make_interval(secs => ?) LIMIT ?))", age.toMillis() / 1000.0, batch);
     }
 
-    private static final String INSERT_TIMELINE_AND_UPSERT_CONVERSATIONS = """
-                WITH timeline AS (
-                    INSERT INTO chat_timeline (owner_uid, peer_uid, seq, msg_id, sender_uid, send_id, msg_type, body, quote_msg_id, priority)
-                    SELECT o, p, s, m, f, i, t, b::jsonb, q, r::smallint
-                    FROM unnest(?::int8[], ?::int8[], ?::int8[], ?::int8[], ?::int8[], ?::varchar[], ?::varchar[], ?::varchar[],
-                                ?::int8[], ?::int4[]) AS x(o, p, s, m, f, i, t, b, q, r)
-                    RETURNING 1),
-                held AS MATERIALIZED (
+    private static final String UPSERT_CONVERSATIONS_AND_INSERT_TIMELINE = """
+                WITH held AS MATERIALIZED (
                     SELECT o, p, d FROM unnest(?::int8[], ?::int8[], ?::int8[]) AS h(o, p, d)),
                 before AS MATERIALIZED (
                     SELECT c.owner_uid, c.peer_uid, c.delivered_seq FROM chat_conversation c JOIN held h ON c.owner_uid = h.o AND c.peer_uid = h.p),
                 upserted AS (
                     INSERT INTO chat_conversation AS c (owner_uid, peer_uid, last_seq, last_msg_id, last_sender_uid, last_preview, unread,
                         sync_version, updated_at)
-                    SELECT o, p, s, m, f, v, u, %s, now()
-                    FROM unnest(?::int8[], ?::int8[], ?::int8[], ?::int8[], ?::int8[], ?::varchar[], ?::int4[], ?::int4[])
-                        AS x(o, p, s, m, f, v, u, r)
-                    WHERE (SELECT count(*) FROM timeline) > 0
+                    SELECT o, p, n, m, f, v, u, %s, now()
+                    FROM unnest(?::int8[], ?::int8[], ?::int4[], ?::int8[], ?::int8[], ?::varchar[], ?::int4[], ?::int4[])
+                        AS x(o, p, n, m, f, v, u, r)
                     ORDER BY o, p
-                    ON CONFLICT (owner_uid, peer_uid) DO UPDATE SET last_seq = EXCLUDED.last_seq, last_msg_id = EXCLUDED.last_msg_id,
-                        last_sender_uid = EXCLUDED.last_sender_uid, last_preview = EXCLUDED.last_preview,
+                    ON CONFLICT (owner_uid, peer_uid) DO UPDATE SET last_seq = c.last_seq + EXCLUDED.last_seq,
+                        last_msg_id = EXCLUDED.last_msg_id, last_sender_uid = EXCLUDED.last_sender_uid, last_preview = EXCLUDED.last_preview,
                         unread = c.unread + EXCLUDED.unread, sync_version = EXCLUDED.sync_version, updated_at = now(),
                         delivered_seq = greatest(c.delivered_seq,
                             least(coalesce((SELECT h.d FROM held h WHERE h.o = c.owner_uid AND h.p = c.peer_uid), 0), c.last_seq))
-                    RETURNING c.owner_uid, c.peer_uid, c.delivered_seq)
-                SELECT u.owner_uid, u.peer_uid, u.delivered_seq
-                FROM upserted u JOIN before b ON b.owner_uid = u.owner_uid AND b.peer_uid = u.peer_uid
-                WHERE u.delivered_seq > b.delivered_seq""".formatted(SyncVersionSql.of("r"));
+                    RETURNING c.owner_uid, c.peer_uid, c.last_seq, c.delivered_seq),
+                timeline AS (
+                    INSERT INTO chat_timeline (owner_uid, peer_uid, seq, msg_id, sender_uid, send_id, msg_type, body, quote_msg_id, priority)
+                    SELECT x.o, x.p, u.last_seq + x.s, x.m, x.f, x.i, x.t, x.b::jsonb, x.q, x.r::smallint
+                    FROM unnest(?::int8[], ?::int8[], ?::int8[], ?::int8[], ?::int8[], ?::varchar[], ?::varchar[], ?::varchar[],
+                                ?::int8[], ?::int4[]) AS x(o, p, s, m, f, i, t, b, q, r)
+                    JOIN upserted u ON u.owner_uid = x.o AND u.peer_uid = x.p)
+                SELECT u.owner_uid, u.peer_uid, u.last_seq, u.delivered_seq, u.delivered_seq > coalesce(b.delivered_seq, u.delivered_seq)
+                FROM upserted u LEFT JOIN before b ON b.owner_uid = u.owner_uid AND b.peer_uid = u.peer_uid""".formatted(SyncVersionSql.of("r"));
     private static final String DELETED_IN_CONVERSATION = """
                 UPDATE chat_conversation SET sync_version = %s, updated_at = now(),
                     last_preview = CASE WHEN last_seq = ? THEN NULL ELSE last_preview END

@@ -17,10 +17,10 @@ import java.util.function.UnaryOperator;
 import javax.sql.DataSource;
 
 /**
- * The statements of a batch of sends, each for the whole batch, taking their row locks in key
- * order (sendId keys, then pairs, then conversations): two batches, on one node or two,
- * always lock in the same order and never deadlock. Rows of the single-row steps
- * ({@link ChatStore}) use the same tables and the same order.
+ * The sendId claim of a batch of sends, in one statement for the whole batch, taking the keys'
+ * locks in key order: the first of a send batch's row locks (sendId keys, then conversation rows
+ * in (owner, peer) order, {@link ChatStore#upsertConversationsAndInsertTimeline}), so two batches,
+ * on one node or two, always lock in the same order and never deadlock.
  */
 @Stateless
 @TransactionAttribute(TransactionAttributeType.MANDATORY)
@@ -44,18 +44,10 @@ public class SendBatchStore {
                     SELECT u, d, i, m, p, h FROM input WHERE allowed
                     ORDER BY u, d, i
                     ON CONFLICT DO NOTHING
-                    RETURNING sender_uid, device_key, send_id, peer_uid, created_at),
-                pairs AS (
-                    INSERT INTO chat_pair AS p (low_uid, high_uid, last_seq)
-                    SELECT least(sender_uid, peer_uid), greatest(sender_uid, peer_uid), count(*) FROM claimed
-                    GROUP BY 1, 2 ORDER BY 1, 2
-                    ON CONFLICT (low_uid, high_uid) DO UPDATE SET last_seq = p.last_seq + EXCLUDED.last_seq, updated_at = now()
-                    RETURNING low_uid, high_uid, last_seq)
-                SELECT sender_uid, device_key, send_id, created_at, NULL::int8, NULL::int8, NULL::int8 FROM claimed
+                    RETURNING sender_uid, device_key, send_id, created_at)
+                SELECT sender_uid, device_key, send_id, created_at FROM claimed
                 UNION ALL
-                SELECT NULL, NULL, NULL, NULL, low_uid, high_uid, last_seq FROM pairs
-                UNION ALL
-                SELECT u, d, i, NULL, NULL, NULL, NULL FROM input WHERE NOT allowed""";
+                SELECT u, d, i, NULL FROM input WHERE NOT allowed""";
 
     @Resource(lookup = "java:jboss/datasources/RoostDS")
     DataSource dataSource;
@@ -103,33 +95,24 @@ public class SendBatchStore {
         }
     }
 
-    /**
-     * What a batch's claim got: the keys it claimed with their creation time, each pair's new last
-     * seq, and the keys the checks refused (nothing was claimed for them).
-     */
-    public record Claimed(Map<SendKey, OffsetDateTime> times, Map<List<Long>, Long> lastSeqs, Set<SendKey> refused) {
+    /** What a batch's claim got: the keys it claimed with their creation time, and the keys the checks refused (nothing claimed for them). */
+    public record Claimed(Map<SendKey, OffsetDateTime> times, Set<SendKey> refused) {
     }
 
     /**
-     * Checks the messages, claims the sendIds (distinct keys) of those that pass for this
-     * transaction, then takes the seqs of the claimed ones, in one statement (the checks and the
-     * claim cost one round trip on the send writer's serial path, not three). A key a concurrent
-     * transaction claimed waits for it: taken if it commits, ours if it rolls back. Every claim is
-     * made before the first pair row is locked (the pairs are counted from all of them), and the
-     * pairs are locked in (low, high) order. Returns the claimed keys with their creation time (the
-     * transaction's, common to all), each pair's new last seq by {@code List.of(low, high)} (the
-     * claimed messages of a pair get last - count + 1 … last), and the refused keys.
+     * Checks the messages and claims the sendIds (distinct keys) of those that pass, for this
+     * transaction, in one statement (the checks and the claim cost one round trip on the send
+     * writer's serial path, not two). A key a concurrent transaction claimed waits for it: taken
+     * if it commits, ours if it rolls back. Returns the claimed keys with their creation time (the
+     * transaction's, common to all) and the refused keys.
      */
-    public Claimed claimAndTakeSeqs(List<Claim> claims, Checks checks) {
+    public Claimed claim(List<Claim> claims, Checks checks) {
         List<SendKey> keys = claims.stream().map(Claim::key).toList();
         Map<SendKey, OffsetDateTime> times = new HashMap<>();
-        Map<List<Long>, Long> lastSeqs = new HashMap<>();
         Set<SendKey> refused = new HashSet<>();
         query(checks.claimSql(),
                 rs -> {
-                    if (rs.getString(2) == null) {
-                        lastSeqs.put(List.of(rs.getLong(5), rs.getLong(6)), rs.getLong(7));
-                    } else if (rs.getObject(4) == null) {
+                    if (rs.getObject(4) == null) {
                         refused.add(key(rs));
                     } else {
                         times.put(key(rs), rs.getObject(4, OffsetDateTime.class));
@@ -138,7 +121,7 @@ public class SendBatchStore {
                 }, senders(keys), devices(keys), sendIds(keys),
                 claims.stream().map(Claim::msgId).toArray(Long[]::new), claims.stream().map(Claim::peer).toArray(Long[]::new),
                 claims.stream().map(Claim::bodyHash).toArray(byte[][]::new), claims.stream().map(Claim::blocksApply).toArray(Boolean[]::new));
-        return new Claimed(times, lastSeqs, refused);
+        return new Claimed(times, refused);
     }
 
     /** The key in a result's first three columns (sender_uid, device_key, send_id). */

@@ -2,6 +2,7 @@ package io.roost.it.chat;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.roost.chat.ChatMessage;
@@ -137,15 +138,16 @@ class ChatInContainerIT {
     }
 
     /**
-     * A send batch takes its conversations' pair rows in one pass, in (low, high) order, before any
-     * other row a send batch shares, so two send writers (two nodes) whose batches share pairs never
-     * deadlock: with pair P0 held by a third transaction, batch A (P0, P1, P2) waits for it holding
-     * no pair, and batch B (P1, P2) goes through meanwhile. A pair taken out of order would leave A
-     * holding P1 or P2 while it waits, and B waiting for A.
+     * A send batch takes its conversation rows in one pass, in (owner, peer) order, after its
+     * sendId keys and before any other row a send batch shares, so two send writers (two nodes)
+     * whose batches share conversations never deadlock: with the first row of conversation P0 held
+     * by a third transaction, batch A (P0, P1, P2) waits for it holding no conversation row, and
+     * batch B (P1, P2) goes through meanwhile. A row taken out of order would leave A holding one of
+     * P1's or P2's while it waits, and B waiting for A.
      */
     @Test
-    void aSendBatchWaitingForOnePairHoldsNoOther() throws Exception {
-        List<long[]> pairs = new ArrayList<>(); // users created in order: low < high, P0 < P1 < P2
+    void aSendBatchWaitingForOneConversationHoldsNoOther() throws Exception {
+        List<long[]> pairs = new ArrayList<>(); // users created in order: low < high, P0 < P1 < P2, so (P0 low, P0 high) is A's first row
         for (int i = 0; i < 3; i++) {
             long low = user();
             long high = user();
@@ -153,7 +155,7 @@ class ChatInContainerIT {
             pairs.add(new long[] {low, high});
         }
         LockOrder.Outcome<List<Sent>, List<Sent>> written = LockOrder.secondPassesWhileFirstWaits(db,
-                "SELECT pg_backend_pid() FROM chat_pair WHERE low_uid = ? AND high_uid = ? FOR UPDATE",
+                "SELECT pg_backend_pid() FROM chat_conversation WHERE owner_uid = ? AND peer_uid = ? FOR UPDATE",
                 List.of(pairs.get(0)[0], pairs.get(0)[1]),
                 () -> writer.writeAll(pairs.stream().map(p -> write(p[0], p[1], "A")).toList()),
                 () -> writer.writeAll(pairs.subList(1, 3).stream().map(p -> write(p[1], p[0], "B")).toList()));
@@ -165,6 +167,31 @@ class ChatInContainerIT {
                 assertEquals(LongStream.rangeClosed(1, timeline.size()).boxed().toList(), timeline.stream().map(ChatMessage::seq).toList());
             }
         }
+    }
+
+    /**
+     * Both conversation rows count the conversation's seq and every send moves them together; rows
+     * that disagree (changed by hand) would give the message's two copies different seqs, so the send
+     * writer refuses the batch and writes nothing.
+     */
+    @Test
+    void conversationRowsThatDisagreeOnTheLastSeqStopTheSendAndWriteNothing() throws Exception {
+        long a = user();
+        long b = user();
+        chat.send(new SendCommand(a, b, "web:w", "first-" + UUID.randomUUID(), "text", text("first"), null, 0, false));
+        try (Connection c = db.getConnection();
+             PreparedStatement ps = c.prepareStatement("UPDATE chat_conversation SET last_seq = last_seq + 5 WHERE owner_uid = ? AND peer_uid = ?")) {
+            ps.setLong(1, b);
+            ps.setLong(2, a);
+            assertEquals(1, ps.executeUpdate());
+        }
+        IllegalStateException refused = assertThrows(IllegalStateException.class, () -> writer.writeAll(List.of(write(a, b, "second"))));
+        assertTrue(refused.getMessage().contains("disagree on their last seq"), refused.getMessage());
+        assertEquals(1, timeline(a, b).size());
+        assertEquals(1, timeline(b, a).size());
+        String lastSeq = "SELECT last_seq FROM chat_conversation WHERE owner_uid = ? AND peer_uid = ?";
+        assertEquals(1, Database.queryLong(db, lastSeq, a, b), "rolled back");
+        assertEquals(6, Database.queryLong(db, lastSeq, b, a), "rolled back");
     }
 
     /** A text message as SendQueue hands it to the send writer: the body as stored (no word to mask in it) and its hash. */

@@ -7,6 +7,7 @@ import io.roost.chat.ChatRetention;
 import io.roost.chat.ChatService;
 import io.roost.chat.ChatSync;
 import io.roost.chat.SendCommand;
+import io.roost.chat.store.SyncVersionSql;
 import io.roost.identity.AccountService;
 import io.roost.it.Deployments;
 import io.roost.platform.json.Jsonp;
@@ -57,7 +58,7 @@ class ChatRetentionInContainerIT {
 
     /**
      * {@code n} messages of a to b, seq 1..n, in both timelines, {@code age} old (msgIds 1..n: far below
-     * any snowflake); the pair's seq moved past them.
+     * any snowflake); both conversation rows' last seq at n.
      */
     void insertOld(long a, long b, int n, Duration age) throws Exception {
         try (Connection c = db.getConnection()) {
@@ -74,10 +75,13 @@ class ChatRetentionInContainerIT {
                     ps.executeUpdate();
                 }
             }
-            try (PreparedStatement ps = c.prepareStatement("INSERT INTO chat_pair (low_uid, high_uid, last_seq) VALUES (?, ?, ?)")) {
-                ps.setLong(1, Math.min(a, b));
-                ps.setLong(2, Math.max(a, b));
-                ps.setLong(3, n);
+            try (PreparedStatement ps = c.prepareStatement("INSERT INTO chat_conversation (owner_uid, peer_uid, last_seq, sync_version)"
+                    + " VALUES (?, ?, ?, " + SyncVersionSql.of("0") + "), (?, ?, ?, " + SyncVersionSql.of("0") + ")")) {
+                for (int side = 0; side < 2; side++) {
+                    ps.setLong(3 * side + 1, side == 0 ? a : b);
+                    ps.setLong(3 * side + 2, side == 0 ? b : a);
+                    ps.setLong(3 * side + 3, n);
+                }
                 ps.executeUpdate();
             }
         }
