@@ -175,7 +175,7 @@ class TwoNodeIT {
      * the number of sendIds sent in it; a sendId sent twice is stored once, one node answering 201
      * and the other 200 with the same answer; and PostgreSQL detected no deadlock between the two
      * writers. (The lock order itself is checked where it can be made to fail every time:
-     * ChatInContainerIT holds a pair row while two batches meet.)
+     * ChatInContainerIT holds a conversation row while two batches meet.)
      */
     @Test
     @Order(4)
