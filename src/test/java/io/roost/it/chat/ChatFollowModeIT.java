@@ -11,7 +11,16 @@ import io.roost.it.TestUsers.User;
 import io.roost.it.WsDevice;
 import jakarta.json.JsonObject;
 import java.net.http.HttpResponse;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -84,6 +93,42 @@ class ChatFollowModeIT extends DeployedRoost {
             device.bye();
         }
         assertEquals(6, lastSeq(star, fan));
+    }
+
+    /**
+     * A stranger's sends racing each other (they meet in one send batch, or queue on the
+     * conversation's rows across batches) take exactly the limit's places: the batch that goes past
+     * it is written again one message at a time, and only those past the limit are refused.
+     */
+    @Test
+    void tenRacingSendsOfAStrangerStoreExactlyTheLimit() throws Exception {
+        User stranger = user();
+        User star = user();
+        ExecutorService pool = Executors.newFixedThreadPool(10);
+        try {
+            CountDownLatch go = new CountDownLatch(1);
+            List<Future<HttpResponse<String>>> sends = new ArrayList<>();
+            for (int i = 0; i < 10; i++) {
+                sends.add(pool.submit(() -> {
+                    go.await();
+                    return text(stranger, star);
+                }));
+            }
+            go.countDown();
+            Map<Integer, Long> byStatus = new TreeMap<>();
+            for (Future<HttpResponse<String>> send : sends) {
+                HttpResponse<String> response = send.get(30, TimeUnit.SECONDS);
+                if (response.statusCode() == 403) {
+                    assertProblem(response, 403, "stranger-limit");
+                }
+                byStatus.merge(response.statusCode(), 1L, Long::sum);
+            }
+            assertEquals(Map.of(201, 3L, 403, 7L), byStatus);
+        } finally {
+            pool.shutdownNow();
+        }
+        assertEquals(3, lastSeq(star, stranger), "the refused ones wrote nothing and spent no seq");
+        assertEquals(3, lastSeq(stranger, star));
     }
 
     @Test
