@@ -148,10 +148,11 @@ public class ChatWriter {
         ChatStore.Upserted upserted = store.upsertConversationsAndInsertTimeline(ranked, rows, cursors(carried));
         for (List<Long> c : batchSeqs.added().keySet()) {
             // every send moves both rows by the same count; rows that disagree would give the two copies different seqs
-            if (!upserted.lastSeqs().get(c).equals(upserted.lastSeqs().get(List.of(c.get(1), c.get(0))))) {
+            Long lowRow = upserted.lastSeqs().get(c);
+            Long highRow = upserted.lastSeqs().get(List.of(c.get(1), c.get(0)));
+            if (!lowRow.equals(highRow)) {
                 throw new IllegalStateException("The two conversation rows of users " + c.get(0) + " and " + c.get(1)
-                        + " disagree on their last seq: " + upserted.lastSeqs().get(c) + " and "
-                        + upserted.lastSeqs().get(List.of(c.get(1), c.get(0))) + " after this send; nothing was written");
+                        + " disagree on their last seq: " + lowRow + " and " + highRow + " after this send; nothing was written");
             }
         }
         // under the conversation rows' locks, with the batch's own rows in: a stranger's sends are counted one conversation at a time

@@ -11,12 +11,11 @@ import io.roost.it.TestUsers.User;
 import io.roost.it.WsDevice;
 import jakarta.json.JsonObject;
 import java.net.http.HttpResponse;
-import java.util.ArrayList;
-import java.util.List;
+import java.util.Collections;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.UUID;
-import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -106,18 +105,10 @@ class ChatFollowModeIT extends DeployedRoost {
         User star = user();
         ExecutorService pool = Executors.newFixedThreadPool(10);
         try {
-            CountDownLatch go = new CountDownLatch(1);
-            List<Future<HttpResponse<String>>> sends = new ArrayList<>();
-            for (int i = 0; i < 10; i++) {
-                sends.add(pool.submit(() -> {
-                    go.await();
-                    return text(stranger, star);
-                }));
-            }
-            go.countDown();
+            Callable<HttpResponse<String>> send = () -> text(stranger, star);
             Map<Integer, Long> byStatus = new TreeMap<>();
-            for (Future<HttpResponse<String>> send : sends) {
-                HttpResponse<String> response = send.get(30, TimeUnit.SECONDS);
+            for (Future<HttpResponse<String>> answer : pool.invokeAll(Collections.nCopies(10, send))) {
+                HttpResponse<String> response = answer.get(30, TimeUnit.SECONDS);
                 if (response.statusCode() == 403) {
                     assertProblem(response, 403, "stranger-limit");
                 }
