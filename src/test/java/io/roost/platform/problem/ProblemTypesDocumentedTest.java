@@ -1,5 +1,6 @@
 package io.roost.platform.problem;
 
+import static java.util.stream.Collectors.toCollection;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -10,7 +11,6 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -32,12 +32,7 @@ class ProblemTypesDocumentedTest {
     void everyCodeInTheSourceIsDocumented() {
         Set<String> codes = codesIn(Path.of("src/main/java"));
         String docs = DOCS.stream().map(ProblemTypesDocumentedTest::read).reduce("", String::concat);
-        Set<String> missing = new TreeSet<>();
-        for (String code : codes) {
-            if (!docs.contains("`" + code + "`")) {
-                missing.add(code);
-            }
-        }
+        Set<String> missing = codes.stream().filter(code -> !docs.contains("`" + code + "`")).collect(toCollection(TreeSet::new));
         assertTrue(codes.size() > 100, "the scan finds the codes (" + codes.size() + " found): has the pattern kept up with the source?");
         assertEquals(Set.of(), missing, "codes the server answers that " + DOCS + " do not name");
     }
@@ -68,12 +63,7 @@ class ProblemTypesDocumentedTest {
     }
 
     static Set<String> codesIn(String source) {
-        Set<String> codes = new TreeSet<>();
-        Matcher m = CODE.matcher(source);
-        while (m.find()) {
-            codes.add(m.group(1));
-        }
-        return codes;
+        return CODE.matcher(source).results().map(m -> m.group(1)).collect(toCollection(TreeSet::new));
     }
 
     private static String read(Path file) {
