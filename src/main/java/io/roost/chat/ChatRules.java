@@ -17,6 +17,10 @@ public final class ChatRules {
 
     public static final Set<String> TYPES = Set.of("text", "image", "file", "voice", "location", "custom", "system");
     private static final Set<String> MEDIA_TYPES = Set.of("image", "file", "voice");
+    private static final Set<String> MEDIA_FIELDS = Set.of("url", "size", "mime", "width", "height", "duration", "name");
+    private static final Set<String> LOCATION_FIELDS = Set.of("lat", "lon", "title");
+    /** A media reference's mime and name, a location's title: at most this many characters. */
+    static final int SHORT_TEXT_CHARS = 255;
     private static final Pattern SEND_ID = Pattern.compile("[A-Za-z0-9_.:-]{1,64}");
     static final int PREVIEW_CHARS = 100;
 
@@ -48,37 +52,50 @@ public final class ChatRules {
     }
 
     /**
-     * The body fits its type: text, custom and system carry a non-empty {@code text}; image, file and
-     * voice a {@code media} reference (http(s) {@code url}, {@code size}, {@code mime}; optional
-     * {@code width}, {@code height}, {@code duration}, {@code name}); location a {@code location}
-     * ({@code lat}, {@code lon}, optional {@code title}). 400 {@code invalid-body} otherwise, 413
-     * {@code body-too-large} over {@code maxBytes} (its JSON, UTF-8).
+     * The body fits its type and has nothing else: text, custom and system are {@code {"text"}}, a
+     * non-empty string; image, file and voice {@code {"media"}}, a reference ({@code url} http(s),
+     * {@code size} and {@code mime}; optional {@code width}, {@code height}, {@code duration},
+     * {@code name}); location {@code {"location"}} ({@code lat}, {@code lon}, optional
+     * {@code title}). Every field has its JSON type and range, so whatever reads a stored body back
+     * (history, catch-up, pushes, events) can rely on its shape. 400 {@code invalid-body} otherwise,
+     * 413 {@code body-too-large} over {@code maxBytes} (its JSON, UTF-8).
      */
     public static void checkBody(String type, JsonObject body, int maxBytes) {
         if (body == null) {
             throw invalidBody("A body is required.");
         }
-        if (MEDIA_TYPES.contains(type)) {
+        String field = MEDIA_TYPES.contains(type) ? "media" : type.equals("location") ? "location" : "text";
+        if (body.size() != 1 || !body.containsKey(field)) {
+            throw invalidBody("A " + type + " message's body is {\"" + field + "\": …} and nothing else.");
+        }
+        if (field.equals("media")) {
             JsonObject media = object(body, "media");
+            onlyFields(media, "media", MEDIA_FIELDS);
             String url = string(media, "url");
             if (url == null || !(url.startsWith("https://") || url.startsWith("http://")) || url.length() > 2048) {
                 throw invalidBody("media.url is an http(s) URL of at most 2048 characters.");
             }
-            if (string(media, "mime") == null || number(media, "size") == null || number(media, "size").longValue() < 0) {
-                throw invalidBody("media needs mime and a size ≥ 0.");
+            String mime = string(media, "mime");
+            if (mime == null || mime.isEmpty() || mime.length() > SHORT_TEXT_CHARS) {
+                throw invalidBody("media.mime is a string of 1 to " + SHORT_TEXT_CHARS + " characters.");
             }
-            for (String dim : new String[] {"width", "height", "duration"}) {
-                if (media.containsKey(dim) && (number(media, dim) == null || number(media, dim).longValue() < 0)) {
-                    throw invalidBody("media." + dim + " is a number ≥ 0.");
-                }
+            if (!media.containsKey("size")) {
+                throw invalidBody("media needs a size.");
             }
-        } else if (type.equals("location")) {
+            count(media, "size", Long.MAX_VALUE);
+            count(media, "width", Integer.MAX_VALUE);
+            count(media, "height", Integer.MAX_VALUE);
+            count(media, "duration", Long.MAX_VALUE);
+            optionalText(media, "media", "name");
+        } else if (field.equals("location")) {
             JsonObject location = object(body, "location");
+            onlyFields(location, "location", LOCATION_FIELDS);
             JsonNumber lat = number(location, "lat");
             JsonNumber lon = number(location, "lon");
             if (lat == null || lon == null || Math.abs(lat.doubleValue()) > 90 || Math.abs(lon.doubleValue()) > 180) {
                 throw invalidBody("location needs lat (-90..90) and lon (-180..180).");
             }
+            optionalText(location, "location", "title");
         } else {
             String text = string(body, "text");
             if (text == null || text.isEmpty()) {
@@ -118,6 +135,31 @@ public final class ChatRules {
 
     private static ProblemException invalidBody(String detail) {
         return ProblemException.badRequest("invalid-body", detail);
+    }
+
+    private static void onlyFields(JsonObject o, String name, Set<String> fields) {
+        for (String key : o.keySet()) {
+            if (!fields.contains(key)) {
+                throw invalidBody(name + " has no field '" + key + "'; it has " + String.join(", ", new java.util.TreeSet<>(fields)) + ".");
+            }
+        }
+    }
+
+    /** An optional whole number from 0 to {@code max}. */
+    private static void count(JsonObject o, String name, long max) {
+        JsonNumber n = number(o, name);
+        if (o.containsKey(name) && !(n != null && n.isIntegral() && n.bigIntegerValue().signum() >= 0
+                && n.bigIntegerValue().compareTo(java.math.BigInteger.valueOf(max)) <= 0)) {
+            throw invalidBody("media." + name + " is a whole number from 0 to " + max + ".");
+        }
+    }
+
+    /** An optional string of at most {@link #SHORT_TEXT_CHARS}. */
+    private static void optionalText(JsonObject o, String objectName, String name) {
+        String s = string(o, name);
+        if (o.containsKey(name) && !(s != null && s.length() <= SHORT_TEXT_CHARS)) {
+            throw invalidBody(objectName + "." + name + " is a string of at most " + SHORT_TEXT_CHARS + " characters.");
+        }
     }
 
     private static JsonObject object(JsonObject o, String name) {

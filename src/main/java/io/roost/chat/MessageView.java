@@ -2,6 +2,7 @@ package io.roost.chat;
 
 import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
+import jakarta.json.JsonValue;
 import java.time.OffsetDateTime;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
@@ -26,25 +27,30 @@ public record MessageView(String msgId, long seq, String peer, @Schema(descripti
     public static MessageView of(ChatMessage m) {
         JsonObject b = m.body();
         return new MessageView(Long.toString(m.msgId()), m.seq(), Long.toString(m.peer()), Long.toString(m.senderUid()), m.sendId(),
-                m.type(), b == null ? null : b.getString("text", null), b == null ? null : mediaOf(b.getJsonObject("media")),
-                b == null ? null : locationOf(b.getJsonObject("location")),
+                m.type(), b == null ? null : b.getString("text", null), b == null ? null : mediaOf(b.get("media")),
+                b == null ? null : locationOf(b.get("location")),
                 m.quoteMsgId() == null ? null : Long.toString(m.quoteMsgId()), m.priority(), m.createdAt(), m.deleted(), m.recalled());
     }
 
-    private static Media mediaOf(JsonObject m) {
-        if (m == null) {
+    // a stored body has its type's shape (ChatRules.checkBody); a field of another shape shows as absent, never as a failed read
+    private static Media mediaOf(JsonValue v) {
+        if (!(v instanceof JsonObject m)) {
             return null;
         }
         return new Media(m.getString("url", null), longOf(m, "size"), m.getString("mime", null),
-                m.get("width") == null ? null : (int) (long) longOf(m, "width"), m.get("height") == null ? null : (int) (long) longOf(m, "height"),
+                intOf(m, "width"), intOf(m, "height"),
                 longOf(m, "duration"), m.getString("name", null));
     }
 
-    private static Location locationOf(JsonObject l) {
-        if (l == null) {
+    private static Location locationOf(JsonValue v) {
+        if (!(v instanceof JsonObject l) || !(l.get("lat") instanceof JsonNumber lat) || !(l.get("lon") instanceof JsonNumber lon)) {
             return null;
         }
-        return new Location(l.getJsonNumber("lat").doubleValue(), l.getJsonNumber("lon").doubleValue(), l.getString("title", null));
+        return new Location(lat.doubleValue(), lon.doubleValue(), l.getString("title", null));
+    }
+
+    private static Integer intOf(JsonObject o, String name) {
+        return o.get(name) instanceof JsonNumber n ? n.intValue() : null;
     }
 
     private static Long longOf(JsonObject o, String name) {

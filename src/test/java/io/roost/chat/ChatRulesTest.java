@@ -71,6 +71,57 @@ class ChatRulesTest {
     }
 
     @Test
+    void bodiesHaveTheirTypesFieldsAndNothingElse() {
+        for (String bad : new String[] {
+                "{\"text\":\"hi\",\"media\":\"x\"}", "{\"text\":\"hi\",\"location\":{}}", "{\"text\":7}", "{}"}) {
+            for (String type : new String[] {"text", "custom", "system"}) {
+                assertEquals("invalid-body", problem(() -> ChatRules.checkBody(type, json(bad), 1000)), type + " " + bad);
+            }
+        }
+        String media = "\"url\":\"https://cdn.example/a.png\",\"size\":12,\"mime\":\"image/png\"";
+        ChatRules.checkBody("image", json("{\"media\":{" + media + ",\"width\":" + Integer.MAX_VALUE + ",\"name\":\"a.png\"}}"), 1000);
+        for (String bad : new String[] {
+                "{\"media\":{" + media + "},\"text\":\"caption\"}", // a field beside media
+                "{\"media\":{" + media + ",\"bytes\":\"AAAA\"}}", // a field media does not have
+                "{\"media\":\"https://cdn.example/a.png\"}",
+                "{\"media\":{" + media.replace("12", "1.5") + "}}", // size not whole
+                "{\"media\":{" + media.replace("12", "\"12\"") + "}}", // size a string
+                "{\"media\":{" + media + ",\"width\":" + (Integer.MAX_VALUE + 1L) + "}}", // width beyond an int
+                "{\"media\":{" + media + ",\"duration\":99999999999999999999}}", // beyond a long
+                "{\"media\":{" + media + ",\"name\":" + "7}}",
+                "{\"media\":{" + media + ",\"name\":\"" + "n".repeat(ChatRules.SHORT_TEXT_CHARS + 1) + "\"}}",
+                "{\"media\":{" + media.replace("image/png", "") + "}}"}) {
+            assertEquals("invalid-body", problem(() -> ChatRules.checkBody("image", json(bad), 2000)), bad);
+        }
+        ChatRules.checkBody("location", json("{\"location\":{\"lat\":1,\"lon\":2,\"title\":\"Berlin\"}}"), 1000);
+        for (String bad : new String[] {
+                "{\"location\":{}}", "{\"location\":{\"lat\":1,\"lon\":2,\"title\":3}}",
+                "{\"location\":{\"lat\":1,\"lon\":2,\"alt\":3}}", "{\"location\":{\"lat\":\"1\",\"lon\":2}}"}) {
+            assertEquals("invalid-body", problem(() -> ChatRules.checkBody("location", json(bad), 1000)), bad);
+        }
+    }
+
+    @Test
+    void aStoredBodyOfAnotherShapeShowsItsFieldsAsAbsent() {
+        ChatMessage m = new ChatMessage(1, 2, 3, 4, 2, "s", "image", json("{\"media\":\"x\",\"location\":{\"lat\":\"n\"}}"), null, 0,
+                java.time.OffsetDateTime.now(), false, false);
+        MessageView v = MessageView.of(m);
+        assertEquals(null, v.media());
+        assertEquals(null, v.location());
+        MessageView partial = MessageView.of(new ChatMessage(1, 2, 3, 4, 2, "s", "image",
+                json("{\"media\":{\"url\":\"https://x\",\"size\":\"big\",\"width\":\"wide\"}}"), null, 0, java.time.OffsetDateTime.now(), false, false));
+        assertEquals("https://x", partial.media().url());
+        assertEquals(null, partial.media().size());
+        assertEquals(null, partial.media().width());
+    }
+
+    static JsonObject json(String text) {
+        try (var reader = Jsonp.PROVIDER.createReader(new java.io.StringReader(text))) {
+            return reader.readObject();
+        }
+    }
+
+    @Test
     void previewsAndHashes() {
         assertEquals("hi", ChatRules.preview("text", text("hi")));
         assertEquals(ChatRules.PREVIEW_CHARS, ChatRules.preview("text", text("y".repeat(500))).length());
