@@ -131,8 +131,8 @@ public class ChatOps {
                 default -> throw new IllegalStateException(op);
             }
             return Frames.outcome(ret, null);
-        } catch (ProblemException e) {
-            return Frames.outcome(ret, e);
+        } catch (RuntimeException e) { // every op is answered: its problem, or server-busy / internal-error
+            return Frames.outcome(ret, problem(e));
         }
     }
 
@@ -179,7 +179,10 @@ public class ChatOps {
                 ? Frames.outcome(fill.apply(ret, value), null) : Frames.outcome(ret, problem(failure))), answers);
     }
 
-    /** Why a send or read failed, as the answer's code: its problem, {@code server-busy} if a dependency is out of reach. */
+    /**
+     * Why an op failed, as the answer's code: its problem, {@code server-busy} if a dependency is
+     * out of reach, else {@code internal-error} (logged).
+     */
     private static ProblemException problem(Throwable failure) {
         Throwable cause = failure instanceof java.util.concurrent.CompletionException && failure.getCause() != null
                 ? failure.getCause() : failure;
@@ -205,13 +208,13 @@ public class ChatOps {
     private CompletableFuture<Sent> send(long me, String deviceType, String deviceId, String connectionId, JsonObject frame) {
         JsonValue body = frame.get("body");
         JsonValue priority = frame.get("priority");
-        if (priority != null && !(priority instanceof JsonNumber)) {
-            throw ProblemException.badRequest("invalid-priority", "priority is a number.");
+        Integer level = priority == null ? Integer.valueOf(0) : Frames.smallInt(priority);
+        if (level == null) {
+            throw ProblemException.badRequest("invalid-priority", "priority is a whole number, 0 to 9.");
         }
-        String quote = text(frame, "quote");
         return chat.sendAsync(new SendCommand(me, Ids.parse(text(frame, "peer")), deviceKey(deviceType, deviceId),
                 text(frame, "sendId"), text(frame, "msgType"), body instanceof JsonObject o ? o : null,
-                quote == null ? null : Ids.parse(quote), priority == null ? 0 : ((JsonNumber) priority).intValue(), false), connectionId);
+                Frames.optionalId(frame, "quote"), level, false), connectionId);
     }
 
     /** Everything of the conversation up to {@code readSeq} is read, on all of my devices; answered after commit. */

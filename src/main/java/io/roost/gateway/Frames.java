@@ -59,16 +59,31 @@ public final class Frames {
     /** A read operation's {@code limit} field: 1 to {@code max}, {@code def} if absent (400 {@code invalid-limit}). */
     public static int limit(jakarta.json.JsonObject frame, int def, int max) {
         jakarta.json.JsonValue v = frame.get("limit");
-        if (v != null && v.getValueType() != jakarta.json.JsonValue.ValueType.NUMBER) {
-            throw io.roost.platform.problem.ProblemException.badRequest("invalid-limit", "limit is a number, 1 to " + max + ".");
+        Integer limit = v == null ? Integer.valueOf(def) : smallInt(v);
+        if (limit == null) {
+            throw io.roost.platform.problem.ProblemException.badRequest("invalid-limit", "limit is a whole number, 1 to " + max + ".");
         }
-        return io.roost.platform.api.Page.checkLimit(v == null ? def : ((jakarta.json.JsonNumber) v).intValue(), max);
+        return io.roost.platform.api.Page.checkLimit(limit, max);
     }
 
-    /** An optional id field (a cursor such as {@code after}); null if absent, 400 {@code invalid-id} if not an id. */
+    /**
+     * A whole JSON number that fits an int, or null for anything else: a frame's number is taken
+     * as it is or refused, never truncated or wrapped into range (2.9 is not 2, 2^32 + 3 is not 3).
+     */
+    public static Integer smallInt(jakarta.json.JsonValue v) {
+        return v instanceof jakarta.json.JsonNumber n && n.isIntegral() && n.bigIntegerValue().bitLength() < 32 ? n.intValue() : null;
+    }
+
+    /** An optional id field (a cursor such as {@code after}); null if absent, 400 {@code invalid-id} if not an id (a string). */
     public static Long optionalId(jakarta.json.JsonObject frame, String field) {
-        String value = frame.getString(field, null);
-        return value == null ? null : io.roost.platform.ids.Ids.parse(value);
+        jakarta.json.JsonValue v = frame.get(field);
+        if (v == null || v.getValueType() == jakarta.json.JsonValue.ValueType.NULL) {
+            return null;
+        }
+        if (!(v instanceof jakarta.json.JsonString s)) {
+            throw io.roost.platform.problem.ProblemException.badRequest("invalid-id", field + " is an id, as a string.");
+        }
+        return io.roost.platform.ids.Ids.parse(s.getString());
     }
 
     /** Adds a page as the REST API returns it: {@code items} (the same views) and {@code next}. */

@@ -141,10 +141,15 @@ class DeviceSessionIT extends DeployedRoost {
         assertEquals("malformed-frame", notJson.expect("error").getString("code"));
         assertEquals(1008, notJson.closeCode());
 
-        WsDevice early = connect();
-        early.send("{\"v\":1,\"type\":\"heartbeat\"}");
-        assertEquals("login-first", early.expect("error").getString("code"));
-        assertEquals(1008, early.closeCode());
+        // a heartbeat, a send, an acknowledgement before login: refused, and the connection closed
+        for (String frame : java.util.List.of("{\"v\":1,\"type\":\"heartbeat\"}",
+                "{\"v\":1,\"type\":\"chatOp\",\"seq\":\"c1\",\"op\":\"send\",\"peer\":\"1\",\"sendId\":\"s1\",\"msgType\":\"text\",\"body\":{\"text\":\"x\"}}",
+                "{\"v\":1,\"type\":\"chatAck\",\"peer\":\"1\",\"seq\":1}")) {
+            WsDevice early = connect();
+            early.send(frame);
+            assertEquals("login-first", early.expect("error").getString("code"), frame);
+            assertEquals(1008, early.closeCode(), frame);
+        }
 
         WsDevice loginFirst = connect();
         loginFirst.send("{\"v\":1,\"type\":\"login\",\"token\":\"x\"}");
