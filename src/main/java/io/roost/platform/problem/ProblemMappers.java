@@ -15,6 +15,8 @@ import java.util.Optional;
 import java.util.UUID;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Every failure leaves the REST layer as problem+json: never a stack trace, never an HTML page.
@@ -118,6 +120,10 @@ public final class ProblemMappers {
 
     @Provider
     public static class WebApplicationExceptionMapper implements ExceptionMapper<WebApplicationException> {
+
+        /** RESTEasy's message for a query parameter it could not convert names the parameter so. */
+        private static final Pattern UNCONVERTIBLE_QUERY = Pattern.compile("QueryParam\\(\"([A-Za-z0-9_.-]{1,64})\"\\) value is");
+
         @Override
         public Response toResponse(WebApplicationException e) {
             if (causeOf(e, JsonbException.class) != null) {
@@ -126,6 +132,12 @@ public final class ProblemMappers {
             int status = e.getResponse().getStatus();
             if (status >= 500) {
                 return serverFailure(e);
+            }
+            Matcher query = status == 404 && e.getCause() != null && e.getMessage() != null ? UNCONVERTIBLE_QUERY.matcher(e.getMessage()) : null;
+            if (query != null && query.find()) {
+                // JAX-RS answers a query parameter it cannot convert with 404; the caller's value is at fault, not the path
+                return Problem.of(400, "invalid-parameter", "Bad Request",
+                        "Query parameter '" + query.group(1) + "' is not a value of its type (a whole number, for a limit).").toResponse();
             }
             String slug = switch (status) {
                 case 400 -> "bad-request";
