@@ -13,6 +13,7 @@ import jakarta.transaction.Transactional;
 import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The recall transaction: both copies of a message keep their row and seq, marked recalled, with no
@@ -55,14 +56,15 @@ public class ChatRecalls {
         if (m.recalled()) {
             return m;
         }
-        if (store.markRecalled(owner, peer, seq) == 0) {
+        Map<Long, Boolean> countedUnread = store.markRecalled(owner, peer, seq);
+        if (countedUnread.isEmpty()) {
             // a concurrent recall committed first (we waited for its rows): its answer is ours
             return store.message(owner, peer, seq).orElseThrow();
         }
         for (long side : ChatService.sorted(owner, peer)) {
             long other = side == owner ? peer : owner;
-            // unread counted for whoever did not send it (both sides, for a system message)
-            store.recalledInConversation(side, other, seq, versions.next(side), m.senderUid() != side, PREVIEW);
+            // unread counted for whoever did not send it (both sides, for a system message) unless they deleted it already
+            store.recalledInConversation(side, other, seq, versions.next(side), countedUnread.getOrDefault(side, false), PREVIEW);
         }
         // the participants as the message's own event named them: its sender first
         long from = m.senderUid() == peer ? peer : owner;

@@ -187,16 +187,25 @@ public class ChatStore {
 
     /**
      * Marks one message of the owner's timeline deleted (a tombstone) and gives the conversation a
-     * new sync version; false if there is no such message. Locks the timeline row, then the
+     * new sync version, one unread fewer if the owner had not read it; false if there is no such
+     * message. Deleting a tombstone again changes nothing. Locks the timeline row, then the
      * conversation row (a send locks no existing timeline row).
      */
     @TransactionAttribute(TransactionAttributeType.MANDATORY)
     public boolean deleteForOwner(long owner, long peer, long seq, int versionRank) {
-        if (update("UPDATE chat_timeline SET deleted_for_owner = true WHERE owner_uid = ? AND peer_uid = ? AND seq = ?",
-                owner, peer, seq) == 0) {
+        // a system message counts as unread for both; a recalled one left the count when it was recalled
+        record Copy(boolean deleted, boolean countedUnread) {
+        }
+        List<Copy> copy = query("""
+                SELECT deleted_for_owner, sender_uid <> owner_uid AND NOT recalled FROM chat_timeline
+                WHERE owner_uid = ? AND peer_uid = ? AND seq = ? FOR UPDATE""", rs -> new Copy(rs.getBoolean(1), rs.getBoolean(2)), owner, peer, seq);
+        if (copy.isEmpty()) {
             return false;
         }
-        update(DELETED_IN_CONVERSATION, versionRank, seq, owner, peer);
+        if (!copy.get(0).deleted()) {
+            update("UPDATE chat_timeline SET deleted_for_owner = true WHERE owner_uid = ? AND peer_uid = ? AND seq = ?", owner, peer, seq);
+            update(DELETED_IN_CONVERSATION, versionRank, seq, copy.get(0).countedUnread(), seq, owner, peer);
+        }
         return true;
     }
 
@@ -226,16 +235,20 @@ public class ChatStore {
     // ---- recall ----
 
     /**
-     * Marks both copies of the conversation's message {@code seq} recalled; how many changed (0: it
-     * already was). A concurrent recall of the message waits here on the rows, then finds them
+     * Marks both copies of the conversation's message {@code seq} recalled; for each copy that
+     * changed, by owner, whether it counted as unread for its owner (none: it already was). A concurrent recall of the message waits here on the rows, then finds them
      * recalled and changes nothing.
      */
     @TransactionAttribute(TransactionAttributeType.MANDATORY)
-    public int markRecalled(long a, long b, long seq) {
-        return update("""
+    public Map<Long, Boolean> markRecalled(long a, long b, long seq) {
+        Map<Long, Boolean> counted = new HashMap<>();
+        // per copy, whether it counted as unread for its owner: someone else's message, not deleted by the owner already
+        query("""
                 UPDATE chat_timeline SET recalled = true
-                WHERE owner_uid = ANY (?::int8[]) AND peer_uid = ANY (?::int8[]) AND seq = ? AND NOT recalled""",
-                new Long[] {a, b}, new Long[] {a, b}, seq);
+                WHERE owner_uid = ANY (?::int8[]) AND peer_uid = ANY (?::int8[]) AND seq = ? AND NOT recalled
+                RETURNING owner_uid, sender_uid <> owner_uid AND NOT deleted_for_owner""",
+                rs -> counted.put(rs.getLong(1), rs.getBoolean(2)), new Long[] {a, b}, new Long[] {a, b}, seq);
+        return counted;
     }
 
     /**
@@ -329,15 +342,16 @@ public class ChatStore {
                     JOIN upserted u ON u.owner_uid = x.o AND u.peer_uid = x.p)
                 SELECT u.owner_uid, u.peer_uid, u.last_seq, u.delivered_seq, u.delivered_seq > coalesce(b.delivered_seq, u.delivered_seq)
                 FROM upserted u LEFT JOIN before b ON b.owner_uid = u.owner_uid AND b.peer_uid = u.peer_uid""".formatted(SyncVersionSql.of("r"));
+    /** A message that counted as unread ({@code ?}: whether it did, then its seq) leaves the count when it goes. */
+    private static final String ONE_UNREAD_FEWER = "unread = CASE WHEN ?::boolean AND ? > read_seq AND unread > 0 THEN unread - 1 ELSE unread END";
     private static final String DELETED_IN_CONVERSATION = """
                 UPDATE chat_conversation SET sync_version = %s, updated_at = now(),
-                    last_preview = CASE WHEN last_seq = ? THEN NULL ELSE last_preview END
-                WHERE owner_uid = ? AND peer_uid = ?""".formatted(SyncVersionSql.of("?"));
+                    last_preview = CASE WHEN last_seq = ? THEN NULL ELSE last_preview END, %s
+                WHERE owner_uid = ? AND peer_uid = ?""".formatted(SyncVersionSql.of("?"), ONE_UNREAD_FEWER);
     private static final String RECALLED_IN_CONVERSATION = """
                 UPDATE chat_conversation SET sync_version = %s, updated_at = now(),
-                    last_preview = CASE WHEN last_seq = ? THEN ? ELSE last_preview END,
-                    unread = CASE WHEN ?::boolean AND ? > read_seq AND unread > 0 THEN unread - 1 ELSE unread END
-                WHERE owner_uid = ? AND peer_uid = ?""".formatted(SyncVersionSql.of("?"));
+                    last_preview = CASE WHEN last_seq = ? THEN ? ELSE last_preview END, %s
+                WHERE owner_uid = ? AND peer_uid = ?""".formatted(SyncVersionSql.of("?"), ONE_UNREAD_FEWER);
 
     private static final String MESSAGE_SELECT = """
             SELECT owner_uid, peer_uid, seq, msg_id, sender_uid, send_id, msg_type, body::text, quote_msg_id, priority, created_at,
