@@ -235,10 +235,14 @@ public class SendQueue {
         return List.of(Math.min(c.sender(), c.peer()), Math.max(c.sender(), c.peer()));
     }
 
-    /** The body as stored: a text message through the content filter (masked, or refused with 422). */
+    /**
+     * The body as stored: a user's text (text and custom messages) through the content filter
+     * (masked, or refused with 422). A system message is a back end's own words; media and
+     * locations carry no text.
+     */
     private JsonObject filtered(SendCommand c) {
         JsonObject body = c.body();
-        if (!c.type().equals("text")) {
+        if (c.system() || !body.containsKey("text")) {
             return body;
         }
         String text = body.getString("text");

@@ -52,7 +52,11 @@ public class OfflinePushStore {
                 VALUES (?, ?, ?, ?, ?, ?, ?, now() + make_interval(secs => ?))
                 ON CONFLICT (recipient_uid) DO UPDATE SET pending = o.pending + EXCLUDED.pending, %s""".formatted(NEWER_MESSAGE);
 
-    /** Removes and returns up to {@code limit} due rows that no other transaction holds. */
+    /**
+     * Removes and returns up to {@code limit} due rows that no other transaction holds; a message
+     * recalled (or deleted by its recipient) since it was buffered loses its preview, so its text
+     * never reaches the push gateway.
+     */
     public List<Due> takeDue(int limit) {
         return Jdbc.query(dataSource, e -> new StatementFailed("chat offline push", e), """
                 WITH due AS (
@@ -60,11 +64,13 @@ public class OfflinePushStore {
                 gone AS (
                     DELETE FROM chat_offline_push o USING due WHERE o.recipient_uid = due.recipient_uid
                     RETURNING o.recipient_uid, o.pending, o.last_peer_uid, o.last_sender_uid, o.last_msg_id, o.last_seq, o.preview, o.first_at)
-                SELECT g.recipient_uid, g.pending, g.last_peer_uid, g.last_sender_uid, g.last_msg_id, g.last_seq, g.preview, g.first_at,
+                SELECT g.recipient_uid, g.pending, g.last_peer_uid, g.last_sender_uid, g.last_msg_id, g.last_seq,
+                    CASE WHEN t.recalled OR t.deleted_for_owner THEN NULL ELSE g.preview END, g.first_at,
                     coalesce(u.push_preview, 'full'), coalesce(c.delivered_seq, 0)
                 FROM gone g
                 LEFT JOIN chat_user u ON u.uid = g.recipient_uid
-                LEFT JOIN chat_conversation c ON c.owner_uid = g.recipient_uid AND c.peer_uid = g.last_peer_uid""",
+                LEFT JOIN chat_conversation c ON c.owner_uid = g.recipient_uid AND c.peer_uid = g.last_peer_uid
+                LEFT JOIN chat_timeline t ON t.owner_uid = g.recipient_uid AND t.peer_uid = g.last_peer_uid AND t.seq = g.last_seq""",
                 rs -> new Due(rs.getLong(1), rs.getInt(2), rs.getLong(3), rs.getLong(4), rs.getLong(5), rs.getLong(6), rs.getString(7),
                         rs.getObject(8, OffsetDateTime.class), rs.getString(9), rs.getLong(10)), limit);
     }
