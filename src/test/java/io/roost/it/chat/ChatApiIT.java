@@ -187,6 +187,7 @@ class ChatApiIT extends DeployedRoost {
 
         String mine = "api/v1/chat/users/me/conversations/" + b.id() + "/messages";
         assertProblem(http().get(mine + "?limit=101", a.auth()), 400, "invalid-limit");
+        assertProblem(http().get(mine + "?limit=abc", a.auth()), 400, "invalid-parameter");
         assertProblem(http().get(mine + "?after=1&before=3", a.auth()), 400, "one-cursor");
         assertProblem(http().get(mine + "?after=x", a.auth()), 400, "invalid-cursor");
         assertProblem(http().get("api/v1/chat/users/me/conversations?since=-1", a.auth()), 400, "invalid-cursor");
@@ -311,6 +312,41 @@ class ChatApiIT extends DeployedRoost {
     }
 
     @Test
+    void customMessagesPassTheContentFilterToo() throws Exception {
+        User a = user();
+        User b = user();
+        var custom = send(a.auth(), "\"peer\":\"" + b.id() + "\",\"sendId\":\"" + sid() + "\",\"type\":\"custom\",\"text\":\"a roostawfulword card\"");
+        assertEquals(201, custom.statusCode(), custom.body());
+        assertEquals("a ************** card", messages(b, b.auth(), a, "").getJsonObject(0).getString("text"));
+        assertEquals("a ************** card", conversation(b, a).getString("lastPreview"));
+    }
+
+    @Test
+    void deletingAnUnreadMessageForMeTakesItOutOfMyUnreadCountOnce() throws Exception {
+        User a = user();
+        User b = user();
+        for (String text : List.of("one", "two", "three")) {
+            sendText(a, b, sid(), text);
+        }
+        sendText(b, a, sid(), "mine");
+        assertEquals(3, conversation(b, a).getInt("unread"));
+        String mine = "api/v1/chat/users/me/conversations/" + a.id() + "/messages/";
+        for (int twice = 0; twice < 2; twice++) {
+            assertEquals(204, http().delete(mine + "2", b.auth()).statusCode());
+        }
+        assertEquals(2, conversation(b, a).getInt("unread"), "one fewer, however often it is deleted");
+        assertEquals(204, http().delete(mine + "4", b.auth()).statusCode());
+        assertEquals(2, conversation(b, a).getInt("unread"), "my own message was never unread");
+        assertEquals(1, conversation(a, b).getInt("unread"), "the peer's count is the peer's (b's own message, unread for a)");
+        // a recall takes a message out of the count once too: not again for the copy b deleted already
+        String recall = "api/v1/chat/users/me/conversations/" + b.id() + "/messages/%d/recall";
+        assertEquals(200, http().post(recall.formatted(2), a.auth(), "").statusCode());
+        assertEquals(2, conversation(b, a).getInt("unread"), "deleted, then recalled: one fewer in all");
+        assertEquals(200, http().post(recall.formatted(3), a.auth(), "").statusCode());
+        assertEquals(1, conversation(b, a).getInt("unread"));
+    }
+
+    @Test
     void connectedDevicesOfBothSidesGetTheChatMsgNotice() throws Exception {
         User a = user();
         User b = user();
@@ -362,6 +398,23 @@ class ChatApiIT extends DeployedRoost {
             assertEquals("invalid-send-id", aDevice.op("chatOp", "\"op\":\"send\",\"peer\":\"" + b.id()
                     + "\",\"msgType\":\"text\",\"body\":{\"text\":\"x\"}").getString("code"));
             assertEquals("unknown-op", aDevice.op("chatOp", "\"op\":\"shout\"").getString("code"));
+            // a body carries its type's fields and nothing else, each of its JSON type: what history and pushes read back
+            String send = "\"op\":\"send\",\"peer\":\"" + b.id() + "\",\"sendId\":\"" + sid() + "\",\"msgType\":";
+            for (String bad : List.of("\"text\",\"body\":{\"text\":\"hi\",\"media\":\"x\"}", "\"text\",\"body\":{\"text\":\"hi\",\"location\":{}}",
+                    "\"image\",\"body\":{\"media\":{\"url\":\"https://x/a.png\",\"size\":1.5,\"mime\":\"image/png\"}}")) {
+                assertEquals("invalid-body", aDevice.op("chatOp", send + bad).getString("code"), bad);
+            }
+            // numbers are whole and in range, not truncated into it; a quote is an id string
+            for (String priority : List.of("4294967299", "2.9", "\"3\"")) {
+                assertEquals("invalid-priority", aDevice.op("chatOp", send + "\"text\",\"body\":{\"text\":\"x\"},\"priority\":" + priority)
+                        .getString("code"), priority);
+            }
+            assertEquals("invalid-id", aDevice.op("chatOp", send + "\"text\",\"body\":{\"text\":\"x\"},\"quote\":" + sent.getString("msgId"))
+                    .getString("code"));
+            assertEquals("invalid-limit", aDevice.op("chatOp", "\"op\":\"messages\",\"peer\":\"" + b.id() + "\",\"limit\":4294967297")
+                    .getString("code"));
+            // the history reads back after all of that (nothing was stored)
+            assertEquals(1, aDevice.op("chatOp", "\"op\":\"messages\",\"peer\":\"" + b.id() + "\"").getJsonArray("items").size());
             JsonObject history = json(http().get("api/v1/chat/users/me/conversations/" + b.id() + "/messages", a.auth()));
             assertEquals(1, history.getJsonArray("items").size(), history.toString());
         } finally {

@@ -222,6 +222,46 @@ class ChatDeliveryIT extends DeployedRoost {
     }
 
     @Test
+    void anOfflinePushShowsWhatTheRecipientsPreviewSettingAllowsAndNoRecalledText() throws Exception {
+        Chats chats = chats();
+        User a = chats.user();
+        User full = chats.user();
+        User sender = chats.user();
+        User none = chats.user();
+        for (User u : List.of(sender, none)) {
+            String setting = u == sender ? "sender" : "none";
+            assertEquals(200, http().put("api/v1/chat/users/me/settings", u.auth(), "{\"pushPreview\":\"" + setting + "\"}").statusCode());
+        }
+        User recalled = chats.user();
+        for (User to : List.of(full, sender, none, recalled)) {
+            chats.sendText(a, to, "secret for " + to.id());
+        }
+        // recalled within the window, before its offline push goes out (5 s in the suite)
+        var recall = http().post("api/v1/chat/users/me/conversations/" + recalled.id() + "/messages/1/recall", a.auth(), "");
+        assertEquals(200, recall.statusCode(), recall.body());
+
+        JsonObject shown = offlinePush(full);
+        assertEquals("secret for " + full.id(), shown.getString("preview"), shown.toString());
+        assertEquals(a.id(), shown.getString("from"));
+        JsonObject who = offlinePush(sender);
+        assertEquals(a.id(), who.getString("from"), who.toString());
+        assertFalse(who.containsKey("preview"), "who, not what: " + who);
+        JsonObject count = offlinePush(none);
+        assertEquals(1, count.getInt("count"), count.toString());
+        for (String hidden : List.of("from", "peer", "msgId", "seq", "preview")) {
+            assertFalse(count.containsKey(hidden), "only how many: " + count);
+        }
+        JsonObject gone = offlinePush(recalled);
+        assertFalse(gone.containsKey("preview"), "a recalled message's text never reaches the push gateway: " + gone);
+    }
+
+    private JsonObject offlinePush(User recipient) throws InterruptedException {
+        JsonObject push = offlinePushes.events(recipient.id()).poll(20, TimeUnit.SECONDS);
+        assertNotNull(push, "no offline push for " + recipient.id());
+        return push;
+    }
+
+    @Test
     void aRouteToAConnectionItsNodeDoesNotHaveIsRepairedAndTheMessageGoesOffline() throws Exception {
         Chats chats = chats();
         User a = chats.user();
@@ -347,6 +387,7 @@ class ChatDeliveryIT extends DeployedRoost {
             r.connect();
         }
         var pool = java.util.concurrent.Executors.newFixedThreadPool(pairs);
+        var drops = java.util.concurrent.Executors.newFixedThreadPool(pairs); // a recipient drops and catches up while its sender goes on
         try {
             List<java.util.concurrent.Future<?>> flood = new java.util.ArrayList<>();
             for (int i = 0; i < pairs; i++) {
@@ -354,16 +395,20 @@ class ChatDeliveryIT extends DeployedRoost {
                 Recipient to = recipients.get(i);
                 int dropAt = i % 2 == 0 ? 5 + random.nextInt(perSender - 10) : -1;
                 flood.add(pool.submit(() -> {
+                    java.util.concurrent.Future<?> drop = null;
                     for (int n = 1; n <= perSender; n++) {
                         chats.sendText(from, to.user, "m" + n);
                         if (n % 10 == 0) {
                             to.heartbeat();
                         }
                         if (n == dropAt) {
-                            to.dropAndReconnect(chats, from);
+                            drop = drops.submit(() -> {
+                                to.dropAndReconnect(chats, from);
+                                return null;
+                            });
                         }
                     }
-                    return null;
+                    return drop == null ? null : drop.get(60, TimeUnit.SECONDS);
                 }));
             }
             for (var f : flood) {
@@ -371,6 +416,7 @@ class ChatDeliveryIT extends DeployedRoost {
             }
         } finally {
             pool.shutdownNow();
+            drops.shutdownNow();
         }
         try {
             for (int i = 0; i < pairs; i++) {

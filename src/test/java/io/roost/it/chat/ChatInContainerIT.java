@@ -1,10 +1,12 @@
 package io.roost.it.chat;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.roost.chat.ChatHousekeeping;
 import io.roost.chat.ChatMessage;
 import io.roost.chat.ChatRules;
 import io.roost.chat.ChatService;
@@ -89,6 +91,9 @@ class ChatInContainerIT {
     @Inject
     UserTransaction transaction;
 
+    @Inject
+    ChatHousekeeping housekeeping;
+
     long user() {
         return accounts.create("ci-" + UUID.randomUUID().toString().substring(0, 12), "long enough password", Set.of(Roles.USER)).getId();
     }
@@ -106,6 +111,40 @@ class ChatInContainerIT {
             after = page.next() == null ? null : Long.parseLong(page.next());
         }
         return all;
+    }
+
+    /**
+     * A sendId is kept for {@code ROOST_CHAT_SEND_ID_RETENTION} (24 h): within it a resend gets the
+     * stored answer; the purge takes only the claims older than that, after which the same sendId
+     * is a new message.
+     */
+    @Test
+    void sendIdsAreKeptForTheirRetentionAndPurgedAfterIt() throws Exception {
+        long a = user();
+        long b = user();
+        SendCommand old = new SendCommand(a, b, "web:p", "old-" + UUID.randomUUID(), "text", text("old"), null, 0, false);
+        SendCommand young = new SendCommand(a, b, "web:p", "young-" + UUID.randomUUID(), "text", text("young"), null, 0, false);
+        chat.send(old);
+        chat.send(young);
+        try (Connection c = db.getConnection(); PreparedStatement s = c.prepareStatement("""
+                UPDATE chat_send SET created_at = now() - make_interval(secs => ?) - ?::interval WHERE sender_uid = ? AND send_id = ?""")) {
+            for (Object[] row : List.of(new Object[] {old, "1 minute"}, new Object[] {young, "-1 minute"})) {
+                s.setDouble(1, settings.sendIdRetention().toSeconds()); // just past the retention, and just inside it
+                s.setString(2, (String) row[1]);
+                s.setLong(3, a);
+                s.setString(4, ((SendCommand) row[0]).sendId());
+                assertEquals(1, s.executeUpdate());
+            }
+        }
+        // the minute's timer may hold the task at that moment and purge it itself
+        Wait.until("the expired claim is purged", Duration.ofSeconds(20), () -> {
+            housekeeping.purgeSends();
+            return Database.queryLong(db, "SELECT count(*) FROM chat_send WHERE sender_uid = ? AND send_id = ?", a, old.sendId()) == 0;
+        });
+        assertTrue(chat.send(young).resent(), "inside the retention: the stored answer");
+        Sent again = chat.send(old);
+        assertFalse(again.resent(), "past it, the sendId is free again");
+        assertEquals(3, again.seq());
     }
 
     @Test
