@@ -102,6 +102,7 @@ public final class ChatRules {
                 throw invalidBody("A " + type + " message needs a non-empty text.");
             }
         }
+        noNulCharacter(body);
         if (bytes(body) > maxBytes) {
             throw new ProblemException(413, "body-too-large", "Content too large",
                     "The message body is over " + maxBytes + " bytes.");
@@ -135,6 +136,16 @@ public final class ChatRules {
 
     private static ProblemException invalidBody(String detail) {
         return ProblemException.badRequest("invalid-body", detail);
+    }
+
+    /** PostgreSQL's text and jsonb cannot hold U+0000: refused here, before it could fail a whole send batch. */
+    private static void noNulCharacter(JsonValue v) {
+        if (v instanceof JsonString s && s.getString().indexOf('\0') >= 0) {
+            throw invalidBody("Text cannot hold the NUL character (U+0000).");
+        }
+        if (v instanceof JsonObject o) {
+            o.values().forEach(ChatRules::noNulCharacter);
+        }
     }
 
     private static void onlyFields(JsonObject o, String name, Set<String> fields) {

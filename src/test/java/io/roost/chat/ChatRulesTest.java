@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import io.roost.platform.json.Jsonp;
 import io.roost.platform.problem.ProblemException;
 import jakarta.json.JsonObject;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class ChatRulesTest {
@@ -92,6 +93,12 @@ class ChatRulesTest {
                 "{\"media\":{" + media + ",\"name\":\"" + "n".repeat(ChatRules.SHORT_TEXT_CHARS + 1) + "\"}}",
                 "{\"media\":{" + media.replace("image/png", "") + "}}"}) {
             assertEquals("invalid-body", problem(() -> ChatRules.checkBody("image", json(bad), 2000)), bad);
+        }
+        // PostgreSQL cannot store U+0000 in text or jsonb: refused in any string of the body
+        for (String nul : List.of("{\"text\":\"a\\u0000b\"}", "{\"media\":{" + media + ",\"name\":\"\\u0000\"}}",
+                "{\"location\":{\"lat\":1,\"lon\":2,\"title\":\"x\\u0000\"}}")) {
+            String type = nul.contains("media") ? "file" : nul.contains("location") ? "location" : "text";
+            assertEquals("invalid-body", problem(() -> ChatRules.checkBody(type, json(nul), 1000)), nul);
         }
         ChatRules.checkBody("location", json("{\"location\":{\"lat\":1,\"lon\":2,\"title\":\"Berlin\"}}"), 1000);
         for (String bad : new String[] {

@@ -1,5 +1,6 @@
 package io.roost.platform.problem;
 
+import io.roost.platform.datasource.SqlStates;
 import jakarta.json.bind.JsonbException;
 import jakarta.persistence.OptimisticLockException;
 import jakarta.validation.ConstraintViolation;
@@ -71,13 +72,21 @@ public final class ProblemMappers {
         return line.length() > 300 ? line.substring(0, 300) + "…" : line;
     }
 
-    /** A failure on our side: 503 with Retry-After when the database or the broker is out of reach, else 500. */
+    /**
+     * A failure on our side: 503 with Retry-After when the database or the broker is out of reach,
+     * else 500; but text the database refused to store (a NUL character) is the caller's: 400.
+     */
     static Response serverFailure(Throwable t) {
         Optional<ProblemException> unavailable = Unreachable.problemFor(t);
         if (unavailable.isPresent()) {
             // Not SEVERE: during an outage every request would log its stack; the pool and health report it.
             LOG.log(Level.FINE, "answered 503: a dependency is out of reach", t);
             return new ProblemExceptionMapper().toResponse(unavailable.get());
+        }
+        java.sql.SQLException sql = causeOf(t, java.sql.SQLException.class);
+        if (sql != null && SqlStates.unstorableText(sql.getSQLState())) {
+            return Problem.of(400, "invalid-text", "Bad Request",
+                    "The request holds text with a character that cannot be stored (NUL, U+0000).").toResponse();
         }
         String errorId = UUID.randomUUID().toString();
         LOG.log(Level.SEVERE, "Unhandled error " + errorId, t);

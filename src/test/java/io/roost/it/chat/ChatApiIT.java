@@ -165,6 +165,7 @@ class ChatApiIT extends DeployedRoost {
         assertProblem(send(a.auth(), to + "\"sendId\":\"" + sid() + "\",\"type\":\"video\",\"text\":\"x\""), 400, "invalid-type");
         assertProblem(send(a.auth(), to + "\"sendId\":\"" + sid() + "\",\"type\":\"text\""), 400, "invalid-body");
         assertProblem(send(a.auth(), to + "\"sendId\":\"" + sid() + "\",\"type\":\"image\",\"text\":\"x\""), 400, "invalid-body");
+        assertProblem(send(a.auth(), to + "\"sendId\":\"" + sid() + "\",\"type\":\"text\",\"text\":\"a\\u0000b\""), 400, "invalid-body");
         assertProblem(send(a.auth(), to + "\"sendId\":\"" + sid() + "\",\"type\":\"text\",\"text\":\"x\",\"priority\":10"), 400,
                 "invalid-priority");
         assertProblem(send(a.auth(), to + "\"sendId\":\"" + sid() + "\",\"type\":\"text\",\"text\":\"" + "y".repeat(17_000) + "\""), 413,

@@ -150,6 +150,8 @@ class GroupApiIT extends DeployedRoost {
         User u = user();
         assertProblem(http().post("api/v1/groups", u.auth(), "{\"name\":\"x\",\"type\":\"forum\"}"), 400, "validation-failed");
         assertProblem(http().post("api/v1/groups", u.auth(), "{\"type\":\"chat\"}"), 400, "validation-failed");
+        // the database cannot store a NUL character: the caller's fault, not a 500
+        assertProblem(http().post("api/v1/groups", u.auth(), "{\"name\":\"a\\u0000b\",\"type\":\"chat\"}"), 400, "invalid-text");
         assertProblem(http().get("api/v1/groups/abc", u.auth()), 400, "invalid-id");
         assertProblem(http().get("api/v1/groups/1", u.auth()), 404, "not-found");
         assertProblem(http().get("api/v1/groups?q=a&tag=b", u.auth()), 400, "one-criterion");
