@@ -181,7 +181,10 @@ public class DeviceEndpoint {
             return;
         }
         String type = frame.getString("type", "");
-        lane.submit(() -> serve(type, frame), waitsOnDatabase(type, frame));
+        if (!lane.offer(() -> serve(type, frame), waitsOnDatabase(type, frame))) {
+            violation("too-many-frames", "At most " + FrameLane.MAX_WAITING + " frames wait for the ones before them to be answered;"
+                    + " wait for answers before sending more.");
+        }
     }
 
     /** Whether a frame's work waits on the database (it runs on a worker thread: {@link FrameLane}). */
@@ -341,7 +344,7 @@ public class DeviceEndpoint {
 
     @OnClose
     public void closed(Session session, CloseReason reason) {
-        lane.submit(this::closed, true); // behind a login in flight, and off the IO thread (the logout writes)
+        lane.close(this::closed); // behind a login in flight, and off the IO thread (the logout writes)
     }
 
     private void closed() {

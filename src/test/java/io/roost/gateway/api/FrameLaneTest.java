@@ -1,6 +1,7 @@
 package io.roost.gateway.api;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
@@ -36,7 +37,7 @@ class FrameLaneTest {
 
     @Test
     void anIdleLaneRunsAQueuingFrameOnTheCallersThread() {
-        lane.submit(record("chatAck"), false);
+        lane.offer(record("chatAck"), false);
         assertEquals(List.of("chatAck@" + Thread.currentThread().getName()), ran);
     }
 
@@ -44,7 +45,7 @@ class FrameLaneTest {
     void aDatabaseFrameRunsOnTheWorkerAndTheFramesBehindItWaitTheirTurn() throws Exception {
         String me = Thread.currentThread().getName();
         CountDownLatch loginMayFinish = new CountDownLatch(1);
-        lane.submit(() -> {
+        lane.offer(() -> {
             try {
                 assertTrue(loginMayFinish.await(5, TimeUnit.SECONDS));
             } catch (InterruptedException e) {
@@ -52,23 +53,48 @@ class FrameLaneTest {
             }
             ran.add("login@" + Thread.currentThread().getName());
         }, true);
-        lane.submit(record("chatOp send"), false);
-        lane.submit(record("heartbeat"), false);
+        lane.offer(record("chatOp send"), false);
+        lane.offer(record("heartbeat"), false);
         assertEquals(List.of(), ran, "nothing overtakes the login");
         loginMayFinish.countDown();
         workerIdle();
         assertEquals(List.of("login@worker", "chatOp send@worker", "heartbeat@worker"), ran);
 
-        lane.submit(record("chatAck"), false);
+        lane.offer(record("chatAck"), false);
         assertEquals("chatAck@" + me, ran.get(3), "once the lane is drained, queuing frames run inline again");
     }
 
     @Test
+    void atMostMaxWaitingFramesWaitAndTheConnectionsEndAlwaysQueues() throws Exception {
+        CountDownLatch first = new CountDownLatch(1);
+        CountDownLatch taken = new CountDownLatch(1);
+        assertTrue(lane.offer(() -> {
+            taken.countDown();
+            try {
+                assertTrue(first.await(5, TimeUnit.SECONDS));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }, true));
+        assertTrue(taken.await(5, TimeUnit.SECONDS), "the worker took the first frame and holds it");
+        for (int i = 0; i < FrameLane.MAX_WAITING; i++) {
+            assertTrue(lane.offer(record("conversations " + i), true), "frame " + i);
+        }
+        assertFalse(lane.offer(record("one too many"), true), "a database frame beyond the cap");
+        assertFalse(lane.offer(record("one too many"), false), "a queuing frame behind them too");
+        lane.close(record("closed"));
+        first.countDown();
+        workerIdle();
+        assertEquals(FrameLane.MAX_WAITING + 1, ran.size());
+        assertEquals("closed@worker", ran.get(FrameLane.MAX_WAITING), "the end runs last, after every frame taken");
+    }
+
+    @Test
     void aFailingFrameDoesNotStopTheOnesBehindIt() throws Exception {
-        lane.submit(() -> {
+        lane.offer(() -> {
             throw new IllegalStateException("this frame's work fails");
         }, true);
-        lane.submit(record("friendOp"), true);
+        lane.offer(record("friendOp"), true);
         workerIdle();
         assertEquals(List.of("friendOp@worker"), ran);
     }

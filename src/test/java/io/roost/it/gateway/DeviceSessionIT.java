@@ -155,6 +155,18 @@ class DeviceSessionIT extends DeployedRoost {
         loginFirst.send("{\"v\":1,\"type\":\"login\",\"token\":\"x\"}");
         assertEquals("hello-first", loginFirst.expect("error").getString("code"));
 
+        // a client that sends op after op without waiting for answers is stopped once 256 wait
+        WsDevice flooding = login(user().token(), "desktop", "flood");
+        try {
+            for (int i = 0; i < 5_000; i++) {
+                flooding.send("{\"v\":1,\"type\":\"chatOp\",\"seq\":\"f" + i + "\",\"op\":\"conversations\"}");
+            }
+        } catch (RuntimeException closedMeanwhile) {
+            // the server closed the connection: the sends after that fail
+        }
+        assertEquals("too-many-frames", flooding.await("error").getString("code"));
+        assertEquals(1008, flooding.closeCode());
+
         User user = user();
         WsDevice d = login(user.token(), "desktop", "pc");
         d.send("{\"v\":1,\"type\":\"teleport\"}");
