@@ -220,10 +220,11 @@ public class ChatOps {
     /** Everything of the conversation up to {@code readSeq} is read, on all of my devices; answered after commit. */
     private CompletableFuture<ReadState> read(long me, String connectionId, JsonObject frame) {
         long peer = Ids.parse(text(frame, "peer"));
-        if (!(frame.get("readSeq") instanceof JsonNumber readSeq) || !readSeq.isIntegral()) {
+        Long readSeq = Frames.wholeLong(frame.get("readSeq"));
+        if (readSeq == null) {
             throw ProblemException.badRequest("invalid-seq", "readSeq is a message seq, 0 or more.");
         }
-        return chat.readAsync(me, peer, readSeq.longValue(), connectionId);
+        return chat.readAsync(me, peer, readSeq, connectionId);
     }
 
     /**
@@ -238,11 +239,12 @@ public class ChatOps {
         } catch (ProblemException e) {
             return Frames.error("invalid-ack", "chatAck needs peer (a user id) and seq (a message seq).");
         }
-        if (!(frame.get("seq") instanceof JsonNumber seq) || !seq.isIntegral() || seq.longValue() < 1) {
+        Long seq = Frames.wholeLong(frame.get("seq"));
+        if (seq == null || seq < 1) {
             return Frames.error("invalid-ack", "chatAck needs peer (a user id) and seq (a message seq).");
         }
-        acks.ack(connectionId, peer, seq.longValue());
-        chat.acknowledged(me, peer, seq.longValue());
+        acks.ack(connectionId, peer, seq);
+        chat.acknowledged(me, peer, seq);
         return null;
     }
 

@@ -71,7 +71,13 @@ public final class Frames {
      * as it is or refused, never truncated or wrapped into range (2.9 is not 2, 2^32 + 3 is not 3).
      */
     public static Integer smallInt(jakarta.json.JsonValue v) {
-        return v instanceof jakarta.json.JsonNumber n && n.isIntegral() && n.bigIntegerValue().bitLength() < 32 ? n.intValue() : null;
+        Long whole = wholeLong(v);
+        return whole != null && whole == whole.intValue() ? whole.intValue() : null;
+    }
+
+    /** A whole JSON number that fits a long, or null for anything else (as {@link #smallInt}). */
+    public static Long wholeLong(jakarta.json.JsonValue v) {
+        return v instanceof jakarta.json.JsonNumber n && n.isIntegral() && n.bigIntegerValue().bitLength() < 64 ? n.longValue() : null;
     }
 
     /** An optional id field (a cursor such as {@code after}); null if absent, 400 {@code invalid-id} if not an id (a string). */

@@ -104,8 +104,12 @@ class ChatDeliveryIT extends DeployedRoost {
             // a repeated or older report changes nothing; a report past the end reads up to the last message
             JsonObject again = bDesk.op("chatOp", "\"op\":\"read\",\"peer\":\"" + a.id() + "\",\"readSeq\":1");
             assertEquals(1, again.getInt("readSeq"), again.toString());
-            assertEquals("invalid-seq", bDesk.op("chatOp", "\"op\":\"read\",\"peer\":\"" + a.id() + "\",\"readSeq\":\"x\"")
-                    .getString("code"));
+            for (String bad : List.of("\"x\"", "18446744073709551617", "1.5")) { // 2^64 + 1 is not 1, nor is 1.5
+                assertEquals("invalid-seq", bDesk.op("chatOp", "\"op\":\"read\",\"peer\":\"" + a.id() + "\",\"readSeq\":" + bad)
+                        .getString("code"), bad);
+            }
+            bDesk.send("{\"v\":1,\"type\":\"chatAck\",\"peer\":\"" + a.id() + "\",\"seq\":18446744073709551617}");
+            assertEquals("invalid-ack", bDesk.await("error").getString("code"));
             assertEquals("not-found", bDesk.op("chatOp", "\"op\":\"read\",\"peer\":\"1\",\"readSeq\":1").getString("code"));
         }
     }
