@@ -258,7 +258,16 @@ public class ChatService {
      * a recalled message again answers the same. Returns the message as it now is (after commit).
      */
     public ChatMessage recall(long sender, long peer, long seq) {
-        return recalls.recall(sender, peer, seq, sender, settings.recallWindow());
+        return recall(sender, peer, seq, sender);
+    }
+
+    /**
+     * The sender's recall, with the sender's rules (their own message, within the window), made
+     * by {@code by}: the sender, or a back end or operator on the sender's behalf, whom the
+     * recall's event and notice name.
+     */
+    public ChatMessage recall(long sender, long peer, long seq, long by) {
+        return recalls.recall(sender, peer, seq, by, settings.recallWindow());
     }
 
     /**

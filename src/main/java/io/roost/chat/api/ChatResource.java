@@ -219,7 +219,8 @@ public class ChatResource {
     public MessageView recall(@PathParam("uid") String uid, @PathParam("peer") String peer, @PathParam("seq") String seq,
                               @Context SecurityContext sc) {
         long sender = Caller.requireSelfOrOperator(Caller.user(uid, sc), sc, "You may only recall your own messages.");
-        return MessageView.of(chat.recall(sender, Ids.parse(peer), cursor(seq)));
+        // on a user's behalf the user's rules apply, and the recall names who did it: the back end or operator
+        return MessageView.of(chat.recall(sender, Ids.parse(peer), cursor(seq), Caller.id(sc)));
     }
 
     @Schema(name = "ChatUserSettingsChange", description = "The settings to change; an absent one stays as it is")

@@ -141,16 +141,21 @@ class ChatExtrasIT extends DeployedRoost {
                 + "\",\"type\":\"text\",\"text\":\"re\",\"quote\":\"" + msgId + "\"}");
         assertProblem(quote, 400, "invalid-quote");
 
-        // the roost-chat-events: the message, then its recall, both keyed by msgId
-        JsonObject recallEvent = null;
-        for (int i = 0; i < 2 && recallEvent == null; i++) {
-            JsonObject e = events.events(msgId).poll(30, TimeUnit.SECONDS);
-            assertNotNull(e, "no roost-chat-events message for " + msgId);
-            recallEvent = e.containsKey("by") ? e : null;
-        }
-        assertNotNull(recallEvent, "no recall event");
+        JsonObject recallEvent = recallEvent(msgId);
         assertEquals(a.id(), recallEvent.getString("by"));
         assertEquals(2, recallEvent.getInt("seq"));
+    }
+
+    /** The roost-chat-events of a message: the message, then its recall, both keyed by msgId; the recall's. */
+    static JsonObject recallEvent(String msgId) throws InterruptedException {
+        for (int i = 0; i < 2; i++) {
+            JsonObject e = events.events(msgId).poll(30, TimeUnit.SECONDS);
+            assertNotNull(e, "no roost-chat-events message for " + msgId);
+            if (e.containsKey("by")) {
+                return e;
+            }
+        }
+        throw new AssertionError("no recall event for " + msgId);
     }
 
     @Test
@@ -296,6 +301,7 @@ class ChatExtrasIT extends DeployedRoost {
         var recalled = recall(a, shop.auth(), b, 1);
         assertEquals(200, recalled.statusCode(), recalled.body());
         assertTrue(json(recalled).getBoolean("recalled"), "on a's behalf, within a's window");
+        assertEquals(shop.id(), recallEvent(json(recalled).getString("msgId")).getString("by"), "the recall names who made it");
         assertProblem(recall(a, shop.auth(), b, 2), 403, "not-sender");
         assertProblem(http().post("api/v1/admin/chat/messages/recall", shop.auth(),
                 "{\"owner\":\"" + a.id() + "\",\"peer\":\"" + b.id() + "\",\"seq\":2}"), 403, "forbidden");
