@@ -89,6 +89,10 @@ public class AckWheel {
             return acks;
         });
         connections.send(connectionId, frame);
+        if (!connections.has(connectionId)) {
+            // it closed while we pushed, maybe before its close drained what it had pending: drain that now, not at the deadline
+            closed(connectionId);
+        }
         return true;
     }
 
