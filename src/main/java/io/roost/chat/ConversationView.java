@@ -7,7 +7,7 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
 @Schema(name = "ChatConversation", description = "One side of a conversation; syncVersion orders its owner's changes")
 public record ConversationView(String peer, long lastSeq, String lastMsgId, String lastSenderUid, String lastPreview, int unread,
                                long readSeq, long deliveredSeq,
-                               @Schema(description = "how far the peer read (0 while the peer has read receipts off)") long peerReadSeq,
+                               @Schema(description = "how far the peer read; it does not move while the peer has read receipts off") long peerReadSeq,
                                @Schema(description = "how far the peer's devices acknowledged") long peerDeliveredSeq,
                                long syncVersion, OffsetDateTime updatedAt) {
 

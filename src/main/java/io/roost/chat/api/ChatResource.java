@@ -89,12 +89,15 @@ public class ChatResource {
             content = @Content(schema = @Schema(implementation = SentView.class)))
     @APIResponse(responseCode = "400", description = "invalid-send-id, invalid-type, invalid-body, invalid-priority, invalid-quote,"
             + " invalid-id, self-message, from-required, validation-failed")
-    @APIResponse(responseCode = "403", description = "blocked: one side blocks the other; forbidden: sending as another user, or a"
-            + " system message from a user")
+    @APIResponse(responseCode = "403", description = "blocked: one side blocks the other; stranger-limit: in follow mode, the"
+            + " messages a stranger may send until followed back are used up; forbidden: sending as another user, or a system"
+            + " message from a user")
     @APIResponse(responseCode = "404", description = "not-found: no such active user (recipient or from)")
     @APIResponse(responseCode = "409", description = "send-id-conflict: this sendId was used for another message")
     @APIResponse(responseCode = "413", description = "body-too-large: over ROOST_CHAT_MAX_BODY_BYTES")
     @APIResponse(responseCode = "422", description = "content-rejected: the content filter refused it")
+    @APIResponse(responseCode = "503", description = "service-unavailable: too many messages wait to be stored, or the database is"
+            + " out of reach (then with Retry-After); send again later, with the same sendId")
     public Response send(@NotNull @Valid SendBody b, @Context SecurityContext sc) {
         long caller = Caller.id(sc);
         boolean backEnd = Caller.actsForOthers(sc);
@@ -183,6 +186,8 @@ public class ChatResource {
     @APIResponse(responseCode = "400", description = "invalid-id, invalid-seq")
     @APIResponse(responseCode = "403", description = "forbidden: your own conversations only (back ends: anyone's)")
     @APIResponse(responseCode = "404", description = "not-found: no such conversation")
+    @APIResponse(responseCode = "503", description = "service-unavailable: too many read reports wait, or the database is out of"
+            + " reach (then with Retry-After); report again later")
     public ReadView read(@PathParam("uid") String uid, @PathParam("peer") String peer, @NotNull @Valid ReadBody b,
                          @Context SecurityContext sc) {
         long peerUid = Ids.parse(peer);
