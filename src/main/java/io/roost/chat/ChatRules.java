@@ -65,8 +65,11 @@ public final class ChatRules {
             throw invalidBody("A body is required.");
         }
         String field = MEDIA_TYPES.contains(type) ? "media" : type.equals("location") ? "location" : "text";
-        if (body.size() != 1 || !body.containsKey(field)) {
-            throw invalidBody("A " + type + " message's body is {\"" + field + "\": …} and nothing else.");
+        if (!body.containsKey(field)) {
+            throw invalidBody("A " + type + " message needs " + (field.equals("text") ? "a non-empty text." : "a " + field + "."));
+        }
+        if (body.size() != 1) {
+            throw invalidBody("A " + type + " message's body has its " + field + " and nothing else.");
         }
         if (field.equals("media")) {
             JsonObject media = object(body, "media");
@@ -156,10 +159,10 @@ public final class ChatRules {
         }
     }
 
-    /** An optional whole number from 0 to {@code max}. */
-    private static void count(JsonObject o, String name, long max) {
-        JsonNumber n = number(o, name);
-        if (o.containsKey(name) && !(n != null && n.isIntegral() && n.bigIntegerValue().signum() >= 0
+    /** An optional whole number of the media reference from 0 to {@code max}. */
+    private static void count(JsonObject media, String name, long max) {
+        JsonNumber n = number(media, name);
+        if (media.containsKey(name) && !(n != null && n.isIntegral() && n.bigIntegerValue().signum() >= 0
                 && n.bigIntegerValue().compareTo(java.math.BigInteger.valueOf(max)) <= 0)) {
             throw invalidBody("media." + name + " is a whole number from 0 to " + max + ".");
         }

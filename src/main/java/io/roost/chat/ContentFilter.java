@@ -2,8 +2,9 @@ package io.roost.chat;
 
 /**
  * The content check a user's text passes before anything is written (the anti-spam step): the
- * text of every text and custom message; a system message is a back end's own words. The default is {@link WordListFilter}; a deployment replaces it with an
- * {@code @Alternative @Priority} bean of its own.
+ * text of every text and custom message; a system message is a back end's own words. The default
+ * is {@link WordListFilter}; a deployment replaces it with an {@code @Alternative @Priority} bean
+ * of its own.
  */
 public interface ContentFilter {
 

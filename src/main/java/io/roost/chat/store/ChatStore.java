@@ -236,8 +236,9 @@ public class ChatStore {
 
     /**
      * Marks both copies of the conversation's message {@code seq} recalled; for each copy that
-     * changed, by owner, whether it counted as unread for its owner (none: it already was). A concurrent recall of the message waits here on the rows, then finds them
-     * recalled and changes nothing.
+     * changed, by owner, whether it counted as unread for its owner (none: it already was). A
+     * concurrent recall of the message waits here on the rows, then finds them recalled and
+     * changes nothing.
      */
     @TransactionAttribute(TransactionAttributeType.MANDATORY)
     public Map<Long, Boolean> markRecalled(long a, long b, long seq) {
