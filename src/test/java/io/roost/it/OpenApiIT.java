@@ -195,8 +195,8 @@ class OpenApiIT extends DeployedRoost {
     void theFailuresTheDocumentAddsEverywhereHappen() throws Exception {
         Http http = http();
         HttpResponse<String> notANumber = http.get("api/v1/users?q=abc&limit=ten", ADMIN);
-        assertEquals(404, notANumber.statusCode(), notANumber.body());
-        assertEquals("urn:roost:problem:not-found", json(notANumber).getString("type"));
+        assertEquals(400, notANumber.statusCode(), notANumber.body());
+        assertEquals("urn:roost:problem:invalid-parameter", json(notANumber).getString("type"));
         HttpResponse<String> notJson = http.post("api/v1/auth/tokens", ADMIN, "text/plain", "{}");
         assertEquals(415, notJson.statusCode(), notJson.body());
         assertEquals("urn:roost:problem:unsupported-media-type", json(notJson).getString("type"));

@@ -33,7 +33,8 @@ import org.eclipse.microprofile.openapi.models.security.SecurityRequirement;
  * <li>Changes sent with the admin console's session cookie need its CSRF header (403).
  * <li>A request body may be malformed or invalid (400), too large (413, {@link RequestSizeLimit}) or of
  *     another media type (415).
- * <li>JAX-RS answers 404 when a number or boolean in the path or query does not convert.
+ * <li>A number or boolean that does not convert: 400 {@code invalid-parameter} in the query
+ *     ({@link io.roost.platform.problem.ProblemMappers}), 404 in the path (JAX-RS's rule).
  * <li>Any operation may fail on our side (500 with an error id).
  * <li>Every 4xx and 5xx is a problem+json body ({@link Problem}), every 429 has Retry-After.
  * </ul>
@@ -95,8 +96,12 @@ public class ApiDocumentFilter implements OASFilter {
                 problem(responses, "415", "unsupported-media-type", "the request body");
             }
             if (Stream.concat(parameters(item.getParameters()), parameters(operation.getParameters()))
-                    .anyMatch(ApiDocumentFilter::converted)) {
-                problem(responses, "404", "not-found", "when a number or boolean in the path or query is not one");
+                    .anyMatch(p -> converted(p, Parameter.In.QUERY))) {
+                problem(responses, "400", "invalid-parameter", "when a number or boolean in the query is not one");
+            }
+            if (Stream.concat(parameters(item.getParameters()), parameters(operation.getParameters()))
+                    .anyMatch(p -> converted(p, Parameter.In.PATH))) {
+                problem(responses, "404", "not-found", "when a number or boolean in the path is not one");
             }
         }
         problem(responses, "500", "internal-error", "the server log has the error id");
@@ -154,8 +159,9 @@ public class ApiDocumentFilter implements OASFilter {
         return parameters == null ? Stream.empty() : parameters.stream();
     }
 
-    private static boolean converted(Parameter p) {
-        return (p.getIn() == Parameter.In.PATH || p.getIn() == Parameter.In.QUERY) && p.getSchema() != null
+    /** A number or boolean parameter in {@code in}, which JAX-RS converts before the method runs. */
+    private static boolean converted(Parameter p, Parameter.In in) {
+        return p.getIn() == in && p.getSchema() != null
                 && p.getSchema().getType() != null && p.getSchema().getType().stream().anyMatch(CONVERTED::contains);
     }
 }
