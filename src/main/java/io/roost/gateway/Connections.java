@@ -7,6 +7,8 @@ import jakarta.enterprise.event.TransactionPhase;
 import jakarta.websocket.CloseReason;
 import jakarta.websocket.Session;
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentHashMap;
@@ -64,6 +66,11 @@ public class Connections {
         private final AtomicInteger unwritten = new AtomicInteger();
         /** Set once a close is queued: frames after it would only be dropped, and one close is enough. */
         private final AtomicBoolean closing = new AtomicBoolean();
+        /**
+         * While a login is in flight ({@link #hold}), the frames and the close sent to the connection,
+         * in order; null otherwise. Volatile, so that a send checks it without a lock once released.
+         */
+        private volatile List<Runnable> held;
 
         /** {@code ioThread}: the thread that owns the connection's socket ({@link #DIRECT} where there is none). */
         public Outbound(Session session, Executor ioThread) {
@@ -79,6 +86,42 @@ public class Connections {
          * than hold the node's memory.
          */
         public void send(String text) {
+            if (held != null && heldBack(() -> enqueue(text))) {
+                return;
+            }
+            enqueue(text);
+        }
+
+        /**
+         * Holds back every frame and close sent from now on until {@link #release}: a login registers
+         * its connection before it commits (a push or a kick may follow the commit at once), and its
+         * answer is still the first frame of the session.
+         */
+        public synchronized void hold() {
+            held = new ArrayList<>();
+        }
+
+        /** Queues {@code first} (if not null), then what was held back, in order; frames go straight out again. */
+        public synchronized void release(String first) {
+            List<Runnable> later = held;
+            if (first != null) {
+                enqueue(first);
+            }
+            if (later != null) {
+                later.forEach(Runnable::run);
+            }
+            held = null;
+        }
+
+        private synchronized boolean heldBack(Runnable send) {
+            if (held == null) {
+                return false; // released meanwhile
+            }
+            held.add(send);
+            return true;
+        }
+
+        private void enqueue(String text) {
             if (closing.get() || !session.isOpen()) {
                 return;
             }
@@ -112,6 +155,13 @@ public class Connections {
 
         /** Closes the connection once the frames queued before the close are handed to the socket (its close frame follows them). */
         public void close(CloseReason.CloseCode code, String reason) {
+            if (held != null && heldBack(() -> closeNow(code, reason))) {
+                return;
+            }
+            closeNow(code, reason);
+        }
+
+        private void closeNow(CloseReason.CloseCode code, String reason) {
             if (!closing.compareAndSet(false, true)) {
                 return;
             }

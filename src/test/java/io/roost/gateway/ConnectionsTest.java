@@ -69,6 +69,34 @@ class ConnectionsTest {
     }
 
     @Test
+    void whileALoginIsInFlightFramesAndACloseWaitAndItsAnswerGoesFirst() {
+        FakeSocket socket = new FakeSocket();
+        socket.keepsUp = true;
+        Connections.Outbound out = new Connections.Outbound(socket.session, Connections.DIRECT);
+        out.hold();
+        out.send("chatMsg 1");
+        out.send("kick");
+        out.close(CloseReason.CloseCodes.VIOLATED_POLICY, "kicked");
+        out.send("after the close");
+        assertEquals(List.of(), socket.queued, "nothing before the login's answer");
+        assertNull(socket.closedWith);
+        out.release("login");
+        assertEquals(List.of("login", "chatMsg 1", "kick"), socket.queued, "the answer, then what waited, in order");
+        assertEquals("kicked", socket.closedWith.getReasonPhrase(), "and the close after them");
+    }
+
+    @Test
+    void aRefusedLoginReleasesWithoutAnAnswerAndFramesGoStraightOutAgain() {
+        FakeSocket socket = new FakeSocket();
+        socket.keepsUp = true;
+        Connections.Outbound out = new Connections.Outbound(socket.session, Connections.DIRECT);
+        out.hold();
+        out.release(null);
+        out.send("error invalid-token");
+        assertEquals(List.of("error invalid-token"), socket.queued);
+    }
+
+    @Test
     void framesAreQueuedInCallOrderWithoutWaitingForTheWrite() {
         FakeSocket socket = new FakeSocket();
         Connections.Outbound out = new Connections.Outbound(socket.session, Connections.DIRECT);

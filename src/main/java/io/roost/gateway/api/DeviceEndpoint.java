@@ -292,11 +292,21 @@ public class DeviceEndpoint {
             return;
         }
         String presented = frame.getString("token", "");
-        // Register first: a kick for this very connection may follow the commit at once.
+        // Register first: a kick for this very connection, or a push, may follow the commit at once;
+        // what is sent to it waits until the answer below has gone out.
+        out.hold();
         gw.connections.add(connectionId, out);
-        LoginQueue.Outcome outcome = gw.logins.login(presented, deviceType, deviceId, connectionId);
+        LoginQueue.Outcome outcome;
+        try {
+            outcome = gw.logins.login(presented, deviceType, deviceId, connectionId);
+        } catch (RuntimeException e) {
+            gw.connections.remove(connectionId);
+            out.release(null);
+            throw e;
+        }
         if (outcome.result() != LoginQueue.Result.ACCEPTED) {
             gw.connections.remove(connectionId);
+            out.release(null);
             switch (outcome.result()) {
                 case INVALID_TOKEN -> violation("invalid-token",
                         "The token is unknown, expired, revoked, or its account is disabled.");
@@ -311,6 +321,7 @@ public class DeviceEndpoint {
             if (stage == Stage.CLOSED) {
                 // The socket closed while the login was in flight: nobody is there, so the session ends now.
                 gw.connections.remove(connectionId);
+                out.release(null);
                 gw.sessions.logout(connectionId);
                 return;
             }
@@ -318,7 +329,7 @@ public class DeviceEndpoint {
             uid = outcome.uid();
             stage = Stage.LOGGED_IN;
         }
-        send(Frames.text(Frames.frame("login").add("uid", Long.toString(uid)).add("connectionId", connectionId)
+        out.release(Frames.text(Frames.frame("login").add("uid", Long.toString(uid)).add("connectionId", connectionId)
                 .add("epoch", outcome.epoch())));
     }
 
