@@ -29,7 +29,9 @@ import java.util.logging.Logger;
  * (unreachable: that node repairs the route and the message takes the offline path); a device
  * that does not acknowledge ({@link AckWheel}). The routes are looked up after commit, on the
  * delivery thread with the notices' ({@link Delivery}), so a device either has its route by then
- * and gets the push, or logs in later and reads the message in its catch-up.
+ * and gets the push, or logs in later and reads the message in its catch-up. A push that cannot
+ * be made at all (the delivery queue full, the routes unreadable, a forward the broker refused)
+ * takes the offline path too.
  */
 @ApplicationScoped
 public class ChatDelivery {
@@ -55,8 +57,10 @@ public class ChatDelivery {
     ManagedExecutorService executor;
 
     void onPush(@Observes(during = TransactionPhase.AFTER_SUCCESS) ChatPush.Batch batch) {
-        if (!delivery.offer(new Pushes(batch.pushes()))) {
-            LOG.log(Level.WARNING, "delivery queue full: " + batch.pushes().size() + " messages not pushed; their devices read them in their catch-up");
+        Pushes pushes = new Pushes(batch.pushes());
+        if (!delivery.offer(pushes)) {
+            LOG.log(Level.WARNING, "delivery queue full: " + batch.pushes().size() + " messages not pushed; they take the offline path");
+            pushes.undeliverable();
         }
     }
 
@@ -81,24 +85,40 @@ public class ChatDelivery {
 
         @Override
         public void deliver(Map<Long, List<RouteTarget>> routesOf) {
-            // (recipient, peer) -> {highest seq, count}: the offline path coalesces a conversation's messages anyway
             Map<List<Long>, long[]> offline = new HashMap<>();
             for (ChatPush push : pushes) {
                 try {
                     List<RouteTarget> recipient = routesOf.getOrDefault(push.to(), List.of());
                     if (recipient.isEmpty()) {
-                        long[] seqAndCount = offline.computeIfAbsent(List.of(push.to(), push.from()), k -> new long[2]);
-                        seqAndCount[0] = Math.max(seqAndCount[0], push.seq());
-                        seqAndCount[1]++;
+                        countOffline(offline, push);
                     }
                     ChatDelivery.this.deliver(push, recipient, routesOf.getOrDefault(push.from(), List.of()));
                 } catch (RuntimeException e) {
                     LOG.log(Level.WARNING, "push of message " + push.msgId() + " failed; its devices read it in their catch-up", e);
                 }
             }
-            if (!offline.isEmpty()) {
-                executor.execute(() -> takeOfflinePath(offline));
-            }
+            takeOfflinePathLater(offline);
+        }
+
+        /** Pushed to nobody (the queue was full, or the routes could not be read): every message takes the offline path. */
+        @Override
+        public void undeliverable() {
+            Map<List<Long>, long[]> offline = new HashMap<>();
+            pushes.forEach(push -> countOffline(offline, push));
+            takeOfflinePathLater(offline);
+        }
+    }
+
+    /** (recipient, peer) -> {highest seq, count}: the offline path coalesces a conversation's messages anyway. */
+    private static void countOffline(Map<List<Long>, long[]> offline, ChatPush push) {
+        long[] seqAndCount = offline.computeIfAbsent(List.of(push.to(), push.from()), k -> new long[2]);
+        seqAndCount[0] = Math.max(seqAndCount[0], push.seq());
+        seqAndCount[1]++;
+    }
+
+    private void takeOfflinePathLater(Map<List<Long>, long[]> offline) {
+        if (!offline.isEmpty()) {
+            executor.execute(() -> takeOfflinePath(offline));
         }
     }
 
@@ -147,8 +167,12 @@ public class ChatDelivery {
         byNode.forEach((nodeId, here) -> {
             if (nodeId == node.nodeId()) {
                 here.forEach(r -> deliverHere(r.connectionId(), r.uid(), push.from(), push.to(), push.seq(), frame));
-            } else {
-                delivery.forward(nodeId, here, frame, new Forwarded.Chat(push.from(), push.to(), push.seq()));
+            } else if (!delivery.forward(nodeId, here, frame, new Forwarded.Chat(push.from(), push.to(), push.seq()))
+                    && here.stream().anyMatch(r -> r.uid() == push.to())) {
+                // the broker did not take it: for the recipient's devices on that node, the offline path
+                Map<List<Long>, long[]> offline = new HashMap<>();
+                countOffline(offline, push);
+                takeOfflinePathLater(offline);
             }
         });
     }

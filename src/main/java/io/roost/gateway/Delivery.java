@@ -73,6 +73,10 @@ public class Delivery {
         Collection<Long> uids();
 
         void deliver(Map<Long, List<RouteTarget>> routesOf);
+
+        /** The work reaches no device: the queue was full, or the routes could not be read. Nothing by default (devices sync). */
+        default void undeliverable() {
+        }
     }
 
     private final GroupCommit<Routed> queue = new GroupCommit<>("delivery", CAPACITY, () -> ROUTE_BATCH, PACING, this::deliverAll);
@@ -127,6 +131,7 @@ public class Delivery {
             }
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "route lookup for " + work.size() + " deliveries failed; their devices read them when they sync", e);
+            work.forEach(Delivery::undeliverable);
             return;
         }
         for (Routed w : work) {
@@ -135,6 +140,14 @@ public class Delivery {
             } catch (RuntimeException e) {
                 LOG.log(Level.WARNING, "a delivery failed; its devices read it when they sync", e);
             }
+        }
+    }
+
+    private static void undeliverable(Routed w) {
+        try {
+            w.undeliverable();
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "an undeliverable delivery's fallback failed", e);
         }
     }
 
@@ -161,17 +174,22 @@ public class Delivery {
         send(nodeId, new Forwarded(connectionIds, List.of(), text, null).toJson());
     }
 
-    /** A chat message for devices that another node holds, with their owners and its place ({@link Forwarded}). */
-    void forward(int nodeId, List<RouteTarget> routes, String text, Forwarded.Chat chat) {
-        send(nodeId, new Forwarded(routes.stream().map(RouteTarget::connectionId).toList(), routes.stream().map(RouteTarget::uid).toList(),
-                text, chat).toJson());
+    /**
+     * A chat message for devices that another node holds, with their owners and its place
+     * ({@link Forwarded}); false if the broker did not take it.
+     */
+    boolean forward(int nodeId, List<RouteTarget> routes, String text, Forwarded.Chat chat) {
+        return send(nodeId, new Forwarded(routes.stream().map(RouteTarget::connectionId).toList(),
+                routes.stream().map(RouteTarget::uid).toList(), text, chat).toJson());
     }
 
-    private void send(int nodeId, String body) {
+    private boolean send(int nodeId, String body) {
         try {
             producer.send(ids.nextId(), TOPIC, "node-" + nodeId, null, body);
+            return true;
         } catch (MessagingException e) {
             LOG.log(Level.WARNING, "could not forward a frame to node " + nodeId + ": " + e.getMessage());
+            return false;
         }
     }
 }
