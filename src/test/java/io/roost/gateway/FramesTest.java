@@ -36,6 +36,20 @@ class FramesTest {
         assertEquals(java.util.Set.of("v", "type", "tm"), frame.keySet());
     }
 
+    @Test
+    void numbersAreTakenWholeAndInRangeOrNotAtAll() {
+        JsonObject n = read("{\"a\":3,\"b\":2.9,\"c\":4294967299,\"d\":\"3\",\"e\":9223372036854775807,\"f\":18446744073709551617,"
+                + "\"g\":-2147483648,\"h\":3.0}");
+        assertEquals(3, Frames.smallInt(n.get("a")));
+        assertEquals(java.util.Arrays.asList(null, null, null, null), java.util.stream.Stream.of("b", "c", "d", "h")
+                .map(k -> Frames.smallInt(n.get(k))).toList(), "not whole, beyond an int, a string, written with a fraction");
+        assertEquals(Integer.MIN_VALUE, Frames.smallInt(n.get("g")));
+        assertEquals(4294967299L, Frames.wholeLong(n.get("c")));
+        assertEquals(Long.MAX_VALUE, Frames.wholeLong(n.get("e")));
+        assertEquals(null, Frames.wholeLong(n.get("f")), "2^64 + 1 is not 1");
+        assertEquals(null, Frames.smallInt(null));
+    }
+
     /** What the builder gives for the envelope with this tm and the fields. */
     private static String expected(String type, JsonObject fields, long tm) {
         JsonObjectBuilder b = Jsonp.PROVIDER.createObjectBuilder().add("v", Frames.VERSION).add("type", type).add("tm", tm);
