@@ -130,7 +130,8 @@ public class Delivery {
                 }
             }
         } catch (RuntimeException e) {
-            LOG.log(Level.WARNING, "route lookup for " + work.size() + " deliveries failed; their devices read them when they sync", e);
+            LOG.log(Level.WARNING, "route lookup for " + work.size() + " deliveries failed; their devices read them when they sync"
+                    + " (chat messages also take the offline path)", e);
             work.forEach(Delivery::undeliverable);
             return;
         }
