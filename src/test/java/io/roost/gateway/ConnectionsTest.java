@@ -68,12 +68,18 @@ class ConnectionsTest {
         }
     }
 
-    @Test
-    void whileALoginIsInFlightFramesAndACloseWaitAndItsAnswerGoesFirst() {
-        FakeSocket socket = new FakeSocket();
+    /** A connection on a socket that keeps up, holding back what is sent to it, as while its login is in flight. */
+    private static Connections.Outbound loggingIn(FakeSocket socket) {
         socket.keepsUp = true;
         Connections.Outbound out = new Connections.Outbound(socket.session, Connections.DIRECT);
         out.hold();
+        return out;
+    }
+
+    @Test
+    void whileALoginIsInFlightFramesAndACloseWaitAndItsAnswerGoesFirst() {
+        FakeSocket socket = new FakeSocket();
+        Connections.Outbound out = loggingIn(socket);
         out.send("chatMsg 1");
         out.send("kick");
         out.close(CloseReason.CloseCodes.VIOLATED_POLICY, "kicked");
@@ -88,9 +94,7 @@ class ConnectionsTest {
     @Test
     void aRefusedLoginReleasesWithoutAnAnswerAndFramesGoStraightOutAgain() {
         FakeSocket socket = new FakeSocket();
-        socket.keepsUp = true;
-        Connections.Outbound out = new Connections.Outbound(socket.session, Connections.DIRECT);
-        out.hold();
+        Connections.Outbound out = loggingIn(socket);
         out.release(null);
         out.send("error invalid-token");
         assertEquals(List.of("error invalid-token"), socket.queued);
