@@ -19,7 +19,6 @@ import jakarta.annotation.Resource;
 import jakarta.enterprise.concurrent.ManagedExecutorService;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
 import jakarta.json.JsonString;
@@ -159,11 +158,11 @@ public class ChatOps {
             return null;
         }
         try {
-            long n = v instanceof JsonNumber num ? num.longValueExact() : v instanceof JsonString s ? Long.parseLong(s.getString()) : -1;
-            if (n >= 0) {
+            Long n = v instanceof JsonString s ? Long.valueOf(s.getString()) : Frames.wholeLong(v);
+            if (n != null && n >= 0) {
                 return n;
             }
-        } catch (ArithmeticException | NumberFormatException e) {
+        } catch (NumberFormatException e) {
             // below
         }
         throw ProblemException.badRequest("invalid-cursor", field + " is a sequence number or version (an integer ≥ 0).");

@@ -193,19 +193,15 @@ public class ChatStore {
      */
     @TransactionAttribute(TransactionAttributeType.MANDATORY)
     public boolean deleteForOwner(long owner, long peer, long seq, int versionRank) {
-        // a system message counts as unread for both; a recalled one left the count when it was recalled
-        record Copy(boolean deleted, boolean countedUnread) {
+        // whether it counted as unread: a system message does for both; a recalled one left the count when it was recalled
+        List<Boolean> countedUnread = query("""
+                UPDATE chat_timeline SET deleted_for_owner = true WHERE owner_uid = ? AND peer_uid = ? AND seq = ? AND NOT deleted_for_owner
+                RETURNING sender_uid <> owner_uid AND NOT recalled""", rs -> rs.getBoolean(1), owner, peer, seq);
+        if (countedUnread.isEmpty()) {
+            // a tombstone already, or no such message
+            return message(owner, peer, seq).isPresent();
         }
-        List<Copy> copy = query("""
-                SELECT deleted_for_owner, sender_uid <> owner_uid AND NOT recalled FROM chat_timeline
-                WHERE owner_uid = ? AND peer_uid = ? AND seq = ? FOR UPDATE""", rs -> new Copy(rs.getBoolean(1), rs.getBoolean(2)), owner, peer, seq);
-        if (copy.isEmpty()) {
-            return false;
-        }
-        if (!copy.get(0).deleted()) {
-            update("UPDATE chat_timeline SET deleted_for_owner = true WHERE owner_uid = ? AND peer_uid = ? AND seq = ?", owner, peer, seq);
-            update(DELETED_IN_CONVERSATION, versionRank, seq, copy.get(0).countedUnread(), seq, owner, peer);
-        }
+        update(DELETED_IN_CONVERSATION, versionRank, seq, countedUnread.get(0), seq, owner, peer);
         return true;
     }
 

@@ -126,15 +126,14 @@ class ChatInContainerIT {
         SendCommand young = new SendCommand(a, b, "web:p", "young-" + UUID.randomUUID(), "text", text("young"), null, 0, false);
         chat.send(old);
         chat.send(young);
-        try (Connection c = db.getConnection(); PreparedStatement s = c.prepareStatement("""
-                UPDATE chat_send SET created_at = now() - make_interval(secs => ?) - ?::interval WHERE sender_uid = ? AND send_id = ?""")) {
-            for (Object[] row : List.of(new Object[] {old, "1 minute"}, new Object[] {young, "-1 minute"})) {
-                s.setDouble(1, settings.sendIdRetention().toSeconds()); // just past the retention, and just inside it
-                s.setString(2, (String) row[1]);
-                s.setLong(3, a);
-                s.setString(4, ((SendCommand) row[0]).sendId());
-                assertEquals(1, s.executeUpdate());
-            }
+        // just past the retention, and just inside it
+        for (var sendIdAndShift : Map.of(old.sendId(), "1 minute", young.sendId(), "-1 minute").entrySet()) {
+            assertEquals(1, Database.queryLong(db, """
+                    WITH backdated AS (
+                        UPDATE chat_send SET created_at = now() - make_interval(secs => ?) - ?::interval WHERE sender_uid = ? AND send_id = ?
+                        RETURNING 1)
+                    SELECT count(*) FROM backdated""", (double) settings.sendIdRetention().toSeconds(), sendIdAndShift.getValue(), a,
+                    sendIdAndShift.getKey()));
         }
         // the minute's timer may hold the task at that moment and purge it itself
         Wait.until("the expired claim is purged", Duration.ofSeconds(20), () -> {
