@@ -229,7 +229,17 @@ public class ChatService {
      * reached none of the recipient's devices: they take the offline path (a coalesced push event).
      */
     public void undelivered(long recipient, long peer, long seq, int count) {
-        offline.undelivered(recipient, peer, seq, count);
+        offline.undelivered(recipient, peer, seq, count, false);
+    }
+
+    /**
+     * One device of the recipient did not get {@code count} messages of the conversation with
+     * {@code peer}, up to {@code seq} (its route was stale, or it did not acknowledge them): they
+     * take the offline path, and messages another device of the recipient reported already count
+     * once, not once per device.
+     */
+    public void undeliveredToDevice(long recipient, long peer, long seq, int count) {
+        offline.undelivered(recipient, peer, seq, count, true);
     }
 
     /**

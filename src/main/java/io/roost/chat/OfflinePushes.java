@@ -40,14 +40,15 @@ public class OfflinePushes {
     /**
      * {@code count} messages of the conversation up to {@code seq} did not reach the recipient's
      * devices; the message at {@code seq} names them in the push. Messages the recipient sent
-     * (synced to another of its devices) need no push.
+     * (synced to another of its devices) need no push. {@code byDevice}: one device's report, which
+     * another device's report of the same messages may have counted already.
      */
     @Transactional(Transactional.TxType.REQUIRES_NEW)
-    public void undelivered(long recipient, long peer, long seq, int count) {
+    public void undelivered(long recipient, long peer, long seq, int count, boolean byDevice) {
         chat.message(recipient, peer, seq)
                 .filter(m -> m.senderUid() != recipient && !m.deleted() && !m.recalled())
-                .ifPresent(m -> store.add(recipient, peer, m.senderUid(), m.msgId(), m.seq(), ChatRules.preview(m.type(), m.body()),
-                        Math.max(1, count), settings.offlinePushDelay()));
+                .ifPresent(m -> store.add(new OfflinePushStore.Undelivered(recipient, peer, m.senderUid(), m.msgId(), m.seq(),
+                        ChatRules.preview(m.type(), m.body()), Math.max(1, count), byDevice), settings.offlinePushDelay()));
     }
 
     /** Sends the due rows (at most one batch); how many rows it took. */

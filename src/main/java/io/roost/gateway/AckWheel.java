@@ -164,7 +164,7 @@ public class AckWheel {
     private void offline(PendingAcks acks, List<PendingAcks.Undelivered> undelivered) {
         for (PendingAcks.Undelivered u : undelivered) {
             try {
-                chat.undelivered(acks.owner, u.peer(), u.seq(), u.count());
+                chat.undeliveredToDevice(acks.owner, u.peer(), u.seq(), u.count());
             } catch (RuntimeException e) {
                 LOG.log(Level.WARNING, "offline path for " + u.count() + " messages to " + acks.owner + " failed", e);
             }

@@ -97,7 +97,7 @@ public class ChatDelivery {
                     LOG.log(Level.WARNING, "push of message " + push.msgId() + " failed; its devices read it in their catch-up", e);
                 }
             }
-            takeOfflinePathLater(offline);
+            takeOfflinePathLater(offline, false);
         }
 
         /** Pushed to nobody (the queue was full, or the routes could not be read): every message takes the offline path. */
@@ -105,7 +105,7 @@ public class ChatDelivery {
         public void undeliverable() {
             Map<List<Long>, long[]> offline = new HashMap<>();
             pushes.forEach(push -> countOffline(offline, push));
-            takeOfflinePathLater(offline);
+            takeOfflinePathLater(offline, false);
         }
     }
 
@@ -116,9 +116,10 @@ public class ChatDelivery {
         seqAndCount[1]++;
     }
 
-    private void takeOfflinePathLater(Map<List<Long>, long[]> offline) {
+    /** {@code byDevice}: the messages missed some of the recipient's devices, which others may report too. */
+    private void takeOfflinePathLater(Map<List<Long>, long[]> offline, boolean byDevice) {
         if (!offline.isEmpty()) {
-            executor.execute(() -> takeOfflinePath(offline));
+            executor.execute(() -> takeOfflinePath(offline, byDevice));
         }
     }
 
@@ -126,10 +127,14 @@ public class ChatDelivery {
      * The offline path for the recipients a batch found without a route: one transaction per
      * conversation, on the executor, so the delivery thread's pushes and notices do not wait on them.
      */
-    private void takeOfflinePath(Map<List<Long>, long[]> offline) {
+    private void takeOfflinePath(Map<List<Long>, long[]> offline, boolean byDevice) {
         offline.forEach((conversation, seqAndCount) -> {
             try {
-                chat.undelivered(conversation.get(0), conversation.get(1), seqAndCount[0], (int) seqAndCount[1]);
+                if (byDevice) {
+                    chat.undeliveredToDevice(conversation.get(0), conversation.get(1), seqAndCount[0], (int) seqAndCount[1]);
+                } else {
+                    chat.undelivered(conversation.get(0), conversation.get(1), seqAndCount[0], (int) seqAndCount[1]);
+                }
             } catch (RuntimeException e) {
                 LOG.log(Level.WARNING, "offline path of " + seqAndCount[1] + " messages to " + conversation.get(0)
                         + " failed; the recipient's devices read them when they sync", e);
@@ -172,7 +177,7 @@ public class ChatDelivery {
                 // the broker did not take it: for the recipient's devices on that node, the offline path
                 Map<List<Long>, long[]> offline = new HashMap<>();
                 countOffline(offline, push);
-                takeOfflinePathLater(offline);
+                takeOfflinePathLater(offline, true);
             }
         });
     }
@@ -186,7 +191,7 @@ public class ChatDelivery {
         long peer = owner == from ? to : from;
         if (!acks.push(connectionId, owner, peer, seq, frame)) {
             sessions.unreachable(connectionId);
-            chat.undelivered(owner, peer, seq, 1);
+            chat.undeliveredToDevice(owner, peer, seq, 1);
         }
     }
 }

@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
 /** A push that cannot be made at all still reaches the offline path: a full queue, unreadable routes, a forward the broker refused. */
 class ChatDeliveryTest {
 
-    /** The offline path's calls: recipient, peer, highest seq, count. */
+    /** The offline path's calls: recipient, peer, highest seq, count, 1 if one device's report (else 0). */
     private final List<List<Long>> undelivered = new ArrayList<>();
     private final AtomicReference<Delivery.Routed> queued = new AtomicReference<>();
     private final ChatDelivery chatDelivery = new ChatDelivery();
@@ -32,7 +32,12 @@ class ChatDeliveryTest {
         chatDelivery.chat = new ChatService() {
             @Override
             public void undelivered(long recipient, long peer, long seq, int count) {
-                undelivered.add(List.of(recipient, peer, seq, (long) count));
+                undelivered.add(List.of(recipient, peer, seq, (long) count, 0L));
+            }
+
+            @Override
+            public void undeliveredToDevice(long recipient, long peer, long seq, int count) {
+                undelivered.add(List.of(recipient, peer, seq, (long) count, 1L));
             }
         };
         chatDelivery.executor = (ManagedExecutorService) Proxy.newProxyInstance(getClass().getClassLoader(),
@@ -75,7 +80,7 @@ class ChatDeliveryTest {
     void aFullQueueSendsEveryMessageOfTheBatchTheOfflineWayOncePerConversation() {
         chatDelivery.delivery = delivery(true);
         chatDelivery.onPush(new ChatPush.Batch(List.of(push(1, 2, 1), push(1, 2, 2), push(3, 4, 7))));
-        assertEquals(List.of(List.of(2L, 1L, 2L, 2L), List.of(4L, 3L, 7L, 1L)),
+        assertEquals(List.of(List.of(2L, 1L, 2L, 2L, 0L), List.of(4L, 3L, 7L, 1L, 0L)),
                 undelivered.stream().sorted((x, y) -> Long.compare(x.get(0), y.get(0))).toList());
     }
 
@@ -85,9 +90,10 @@ class ChatDeliveryTest {
         chatDelivery.onPush(new ChatPush.Batch(List.of(push(1, 2, 5), push(3, 4, 6))));
         // 2's device and 3's other device are on node 2; 4 has none
         queued.get().deliver(Map.of(2L, List.of(new RouteTarget(2, 2, "c-2")), 3L, List.of(new RouteTarget(3, 2, "c-3"))));
-        assertEquals(List.of(List.of(2L, 1L, 5L, 1L), List.of(4L, 3L, 6L, 1L)),
+        assertEquals(List.of(List.of(2L, 1L, 5L, 1L, 1L), List.of(4L, 3L, 6L, 1L, 0L)),
                 undelivered.stream().sorted((x, y) -> Long.compare(x.get(0), y.get(0))).toList(),
-                "the recipient whose forward failed, and the one without a route; not the sender's own other device");
+                "the recipient whose forward failed (as its devices on that node: another node's may report it too), and the one"
+                        + " without a route; not the sender's own other device");
     }
 
     @Test

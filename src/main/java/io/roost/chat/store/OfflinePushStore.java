@@ -33,13 +33,27 @@ public class OfflinePushStore {
     DataSource dataSource;
 
     /**
-     * Adds {@code count} messages to the recipient's row (created due after {@code delay}; a later
-     * add keeps its due time). The row names the newest message: an add of an older message of the
-     * same conversation (adds come from several paths, in no set order) leaves it as it is, so the
-     * flush's "acknowledged after all" check looks at the newest message, not an older one.
+     * {@code count} messages of the conversation with {@code peer}, up to {@code seq} (message
+     * {@code msgId} from {@code sender}), that missed the recipient's devices. {@code byDevice}:
+     * one device's report (a stale route, no acknowledgement), which the recipient's other devices
+     * may report too.
      */
-    public void add(long recipient, long peer, long sender, long msgId, long seq, String preview, int count, Duration delay) {
-        update(ADD, recipient, count, peer, sender, msgId, seq, preview, delay.toMillis() / 1000.0);
+    public record Undelivered(long recipient, long peer, long sender, long msgId, long seq, String preview, int count,
+                              boolean byDevice) {
+    }
+
+    /**
+     * Adds the messages to the recipient's row (created due after {@code delay}; a later add keeps
+     * its due time). The row names the newest message: an add of an older message of the same
+     * conversation (adds come from several paths, in no set order) leaves it as it is, so the
+     * flush's "acknowledged after all" check looks at the newest message, not an older one. A
+     * device's report counts only messages above the highest seq a device report of the
+     * conversation counted before, so a message that missed two devices counts once.
+     */
+    public void add(Undelivered u, Duration delay) {
+        // a device's report carries its conversation's seq, which is also what tells it from a report of no device
+        update(ADD, u.recipient(), u.count(), u.peer(), u.sender(), u.msgId(), u.seq(), u.preview(), delay.toMillis() / 1000.0,
+                u.byDevice() ? "{\"" + u.peer() + "\":" + u.seq() + "}" : "{}");
     }
 
     /** The named message's columns, each taken from the add if its message is newer (another conversation's counts as newer). */
@@ -47,10 +61,18 @@ public class OfflinePushStore {
             .map(c -> c + " = CASE WHEN EXCLUDED.last_peer_uid <> o.last_peer_uid OR EXCLUDED.last_seq > o.last_seq THEN EXCLUDED." + c
                     + " ELSE o." + c + " END")
             .collect(java.util.stream.Collectors.joining(", "));
+    /** The highest seq of the added conversation that a device report counted so far (0: none). */
+    private static final String DEVICE_COUNTED = "coalesce((o.device_seqs ->> EXCLUDED.last_peer_uid::text)::bigint, 0)";
     private static final String ADD = """
-                INSERT INTO chat_offline_push AS o (recipient_uid, pending, last_peer_uid, last_sender_uid, last_msg_id, last_seq, preview, due_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, now() + make_interval(secs => ?))
-                ON CONFLICT (recipient_uid) DO UPDATE SET pending = o.pending + EXCLUDED.pending, %s""".formatted(NEWER_MESSAGE);
+                INSERT INTO chat_offline_push AS o (recipient_uid, pending, last_peer_uid, last_sender_uid, last_msg_id, last_seq, preview,
+                    due_at, device_seqs)
+                VALUES (?, ?, ?, ?, ?, ?, ?, now() + make_interval(secs => ?), ?::jsonb)
+                ON CONFLICT (recipient_uid) DO UPDATE SET
+                    pending = o.pending + CASE WHEN EXCLUDED.device_seqs = '{}' THEN EXCLUDED.pending
+                        ELSE least(EXCLUDED.pending, greatest(0, EXCLUDED.last_seq - %1$s)) END,
+                    device_seqs = CASE WHEN EXCLUDED.device_seqs = '{}' THEN o.device_seqs
+                        ELSE o.device_seqs || jsonb_build_object(EXCLUDED.last_peer_uid::text, greatest(EXCLUDED.last_seq, %1$s)) END,
+                    %2$s""".formatted(DEVICE_COUNTED, NEWER_MESSAGE);
 
     /**
      * Removes and returns up to {@code limit} due rows that no other transaction holds; a message

@@ -311,6 +311,31 @@ class ChatDeliveryIT extends DeployedRoost {
         assertEquals(0, chats.conversation(b, a).getInt("deliveredSeq"));
     }
 
+    /** Both of the recipient's devices miss the message (neither acknowledges): the push gateway hears of one message, not two. */
+    @Test
+    void aMessageThatMissedTwoDevicesIsOneMessageInTheOfflinePush() throws Exception {
+        Chats chats = chats();
+        User a = chats.user();
+        User b = chats.roaming();
+        List<WsDevice> silent = List.of(WsDevice.login(baseUrl, b.token(), "android", "silent-phone"),
+                WsDevice.login(baseUrl, b.token(), "desktop", "silent-desk"));
+        silent.forEach(d -> d.autoAck = false);
+        JsonObject sent = chats.sendText(a, b, "anyone there");
+        for (int push = 0; push < 2; push++) { // pushed, then pushed again
+            for (WsDevice d : silent) {
+                assertEquals(sent.getString("msgId"), d.await("chatMsg").getString("msgId"));
+                d.heartbeat(); // alive all along: it only never acknowledges
+            }
+        }
+        for (WsDevice d : silent) {
+            assertEquals("ack_timeout", d.await("kick").getString("reason"));
+        }
+        JsonObject push = offlinePushes.events(b.id()).poll(20, TimeUnit.SECONDS);
+        assertNotNull(push, "no offline push for " + b.id());
+        assertEquals(1, push.getInt("count"), push.toString());
+        assertNull(offlinePushes.events(b.id()).poll(6, TimeUnit.SECONDS), "one event");
+    }
+
     /**
      * A message sent from a device is pushed to the recipient's devices and to the sender's other
      * devices, not back to the sending connection: its answer is that device's copy.

@@ -565,16 +565,52 @@ class ChatInContainerIT {
         long recipient = user();
         long peer = user();
         long other = user();
-        Duration notDueSoon = Duration.ofHours(1); // the flush timer leaves the row alone
-        transaction.begin();
-        offlinePushes.add(recipient, peer, peer, 1002, 2, "two", 1, notDueSoon);
-        offlinePushes.add(recipient, peer, peer, 1001, 1, "one", 1, notDueSoon);
-        transaction.commit();
+        addOfflinePushes(new OfflinePushStore.Undelivered(recipient, peer, peer, 1002, 2, "two", 1, false),
+                new OfflinePushStore.Undelivered(recipient, peer, peer, 1001, 1, "one", 1, false));
         assertEquals(List.of(2L, peer, 1002L, 2L, "two"), offlinePushRow(recipient), "the older message counts, the newer is named");
-        transaction.begin();
-        offlinePushes.add(recipient, other, other, 1003, 1, "elsewhere", 1, notDueSoon);
-        transaction.commit();
+        addOfflinePushes(new OfflinePushStore.Undelivered(recipient, other, other, 1003, 1, "elsewhere", 1, false));
         assertEquals(List.of(3L, other, 1003L, 1L, "elsewhere"), offlinePushRow(recipient), "another conversation's message is newer");
+        deleteOfflinePushRow(recipient);
+    }
+
+    /**
+     * A message that missed two devices of the recipient (each reports it: a stale route, no
+     * acknowledgement) is one message in the push's count; a report of no device (no route at all)
+     * counts as it comes.
+     */
+    @Test
+    void anOfflinePushCountsAMessageThatMissedSeveralDevicesOnce() throws Exception {
+        long recipient = user();
+        long peer = user();
+        long other = user();
+        addOfflinePushes(device(recipient, peer, 3, 3), device(recipient, peer, 3, 3));
+        assertEquals(3L, offlinePushRow(recipient).get(0), "seqs 1-3, reported by two devices");
+        addOfflinePushes(device(recipient, peer, 5, 4));
+        assertEquals(5L, offlinePushRow(recipient).get(0), "a device that missed 2-5: only 4 and 5 are new");
+        addOfflinePushes(device(recipient, peer, 2, 1));
+        assertEquals(5L, offlinePushRow(recipient).get(0), "a late report of a counted message");
+        addOfflinePushes(new OfflinePushStore.Undelivered(recipient, peer, peer, 1006, 6, "no route", 1, false));
+        assertEquals(6L, offlinePushRow(recipient).get(0), "a message that found no route");
+        addOfflinePushes(device(recipient, other, 2, 2), device(recipient, peer, 7, 1));
+        assertEquals(List.of(9L, peer, 1007L, 7L, "7"), offlinePushRow(recipient), "each conversation's device reports count apart");
+        deleteOfflinePushRow(recipient);
+    }
+
+    /** One device's report: {@code count} messages up to {@code seq} (message 1000 + seq, preview the seq). */
+    private static OfflinePushStore.Undelivered device(long recipient, long peer, long seq, int count) {
+        return new OfflinePushStore.Undelivered(recipient, peer, peer, 1000 + seq, seq, Long.toString(seq), count, true);
+    }
+
+    /** Adds to the buffer in one transaction, not due for an hour (the flush timer leaves the row alone). */
+    private void addOfflinePushes(OfflinePushStore.Undelivered... adds) throws Exception {
+        transaction.begin();
+        for (OfflinePushStore.Undelivered add : adds) {
+            offlinePushes.add(add, Duration.ofHours(1));
+        }
+        transaction.commit();
+    }
+
+    private void deleteOfflinePushRow(long recipient) throws Exception {
         try (Connection c = db.getConnection(); PreparedStatement s = c.prepareStatement("DELETE FROM chat_offline_push WHERE recipient_uid = ?")) {
             s.setLong(1, recipient);
             s.executeUpdate();
