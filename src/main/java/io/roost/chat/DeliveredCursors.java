@@ -32,8 +32,9 @@ import java.util.logging.Logger;
  * is written by itself, with every other one due then, in one transaction ({@link Receipts#delivered}).
  * Either way the peer's delivered receipt goes out after the commit that moved the cursor, so it
  * waits at most the hold and the next flush. A device expects no answer to an acknowledgement;
- * if too many cursors are held, a new one is dropped and the conversation's next acknowledgement
- * moves it.
+ * if too many cursors are held, in all or of one user, a new one is dropped and the conversation's
+ * next acknowledgement (or read report) moves it. The cap per user keeps one client acknowledging
+ * made-up conversations from crowding out everyone else's cursors.
  */
 @ApplicationScoped
 public class DeliveredCursors {
@@ -41,6 +42,11 @@ public class DeliveredCursors {
     private static final Logger LOG = Logger.getLogger(DeliveredCursors.class.getName());
     /** Conversations with a held cursor, at most (a few seconds of acknowledgements at full load). */
     static final int CAPACITY = 100_000;
+    /**
+     * Conversations with a held cursor of one user, at most: more than a user's devices acknowledge
+     * in a hold even when catching up (a conversation at a time, each a round trip).
+     */
+    static final int PER_OWNER = 1_000;
     static final int BATCH_MAX = 1000;
     /**
      * How often the flush looks for cursors whose hold is over: each look that finds some is a
@@ -70,6 +76,8 @@ public class DeliveredCursors {
 
     /** Held cursors by {@code List.of(owner, peer)}. */
     private final ConcurrentHashMap<List<Long>, Held> held = new ConcurrentHashMap<>();
+    /** How many of {@link #held} are each owner's; changed only inside {@code held}'s compute of the key, so never out of step. */
+    private final ConcurrentHashMap<Long, Integer> heldPerOwner = new ConcurrentHashMap<>();
     private final ConcurrentLinkedQueue<Due> schedule = new ConcurrentLinkedQueue<>();
     private volatile boolean running = true;
     private Thread flusher;
@@ -98,7 +106,7 @@ public class DeliveredCursors {
     /** The owner's device holds every message of the conversation with {@code peer} up to {@code seq}. */
     public void record(long owner, long peer, long seq) {
         List<Long> key = List.of(owner, peer);
-        if (held.size() >= CAPACITY && !held.containsKey(key)) {
+        if (!held.containsKey(key) && (held.size() >= CAPACITY || heldPerOwner.getOrDefault(owner, 0) >= PER_OWNER)) {
             LOG.log(Level.FINE, "too many held delivered cursors; the conversation's next acknowledgement moves it");
             return;
         }
@@ -107,6 +115,7 @@ public class DeliveredCursors {
         held.compute(key, (k, old) -> {
             if (old == null) {
                 first[0] = true;
+                heldPerOwner.merge(owner, 1, Integer::sum);
                 return new Held(seq, now);
             }
             return seq > old.seq ? new Held(seq, old.since) : old;
@@ -143,12 +152,18 @@ public class DeliveredCursors {
     private Map<List<Long>, Long> take(Collection<List<Long>> keys) {
         Map<List<Long>, Long> taken = new HashMap<>();
         for (List<Long> key : keys) {
-            Held h = held.remove(key);
-            if (h != null) {
-                taken.put(key, h.seq);
-            }
+            held.computeIfPresent(key, (k, h) -> {
+                taken.put(k, h.seq);
+                return released(k);
+            });
         }
         return taken;
+    }
+
+    /** Called as {@code key}'s cursor leaves {@link #held}, inside the compute that removes it; returns null (the removal). */
+    private Held released(List<Long> key) {
+        heldPerOwner.computeIfPresent(key.get(0), (owner, n) -> n > 1 ? n - 1 : null);
+        return null;
     }
 
     /** Cursors a write took and did not commit: held again (their hold starts over). */
@@ -182,7 +197,7 @@ public class DeliveredCursors {
                     return h;
                 }
                 out[0] = h;
-                return null;
+                return released(k);
             });
             if (out[0] != null) {
                 batch.add(new Cursor(due.key.get(0), due.key.get(1), out[0].seq));

@@ -100,4 +100,26 @@ class DeliveredCursorsTest {
         flushAll();
         assertEquals(List.of(List.of(new Cursor(1, 2, 6))), written);
     }
+    /** One user acknowledging more conversations than a hold can need (made-up peers, say) does not crowd out anyone else. */
+    @Test
+    void oneUserHoldsAtMostItsShareAndGetsItBackAsCursorsAreWritten() {
+        for (long peer = 1; peer <= DeliveredCursors.PER_OWNER + 1; peer++) {
+            cursors.record(1, peer, 1);
+        }
+        cursors.record(1, 1, 2); // a cursor already held still moves
+        cursors.record(2, 1, 1);
+        flushAll();
+        List<Cursor> flushed = written.stream().flatMap(List::stream).toList(); // in batches of BATCH_MAX
+        assertEquals(DeliveredCursors.PER_OWNER + 1, flushed.size(), "user 1's share and user 2's cursor, not user 1's last");
+        assertEquals(new Cursor(1, 1, 2), flushed.get(0));
+        assertEquals(new Cursor(2, 1, 1), flushed.get(flushed.size() - 1));
+        cursors.record(1, DeliveredCursors.PER_OWNER + 1, 1);
+        cursors.takeForTransaction(List.of(List.of(1L, (long) DeliveredCursors.PER_OWNER + 1)));
+        written.clear();
+        for (long peer = 1; peer <= DeliveredCursors.PER_OWNER; peer++) {
+            cursors.record(1, peer, 3); // the flush and the send freed the whole share
+        }
+        flushAll();
+        assertEquals(DeliveredCursors.PER_OWNER, written.stream().mapToInt(List::size).sum());
+    }
 }
