@@ -183,7 +183,10 @@ public class DeliveredCursors {
         flushDue(0, true); // at undeploy, what is still held (best effort, as an acknowledgement expects no answer)
     }
 
-    /** Writes every cursor held since {@code cutoff} (nanoTime) or before, or all of them, a batch a transaction. */
+    /**
+     * Writes every cursor held since {@code cutoff} (nanoTime) or before, or all of them, a batch a
+     * transaction. One thread at a time (the flusher): its peek-then-poll of the schedule is not atomic.
+     */
     void flushDue(long cutoff, boolean all) {
         List<Cursor> batch = new ArrayList<>();
         Due due;

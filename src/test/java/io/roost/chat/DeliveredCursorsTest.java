@@ -15,8 +15,9 @@ import org.junit.jupiter.api.Test;
 /** The hold of delivered cursors: the highest acknowledgement counts, a send takes it, the flush writes what no send took. */
 class DeliveredCursorsTest {
 
-    private final List<List<Cursor>> written = new ArrayList<>();
-    private final List<Synchronization> synchronizations = new ArrayList<>();
+    // the concurrency test writes and takes from several threads
+    private final List<List<Cursor>> written = java.util.Collections.synchronizedList(new ArrayList<>());
+    private final List<Synchronization> synchronizations = java.util.Collections.synchronizedList(new ArrayList<>());
     private DeliveredCursors cursors;
 
     @BeforeEach
@@ -121,5 +122,49 @@ class DeliveredCursorsTest {
         }
         flushAll();
         assertEquals(DeliveredCursors.PER_OWNER, written.stream().mapToInt(List::size).sum());
+    }
+    /**
+     * Acknowledgements (two threads), sends taking cursors and the flush (one thread, as the flusher
+     * is) at once: every user's share comes back whole once all is written.
+     */
+    @Test
+    void sharesStayExactUnderConcurrentRecordsTakesAndFlushes() throws Exception {
+        long seed = System.nanoTime();
+        System.out.println("DeliveredCursorsTest seed " + seed);
+        int owners = 4;
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(4);
+        try {
+            List<java.util.concurrent.Future<?>> work = new ArrayList<>();
+            for (int t = 0; t < 4; t++) {
+                java.util.Random random = new java.util.Random(seed + t);
+                int role = t;
+                work.add(pool.submit(() -> {
+                    for (int i = 0; i < 20_000; i++) {
+                        long owner = 1 + random.nextInt(owners);
+                        long peer = 1 + random.nextInt(1_500);
+                        switch (role) {
+                            case 0, 1 -> cursors.record(owner, peer, 1 + random.nextInt(100));
+                            case 2 -> cursors.takeForTransaction(List.of(List.of(owner, peer)));
+                            default -> flushAll();
+                        }
+                    }
+                }));
+            }
+            for (java.util.concurrent.Future<?> f : work) {
+                f.get();
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        synchronizations.clear(); // the sends "committed": what they took stays taken
+        flushAll();
+        written.clear();
+        for (long owner = 1; owner <= owners; owner++) {
+            for (long peer = 1; peer <= DeliveredCursors.PER_OWNER; peer++) {
+                cursors.record(owner, peer, 1);
+            }
+        }
+        flushAll();
+        assertEquals(owners * DeliveredCursors.PER_OWNER, written.stream().mapToInt(List::size).sum(), "seed " + seed);
     }
 }
