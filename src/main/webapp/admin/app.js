@@ -198,8 +198,10 @@ async function accounts(params) {
 
 async function account(params) {
   const id = params.get('id');
-  const [d, logins] = await Promise.all([api('GET', '/v1/admin/accounts/' + id),
-    api('GET', `/v1/presence/users/${id}/logins?limit=20`).catch(() => [])]);
+  const since = params.get('since');
+  const [d, logins, conversations] = await Promise.all([api('GET', '/v1/admin/accounts/' + id),
+    api('GET', `/v1/presence/users/${id}/logins?limit=20`).catch(() => []),
+    api('GET', `/v1/chat/users/${id}/conversations?limit=20` + (since ? '&since=' + encodeURIComponent(since) : ''))]);
   const a = d.account;
   const act = (label, question, call, done, cls) => h('button', { class: cls, id: 'action-' + label.toLowerCase().replace(/ /g, '-'),
     onclick: () => confirmThen(question, call, done) }, label);
@@ -222,8 +224,43 @@ async function account(params) {
     h('h2', {}, 'Recent logins'),
     table([['when', r => time(r.at)], ['event', 'event'], ['device type', 'deviceType'], ['device', 'deviceId'], ['reason', 'reason']],
       Array.isArray(logins) ? logins : []),
+    h('h2', {}, 'Conversations'),
+    table([['peer', 'peer'], ['last message', 'lastPreview'], ['last seq', 'lastSeq'], ['unread', 'unread'], ['changed', r => time(r.updatedAt)]],
+      conversations.items, r => location.hash = `#/conversation?uid=${id}&peer=${r.peer}`),
+    pager(conversations, next => location.hash = `#/account?id=${id}&since=${encodeURIComponent(next)}`),
     h('h2', {}, 'Audit'),
     await auditTable('account', id));
+}
+
+/** What a message shows: its text, a media or location reference, or what became of it. */
+function messageContent(m) {
+  if (m.recalled) return '[recalled]';
+  if (m.deleted) return '[deleted by its owner]';
+  if (m.text !== null && m.text !== undefined) return m.text;
+  if (m.media) return `${m.media.mime} ${m.media.url}`;
+  if (m.location) return `${m.location.lat}, ${m.location.lon}` + (m.location.title ? ' ' + m.location.title : '');
+  return '';
+}
+
+/** One side of a one-to-one conversation, newest page first: an operator recalls a message here (audited, no time limit). */
+async function conversation(params) {
+  const uid = params.get('uid');
+  const peer = params.get('peer');
+  const before = params.get('before');
+  const page = await api('GET', `/v1/chat/users/${encodeURIComponent(uid)}/conversations/${encodeURIComponent(peer)}/messages?limit=50`
+    + (before ? '&before=' + encodeURIComponent(before) : ''));
+  const recall = m => h('button', { class: 'danger', id: 'recall-' + m.seq, onclick: e => {
+    e.stopPropagation();
+    confirmThen(`Recall message ${m.seq}? Both sides keep it without its content, and their devices are told.`,
+      () => api('POST', '/v1/admin/chat/messages/recall', { owner: uid, peer, seq: m.seq }), r => `Message ${r.seq} recalled.`);
+  } }, 'Recall');
+  view(h('h1', {}, 'Conversation'),
+    h('dl', {}, h('dt', {}, 'of'), h('dd', {}, h('a', { href: '#/account?id=' + uid }, uid)),
+      h('dt', {}, 'with'), h('dd', {}, h('a', { href: '#/account?id=' + peer }, peer))),
+    table([['seq', 'seq'], ['from', r => r.senderUid === '0' ? 'system' : r.senderUid], ['type', 'type'], ['content', messageContent],
+      ['sent', r => time(r.createdAt)], ['', r => r.recalled ? null : recall(r)]], page.items),
+    page.next ? h('div', { class: 'toolbar' }, h('button', { class: 'quiet', id: 'older', onclick: () =>
+      location.hash = `#/conversation?uid=${uid}&peer=${peer}&before=${encodeURIComponent(page.next)}` }, 'Older messages')) : null);
 }
 
 async function groups(params) {
@@ -352,7 +389,7 @@ async function audit(params) {
   view(h('h1', {}, 'Audit log'), await auditTable(null, null, params.get('before')));
 }
 
-const pages = { dashboard, accounts, account, groups, group, channels, channel, mqtt, 'mqtt-client': mqttClient, rooms, audit };
+const pages = { dashboard, accounts, account, conversation, groups, group, channels, channel, mqtt, 'mqtt-client': mqttClient, rooms, audit };
 
 // ---- routing and sign-in ----
 

@@ -12,11 +12,13 @@ import io.roost.it.Ncs;
 import io.roost.it.TestUsers;
 import io.roost.it.TestUsers.User;
 import io.roost.it.WsDevice;
+import io.roost.it.chat.Chats;
 import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
+import java.util.List;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -183,5 +185,31 @@ class AdminUiIT extends DeployedRoost {
         assertTrue(wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("online-users"))).isDisplayed());
         browser.findElement(By.id("sign-out")).click();
         wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("login-username")));
+    }
+    /** An operator finds a user's conversation from the account page and recalls a message in it: both sides see it recalled, audited. */
+    @Test
+    void anOperatorRecallsAMessageFromAUsersConversation() throws Exception {
+        User a = user();
+        User b = user();
+        Chats chats = new Chats(baseUrl);
+        chats.sendText(a, b, "hello there");
+        chats.sendText(a, b, "something to take back");
+        open("");
+        signIn(ADMIN_USER, ADMIN_PASSWORD);
+        open("#/account?id=" + b.id());
+        wait.until(ExpectedConditions.elementToBeClickable(By.xpath("//td[text()='something to take back']"))).click();
+        wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("view"), "hello there"));
+        confirm("recall-2");
+        wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("notice"), "Message 2 recalled."));
+        wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("view"), "[recalled]"));
+        assertTrue(browser.findElements(By.id("recall-2")).isEmpty(), "no recall of a recalled message");
+        assertTrue(browser.findElement(By.id("view")).getText().contains("hello there"), "the other message is untouched");
+        for (User side : List.of(a, b)) {
+            var history = json(http().get("api/v1/chat/users/" + side.id() + "/conversations/" + (side == a ? b : a).id() + "/messages", ADMIN));
+            List<Boolean> recalled = history.getJsonArray("items").stream().map(m -> m.asJsonObject().getBoolean("recalled")).toList();
+            assertEquals(List.of(false, true), recalled, "the timeline of " + side.id());
+        }
+        open("#/audit");
+        wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("view"), "chat-message " + b.id() + "/" + a.id() + "/2"));
     }
 }
