@@ -42,10 +42,7 @@ class ChatExtrasIT extends DeployedRoost {
     }
 
     JsonObject sendText(User from, User to, String text) {
-        var r = http().post("api/v1/chat/messages", from.auth(), "{\"peer\":\"" + to.id() + "\",\"sendId\":\"s-" + UUID.randomUUID()
-                + "\",\"type\":\"text\",\"text\":\"" + text + "\"}");
-        assertEquals(201, r.statusCode(), r.body());
-        return json(r);
+        return new Chats(baseUrl).sendText(from, to, text);
     }
 
     HttpResponse<String> recall(User owner, String auth, User peer, long seq) {
