@@ -596,6 +596,39 @@ class ChatInContainerIT {
         deleteOfflinePushRow(recipient);
     }
 
+    /**
+     * Reports of the same messages racing each other, each in its own transaction as the
+     * acknowledgement wheel's threads make them: the device reports count the messages once, the
+     * reports of no device each count.
+     */
+    @Test
+    void racingOfflinePathReportsCountEachMessageOnce() throws Exception {
+        long recipient = user();
+        long peer = user();
+        long other = user();
+        addOfflinePushes(new OfflinePushStore.Undelivered(recipient, other, other, 999, 1, "elsewhere", 1, false));
+        ExecutorService pool = Executors.newFixedThreadPool(8);
+        try {
+            List<Future<?>> reports = new ArrayList<>();
+            for (int i = 0; i < 20; i++) {
+                // 16 reports of seqs 1-3 by devices, 4 of no device
+                OfflinePushStore.Undelivered report = i % 5 != 0 ? device(recipient, peer, 3, 3)
+                        : new OfflinePushStore.Undelivered(recipient, peer, peer, 1003, 3, "3", 1, false);
+                reports.add(pool.submit(() -> {
+                    addOfflinePushes(report);
+                    return null;
+                }));
+            }
+            for (Future<?> report : reports) {
+                report.get(30, TimeUnit.SECONDS);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        assertEquals(List.of(1L + 3 + 4, peer, 1003L, 3L, "3"), offlinePushRow(recipient));
+        deleteOfflinePushRow(recipient);
+    }
+
     /** One device's report: {@code count} messages up to {@code seq} (message 1000 + seq, preview the seq). */
     private static OfflinePushStore.Undelivered device(long recipient, long peer, long seq, int count) {
         return new OfflinePushStore.Undelivered(recipient, peer, peer, 1000 + seq, seq, Long.toString(seq), count, true);
