@@ -72,6 +72,11 @@ class ChatDeliveryTest {
         };
     }
 
+    /** The offline path's calls in recipient order (the executor ran them, in any order of a map's). */
+    private List<List<Long>> undeliveredByRecipient() {
+        return undelivered.stream().sorted((x, y) -> Long.compare(x.get(0), y.get(0))).toList();
+    }
+
     private static ChatPush push(long from, long to, long seq) {
         return new ChatPush(from, to, seq, 1000 + seq, JsonObject.EMPTY_JSON_OBJECT, null, List.of());
     }
@@ -81,7 +86,7 @@ class ChatDeliveryTest {
         chatDelivery.delivery = delivery(true);
         chatDelivery.onPush(new ChatPush.Batch(List.of(push(1, 2, 1), push(1, 2, 2), push(3, 4, 7))));
         assertEquals(List.of(List.of(2L, 1L, 2L, 2L, 0L), List.of(4L, 3L, 7L, 1L, 0L)),
-                undelivered.stream().sorted((x, y) -> Long.compare(x.get(0), y.get(0))).toList());
+                undeliveredByRecipient());
     }
 
     @Test
@@ -91,7 +96,7 @@ class ChatDeliveryTest {
         // 2's device and 3's other device are on node 2; 4 has none
         queued.get().deliver(Map.of(2L, List.of(new RouteTarget(2, 2, "c-2")), 3L, List.of(new RouteTarget(3, 2, "c-3"))));
         assertEquals(List.of(List.of(2L, 1L, 5L, 1L, 1L), List.of(4L, 3L, 6L, 1L, 0L)),
-                undelivered.stream().sorted((x, y) -> Long.compare(x.get(0), y.get(0))).toList(),
+                undeliveredByRecipient(),
                 "the recipient whose forward failed (as its devices on that node: another node's may report it too), and the one"
                         + " without a route; not the sender's own other device");
     }

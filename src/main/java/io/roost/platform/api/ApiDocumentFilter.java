@@ -95,12 +95,11 @@ public class ApiDocumentFilter implements OASFilter {
                 problem(responses, "413", "payload-too-large", "the request body");
                 problem(responses, "415", "unsupported-media-type", "the request body");
             }
-            if (Stream.concat(parameters(item.getParameters()), parameters(operation.getParameters()))
-                    .anyMatch(p -> converted(p, Parameter.In.QUERY))) {
+            List<Parameter> parameters = Stream.concat(parameters(item.getParameters()), parameters(operation.getParameters())).toList();
+            if (parameters.stream().anyMatch(p -> converted(p, Parameter.In.QUERY))) {
                 problem(responses, "400", "invalid-parameter", "when a number or boolean in the query is not one");
             }
-            if (Stream.concat(parameters(item.getParameters()), parameters(operation.getParameters()))
-                    .anyMatch(p -> converted(p, Parameter.In.PATH))) {
+            if (parameters.stream().anyMatch(p -> converted(p, Parameter.In.PATH))) {
                 problem(responses, "404", "not-found", "when a number or boolean in the path is not one");
             }
         }

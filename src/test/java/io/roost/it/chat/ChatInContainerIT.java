@@ -589,7 +589,7 @@ class ChatInContainerIT {
         assertEquals(5L, offlinePushRow(recipient).get(0), "a device that missed 2-5: only 4 and 5 are new");
         addOfflinePushes(device(recipient, peer, 2, 1));
         assertEquals(5L, offlinePushRow(recipient).get(0), "a late report of a counted message");
-        addOfflinePushes(new OfflinePushStore.Undelivered(recipient, peer, peer, 1006, 6, "no route", 1, false));
+        addOfflinePushes(noDevice(recipient, peer, 6));
         assertEquals(6L, offlinePushRow(recipient).get(0), "a message that found no route");
         addOfflinePushes(device(recipient, other, 2, 2), device(recipient, peer, 7, 1));
         assertEquals(List.of(9L, peer, 1007L, 7L, "7"), offlinePushRow(recipient), "each conversation's device reports count apart");
@@ -612,8 +612,7 @@ class ChatInContainerIT {
             List<Future<?>> reports = new ArrayList<>();
             for (int i = 0; i < 20; i++) {
                 // 16 reports of seqs 1-3 by devices, 4 of no device
-                OfflinePushStore.Undelivered report = i % 5 != 0 ? device(recipient, peer, 3, 3)
-                        : new OfflinePushStore.Undelivered(recipient, peer, peer, 1003, 3, "3", 1, false);
+                OfflinePushStore.Undelivered report = i % 5 != 0 ? device(recipient, peer, 3, 3) : noDevice(recipient, peer, 3);
                 reports.add(pool.submit(() -> {
                     addOfflinePushes(report);
                     return null;
@@ -632,6 +631,11 @@ class ChatInContainerIT {
     /** One device's report: {@code count} messages up to {@code seq} (message 1000 + seq, preview the seq). */
     private static OfflinePushStore.Undelivered device(long recipient, long peer, long seq, int count) {
         return new OfflinePushStore.Undelivered(recipient, peer, peer, 1000 + seq, seq, Long.toString(seq), count, true);
+    }
+
+    /** A report of no device (no route at all) of message {@code seq}, named as {@link #device} names it. */
+    private static OfflinePushStore.Undelivered noDevice(long recipient, long peer, long seq) {
+        return new OfflinePushStore.Undelivered(recipient, peer, peer, 1000 + seq, seq, Long.toString(seq), 1, false);
     }
 
     /** Adds to the buffer in one transaction, not due for an hour (the flush timer leaves the row alone). */
