@@ -149,13 +149,13 @@ function chart(title, points) {
 
 // ---- pages ----
 
-async function dashboard(params) {
+async function dashboard(params, view) {
   const range = params.get('range') || '1h';
   const render = async () => {
     const [o, m] = await Promise.all([api('GET', '/v1/admin/overview'), api('GET', '/v1/admin/metrics?range=' + range)]);
     const byType = Object.entries(o.onlineByDeviceType).map(([t, n]) => `${t} ${n}`).join(' · ') || 'no devices';
     const series = Object.fromEntries(m.series.map(s => [s.metric, s.points]));
-    view(
+    return view(
       h('h1', {}, 'Dashboard'),
       h('div', { class: 'cards' },
         card('Online users', o.onlineUsers, byType, 'online-users'),
@@ -182,11 +182,12 @@ async function dashboard(params) {
         r => location.hash = '#/rooms?room=' + encodeURIComponent(r.roomId)),
       h('p', { class: 'sub' }, 'Updated ' + time(o.at)));
   };
-  await render();
-  refresh = setInterval(() => render().catch(showError), 3000);
+  if (await render()) {
+    refresh = setInterval(() => render().catch(showError), 3000);
+  }
 }
 
-async function accounts(params) {
+async function accounts(params, view) {
   const q = params.get('q') || '';
   const page = await api('GET', `/v1/admin/accounts?q=${encodeURIComponent(q)}&limit=20` + (params.get('after') ? '&after=' + encodeURIComponent(params.get('after')) : ''));
   view(h('h1', {}, 'Accounts'),
@@ -196,7 +197,7 @@ async function accounts(params) {
     pager(page, next => location.hash = `#/accounts?q=${encodeURIComponent(q)}&after=${encodeURIComponent(next)}`));
 }
 
-async function account(params) {
+async function account(params, view) {
   const id = params.get('id');
   const since = params.get('since');
   const [d, logins, conversations] = await Promise.all([api('GET', '/v1/admin/accounts/' + id),
@@ -243,7 +244,7 @@ function messageContent(m) {
 }
 
 /** One side of a one-to-one conversation, newest page first: an operator recalls a message here (audited, no time limit). */
-async function conversation(params) {
+async function conversation(params, view) {
   const uid = params.get('uid');
   const peer = params.get('peer');
   const before = params.get('before');
@@ -263,7 +264,7 @@ async function conversation(params) {
       location.hash = `#/conversation?uid=${uid}&peer=${peer}&before=${encodeURIComponent(page.next)}` }, 'Older messages')) : null);
 }
 
-async function groups(params) {
+async function groups(params, view) {
   const q = params.get('q') || '';
   const page = await api('GET', `/v1/admin/groups?q=${encodeURIComponent(q)}&limit=20` + (params.get('after') ? '&after=' + params.get('after') : ''));
   view(h('h1', {}, 'Groups'),
@@ -273,7 +274,7 @@ async function groups(params) {
     pager(page, next => location.hash = `#/groups?q=${encodeURIComponent(q)}&after=${next}`));
 }
 
-async function group(params) {
+async function group(params, view) {
   const id = params.get('id');
   const after = params.get('after');
   const [g, members] = await Promise.all([api('GET', '/v1/admin/groups/' + id),
@@ -295,7 +296,7 @@ async function group(params) {
     await auditTable('group', id));
 }
 
-async function channels(params) {
+async function channels(params, view) {
   const cursor = params.get('cursor');
   const page = await api('GET', '/v1/presence/channels?limit=50' + (cursor ? '&cursor=' + encodeURIComponent(cursor) : ''));
   const items = page.items || page.channels || [];
@@ -306,7 +307,7 @@ async function channels(params) {
     page.nextCursor ? h('div', { class: 'toolbar' }, h('button', { class: 'quiet', onclick: () => location.hash = '#/channels?cursor=' + encodeURIComponent(page.nextCursor) }, 'Next page')) : null);
 }
 
-async function channel(params) {
+async function channel(params, view) {
   const name = params.get('name');
   const enc = encodeURIComponent(name);
   const cursor = params.get('cursor');
@@ -325,7 +326,7 @@ async function channel(params) {
     table([['uid', 'uid'], ['status', 'status'], ['attempts', 'attempts'], ['rule', 'ruleId'], ['error', 'lastError']], kicks.items || kicks.kicks || []));
 }
 
-async function mqtt(params) {
+async function mqtt(params, view) {
   const groupId = params.get('groupId') || '';
   const cursor = params.get('cursor');
   const page = await api('GET', '/v1/presence/mqtt/clients?limit=50' + (groupId ? '&groupId=' + encodeURIComponent(groupId) : '')
@@ -338,7 +339,7 @@ async function mqtt(params) {
     page.nextCursor ? h('div', { class: 'toolbar' }, h('button', { class: 'quiet', onclick: () => location.hash = `#/mqtt?groupId=${encodeURIComponent(groupId)}&cursor=${encodeURIComponent(page.nextCursor)}` }, 'Next page')) : null);
 }
 
-async function mqttClient(params) {
+async function mqttClient(params, view) {
   const id = encodeURIComponent(params.get('id'));
   const [c, history] = await Promise.all([api('GET', '/v1/presence/mqtt/clients/' + id), api('GET', `/v1/presence/mqtt/clients/${id}/history`)]);
   view(h('h1', {}, 'MQTT client ', c.clientId),
@@ -351,7 +352,7 @@ async function mqttClient(params) {
       history.items || history.events || []));
 }
 
-async function rooms(params) {
+async function rooms(params, view) {
   const room = params.get('room') || '';
   const o = await api('GET', '/v1/admin/overview');
   const parts = [h('h1', {}, 'Live rooms'),
@@ -385,7 +386,7 @@ async function auditTable(targetType, targetId, before) {
     targetType ? null : pager(page, next => location.hash = '#/audit?before=' + next));
 }
 
-async function audit(params) {
+async function audit(params, view) {
   view(h('h1', {}, 'Audit log'), await auditTable(null, null, params.get('before')));
 }
 
@@ -393,13 +394,24 @@ const pages = { dashboard, accounts, account, conversation, groups, group, chann
 
 // ---- routing and sign-in ----
 
+// The route whose page the view shows. Pages render after their API calls, so a page that finishes
+// after the next route began (a quick click, a sign-in racing a link) must not replace that one.
+let shown = 0;
+
 async function route() {
   clearInterval(refresh);
+  const mine = ++shown;
+  // each page draws through this view: true if it drew; once another route began it draws nothing (false)
+  const pageView = (...children) => {
+    if (mine !== shown) return false;
+    view(...children);
+    return true;
+  };
   const [path, query] = (location.hash.slice(2) || 'dashboard').split('?');
   const page = pages[path] || dashboard;
   for (const a of document.querySelectorAll('nav a')) a.classList.toggle('active', a.getAttribute('href') === '#/' + path);
   try {
-    await page(new URLSearchParams(query || ''));
+    await page(new URLSearchParams(query || ''), pageView);
   } catch (e) {
     showError(e);
   }
