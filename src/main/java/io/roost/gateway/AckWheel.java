@@ -74,16 +74,17 @@ public class AckWheel {
 
     /**
      * Writes a {@code chatMsg} frame to one of this node's connections and expects its
-     * acknowledgement; false if this node has no such connection (the route that named it is stale).
+     * acknowledgement ({@code incoming}: the peer sent it, not the owner from another device);
+     * false if this node has no such connection (the route that named it is stale).
      */
-    public boolean push(String connectionId, long owner, long peer, long seq, String frame) {
+    public boolean push(String connectionId, long owner, long peer, long seq, boolean incoming, String frame) {
         if (!connections.has(connectionId)) {
             return false;
         }
         long deadline = System.nanoTime() + timeoutNanos;
         pending.compute(connectionId, (id, p) -> {
             PendingAcks acks = p != null ? p : new PendingAcks(id, owner);
-            if (acks.add(peer, seq, deadline)) {
+            if (acks.add(peer, seq, incoming, deadline)) {
                 arm(acks, deadline);
             }
             return acks;
@@ -157,7 +158,12 @@ public class AckWheel {
     private void giveUp(PendingAcks acks) {
         pending.remove(acks.connectionId, acks);
         List<PendingAcks.Undelivered> undelivered = acks.drain();
-        sessions.unacknowledged(acks.connectionId); // kick and close after commit; the login log says ack_timeout
+        try {
+            sessions.unacknowledged(acks.connectionId); // kick and close after commit; the login log says ack_timeout
+        } catch (RuntimeException e) {
+            // the drained messages still need their offline path; the heartbeat timeout ends the session instead
+            LOG.log(Level.WARNING, "could not end the session of unacknowledging connection " + acks.connectionId, e);
+        }
         offline(acks, undelivered);
     }
 

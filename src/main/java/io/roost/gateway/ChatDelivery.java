@@ -189,7 +189,7 @@ public class ChatDelivery {
      */
     public void deliverHere(String connectionId, long owner, long from, long to, long seq, String frame) {
         long peer = owner == from ? to : from;
-        if (!acks.push(connectionId, owner, peer, seq, frame)) {
+        if (!acks.push(connectionId, owner, peer, seq, owner != from, frame)) {
             sessions.unreachable(connectionId);
             chat.undeliveredToDevice(owner, peer, seq, 1);
         }

@@ -8,7 +8,7 @@ import java.util.Map;
 
 /**
  * The chat messages pushed to one connection and not acknowledged yet, as (peer, seq, deadline,
- * pushes) in parallel primitive arrays: about 25 bytes an entry and no object per message, so
+ * pushes, incoming) in parallel primitive arrays: about 26 bytes an entry and no object per message, so
  * 100,000 pending acknowledgements cost a few MB. An acknowledgement is cumulative per
  * conversation ("I hold everything up to seq"). Pushes, acknowledgements and the timer reach it
  * from different threads, hence the locks. {@code armed} says whether a wheel entry is waiting
@@ -20,7 +20,10 @@ final class PendingAcks {
     record Expiry(List<long[]> again, boolean giveUp, long nextDeadline) {
     }
 
-    /** Messages of one conversation the device never acknowledged: the highest seq and how many. */
+    /**
+     * Messages of one conversation that the device never acknowledged and its user received (not
+     * their own sends synced to it): the highest seq and how many.
+     */
     record Undelivered(long peer, long seq, int count) {
     }
 
@@ -32,6 +35,8 @@ final class PendingAcks {
     private long[] seqs = new long[4];
     private long[] deadlines = new long[4];
     private byte[] pushes = new byte[4];
+    /** Sent to the owner by the peer, not by the owner from another device: only those can need an offline push. */
+    private boolean[] incoming = new boolean[4];
     private int size;
     private boolean armed;
 
@@ -40,19 +45,24 @@ final class PendingAcks {
         this.owner = owner;
     }
 
-    /** Adds a pushed message; true if no timer is armed, so the caller must arm one for {@code deadline}. */
-    synchronized boolean add(long peer, long seq, long deadline) {
+    /**
+     * Adds a pushed message ({@code incoming}: the peer sent it); true if no timer is armed, so the
+     * caller must arm one for {@code deadline}.
+     */
+    synchronized boolean add(long peer, long seq, boolean incoming, long deadline) {
         if (size == seqs.length) {
             int capacity = size * 2;
             peers = Arrays.copyOf(peers, capacity);
             seqs = Arrays.copyOf(seqs, capacity);
             deadlines = Arrays.copyOf(deadlines, capacity);
             pushes = Arrays.copyOf(pushes, capacity);
+            this.incoming = Arrays.copyOf(this.incoming, capacity);
         }
         peers[size] = peer;
         seqs[size] = seq;
         deadlines[size] = deadline;
         pushes[size] = 1;
+        this.incoming[size] = incoming;
         size++;
         if (armed) {
             return false;
@@ -81,6 +91,7 @@ final class PendingAcks {
             seqs[kept] = seqs[i];
             deadlines[kept] = deadlines[i];
             pushes[kept] = pushes[i];
+            incoming[kept] = incoming[i];
             kept++;
         }
         int removed = size - kept;
@@ -120,10 +131,13 @@ final class PendingAcks {
         return new Expiry(again, false, next);
     }
 
-    /** Empties the set: what was never acknowledged, per conversation. */
+    /** Empties the set: what the user received and the device never acknowledged, per conversation. */
     synchronized List<Undelivered> drain() {
         Map<Long, long[]> byPeer = new LinkedHashMap<>();
         for (int i = 0; i < size; i++) {
+            if (!incoming[i]) {
+                continue; // the user sent it: no push tells them of their own message
+            }
             long[] highestAndCount = byPeer.computeIfAbsent(peers[i], p -> new long[2]);
             highestAndCount[0] = Math.max(highestAndCount[0], seqs[i]);
             highestAndCount[1]++;

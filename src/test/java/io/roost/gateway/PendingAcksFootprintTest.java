@@ -28,7 +28,7 @@ class PendingAcksFootprintTest {
             for (int c = 0; c < 10_000; c++) {
                 PendingAcks acks = new PendingAcks(Long.toString(1_000_000_000_000L + c), c);
                 for (int m = 1; m <= 10; m++) {
-                    if (acks.add(c + 1, m, m)) {
+                    if (acks.add(c + 1, m, true, m)) {
                         entries.add(wheel.newTimeout(t -> { }, 1, TimeUnit.HOURS));
                     }
                 }

@@ -14,19 +14,19 @@ class PendingAcksTest {
     @Test
     void onlyTheFirstPendingMessageArmsTheTimer() {
         PendingAcks acks = new PendingAcks("c1", 7);
-        assertTrue(acks.add(8, 1, 100));
-        assertFalse(acks.add(8, 2, 101));
-        assertFalse(acks.add(9, 1, 102));
+        assertTrue(acks.add(8, 1, true, 100));
+        assertFalse(acks.add(8, 2, true, 101));
+        assertFalse(acks.add(9, 1, true, 102));
         assertEquals(3, acks.size());
     }
 
     @Test
     void anAcknowledgementIsCumulativePerConversation() {
         PendingAcks acks = new PendingAcks("c1", 7);
-        acks.add(8, 1, 100);
-        acks.add(8, 2, 100);
-        acks.add(8, 4, 100);
-        acks.add(9, 2, 100);
+        acks.add(8, 1, true, 100);
+        acks.add(8, 2, true, 100);
+        acks.add(8, 4, true, 100);
+        acks.add(9, 2, true, 100);
         assertEquals(2, acks.ack(8, 3));
         assertEquals(2, acks.size());
         assertEquals(0, acks.ack(8, 3), "a repeated acknowledgement clears nothing more");
@@ -37,8 +37,8 @@ class PendingAcksTest {
     @Test
     void aMissedDeadlinePushesAgainOnceThenGivesTheDeviceUp() {
         PendingAcks acks = new PendingAcks("c1", 7);
-        acks.add(8, 1, 100);
-        acks.add(8, 2, 110);
+        acks.add(8, 1, true, 100);
+        acks.add(8, 2, true, 110);
 
         PendingAcks.Expiry early = acks.expire(99, 2, TIMEOUT);
         assertEquals(List.of(), early.again());
@@ -64,28 +64,51 @@ class PendingAcksTest {
     @Test
     void acknowledgedMessagesLeaveNothingToExpire() {
         PendingAcks acks = new PendingAcks("c1", 7);
-        acks.add(8, 1, 100);
+        acks.add(8, 1, true, 100);
         acks.ack(8, 1);
         PendingAcks.Expiry expiry = acks.expire(200, 2, TIMEOUT);
         assertFalse(expiry.giveUp());
         assertEquals(PendingAcks.NONE, expiry.nextDeadline());
-        assertTrue(acks.add(8, 2, 300), "the timer is disarmed, so the next message arms it again");
+        assertTrue(acks.add(8, 2, true, 300), "the timer is disarmed, so the next message arms it again");
     }
 
     @Test
     void forgettingOneMessageKeepsTheOthers() {
         PendingAcks acks = new PendingAcks("c1", 7);
-        acks.add(8, 1, 100);
-        acks.add(8, 2, 100);
+        acks.add(8, 1, true, 100);
+        acks.add(8, 2, true, 100);
         acks.forget(8, 1);
         assertEquals(List.of(new PendingAcks.Undelivered(8, 2, 1)), acks.drain());
+    }
+
+    @Test
+    void theUsersOwnSendsSyncedToTheDeviceNeedNoOfflinePush() {
+        PendingAcks acks = new PendingAcks("c1", 7);
+        acks.add(8, 1, true, 100);
+        acks.add(8, 2, false, 100); // user 7 sent seq 2 from another device
+        acks.add(9, 1, false, 100);
+        acks.add(9, 3, true, 100);
+        acks.add(9, 4, false, 100);
+        assertEquals(List.of(new PendingAcks.Undelivered(8, 1, 1), new PendingAcks.Undelivered(9, 3, 1)), acks.drain(),
+                "per conversation the highest seq and the count of what the peer sent");
+        assertTrue(acks.isEmpty());
+    }
+
+    @Test
+    void theIncomingFlagStaysWithItsEntryWhenOthersAreCleared() {
+        PendingAcks acks = new PendingAcks("c1", 7);
+        acks.add(8, 1, false, 100);
+        acks.add(9, 1, true, 100);
+        acks.add(9, 2, false, 100);
+        acks.ack(8, 1);
+        assertEquals(List.of(new PendingAcks.Undelivered(9, 1, 1)), acks.drain());
     }
 
     @Test
     void growsPastItsFirstArrays() {
         PendingAcks acks = new PendingAcks("c1", 7);
         for (int seq = 1; seq <= 1000; seq++) {
-            acks.add(8, seq, seq);
+            acks.add(8, seq, true, seq);
         }
         assertEquals(1000, acks.size());
         assertEquals(999, acks.ack(8, 999));
