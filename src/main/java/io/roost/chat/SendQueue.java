@@ -34,7 +34,8 @@ import java.util.logging.Logger;
  * statement, so a batch's checks cost no round trip of their own on the writer's serial path; a
  * message a check refuses goes through every check in order (one query each), so its answer names
  * the first that fails: both users active, no block either way, the quote visible, the content
- * filter. A stored sendId is answered with its stored answer whatever the checks say now (what
+ * filter. In follow mode a stranger whose limit is used up is refused next, for the whole batch in
+ * one statement ({@link StrangerLimit#usedUp}). A stored sendId is answered with its stored answer whatever the checks say now (what
  * was accepted stays accepted).
  */
 @ApplicationScoped
@@ -84,6 +85,9 @@ public class SendQueue {
     @Inject
     ContentFilter filter;
 
+    @Inject
+    StrangerLimit strangers;
+
     @Resource
     ManagedThreadFactory threads;
 
@@ -131,14 +135,19 @@ public class SendQueue {
                 }
             }
             passed.putAll(checkInOrder(refusedHere));
+            Set<List<Long>> usedUp = strangers.usedUp(passed.keySet().stream().map(Pending::command).toList());
+            Map<Pending, ProblemException> overLimit = new LinkedHashMap<>();
             List<Pending> writing = new ArrayList<>();
             List<ChatWriter.Write> writes = new ArrayList<>();
             for (Pending p : first.values()) { // in arrival order: a device's messages take their seqs in the order it sent them
-                if (passed.containsKey(p)) {
+                if (passed.containsKey(p) && usedUp.contains(List.of(p.command.sender(), p.command.peer()))) {
+                    overLimit.put(p, strangers.refusal());
+                } else if (passed.containsKey(p)) {
                     writing.add(p);
                     writes.add(passed.get(p));
                 }
             }
+            refuse(overLimit);
             write(writing, writes);
             for (Pending p : again) {
                 first.get(p.key()).done.whenComplete((sent, failure) -> {
@@ -187,21 +196,30 @@ public class SendQueue {
                 refused.put(p, e);
             }
         }
-        if (!refused.isEmpty()) {
-            Map<SendBatchStore.SendKey, ChatStore.SendRow> stored = batchStore.findSends(refused.keySet().stream().map(Pending::key).toList());
-            refused.forEach((p, problem) -> {
-                ChatStore.SendRow resend = stored.get(p.key());
-                try {
-                    if (resend == null) {
-                        throw problem;
-                    }
-                    p.done.complete(ChatWriter.resent(p.command, p.hash, resend));
-                } catch (ProblemException e) {
-                    p.done.completeExceptionally(e);
-                }
-            });
-        }
+        refuse(refused);
         return writes;
+    }
+
+    /**
+     * Completes each message with its problem, or with its stored answer if it is a resend of a
+     * stored message (one query for all of them).
+     */
+    private void refuse(Map<Pending, ProblemException> refused) {
+        if (refused.isEmpty()) {
+            return;
+        }
+        Map<SendBatchStore.SendKey, ChatStore.SendRow> stored = batchStore.findSends(refused.keySet().stream().map(Pending::key).toList());
+        refused.forEach((p, problem) -> {
+            ChatStore.SendRow resend = stored.get(p.key());
+            try {
+                if (resend == null) {
+                    throw problem;
+                }
+                p.done.complete(ChatWriter.resent(p.command, p.hash, resend));
+            } catch (ProblemException e) {
+                p.done.completeExceptionally(e);
+            }
+        });
     }
 
     /** One message through the checks, in their order; its write, or the ProblemException that refuses it. */

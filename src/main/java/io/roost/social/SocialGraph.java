@@ -297,6 +297,14 @@ public class SocialGraph {
         return GraphStore.blockedEitherWaySql(a, b);
     }
 
+    /**
+     * SQL that is true where user {@code follower} follows user {@code followee} (SQL expressions
+     * of the caller's statement), for another module's statement that checks it in passing.
+     */
+    public String followsSql(String follower, String followee) {
+        return GraphStore.followsSql(follower, followee);
+    }
+
     public SendDecision canSend(long from, long to) {
         Relation r = relation(from, to);
         return r.blockedBy() ? SendDecision.BLOCKED : r.friends() ? SendDecision.FRIEND : SendDecision.STRANGER;

@@ -19,9 +19,12 @@ import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.function.BiFunction;
 import javax.sql.DataSource;
 
 /**
@@ -267,6 +270,20 @@ public class ChatStore {
         return query("""
                 SELECT count(*) FROM (SELECT 1 FROM chat_timeline WHERE owner_uid = ? AND peer_uid = ? AND sender_uid = ? LIMIT ?) s""",
                 rs -> rs.getInt(1), sender, peer, sender, cap).get(0);
+    }
+
+    /**
+     * Of these conversations (sender {@code senders[i]} to peer {@code peers[i]}), those whose
+     * sender has sent at least {@code limit} messages into them and is not followed by the peer
+     * ({@code followsSql}: SQL true where its first user follows its second), as {@code
+     * List.of(sender, peer)}: one statement for a send batch, on committed rows.
+     */
+    public Set<List<Long>> atStrangerLimit(Long[] senders, Long[] peers, int limit, BiFunction<String, String, String> followsSql) {
+        return new HashSet<>(query("""
+                SELECT p.s, p.r FROM unnest(?::int8[], ?::int8[]) AS p(s, r)
+                WHERE NOT %s AND (SELECT count(*) FROM (SELECT 1 FROM chat_timeline
+                    WHERE owner_uid = p.s AND peer_uid = p.r AND sender_uid = p.s LIMIT ?) t) >= ?""".formatted(followsSql.apply("p.r", "p.s")),
+                rs -> List.of(rs.getLong(1), rs.getLong(2)), senders, peers, limit, limit));
     }
 
     // ---- per-user settings ----

@@ -103,6 +103,11 @@ public class GraphStore {
                 + " OR EXISTS (SELECT 1 FROM social_block WHERE blocker_id = %2$s AND blocked_id = %1$s))").formatted(a, b);
     }
 
+    /** SQL that is true where user {@code follower} follows user {@code followee} (SQL expressions): one primary-key probe. */
+    public static String followsSql(String follower, String followee) {
+        return "EXISTS (SELECT 1 FROM social_follow WHERE follower_id = %1$s AND followee_id = %2$s)".formatted(follower, followee);
+    }
+
     /** One primary-key probe. */
     public boolean blocks(long blocker, long blocked) {
         return !em.createNativeQuery("SELECT 1 FROM social_block WHERE blocker_id = :a AND blocked_id = :b")

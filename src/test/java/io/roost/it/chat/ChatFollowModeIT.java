@@ -11,7 +11,9 @@ import io.roost.it.TestUsers.User;
 import io.roost.it.WsDevice;
 import jakarta.json.JsonObject;
 import java.net.http.HttpResponse;
+import java.util.ArrayList;
 import java.util.Collections;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.UUID;
@@ -45,7 +47,12 @@ class ChatFollowModeIT extends DeployedRoost {
     }
 
     HttpResponse<String> text(User from, User to) {
-        return send(from.auth(), "\"peer\":\"" + to.id() + "\",\"type\":\"text\",\"text\":\"hi\"");
+        return text(from, to, "s-" + UUID.randomUUID());
+    }
+
+    HttpResponse<String> text(User from, User to, String sendId) {
+        return http().post("api/v1/chat/messages", from.auth(), "{\"sendId\":\"" + sendId + "\",\"peer\":\"" + to.id()
+                + "\",\"type\":\"text\",\"text\":\"hi\"}");
     }
 
     long lastSeq(User owner, User peer) {
@@ -120,6 +127,51 @@ class ChatFollowModeIT extends DeployedRoost {
         }
         assertEquals(3, lastSeq(star, stranger), "the refused ones wrote nothing and spent no seq");
         assertEquals(3, lastSeq(stranger, star));
+    }
+
+    /**
+     * Once a stranger's limit is used up, their new sends are refused before their send batch is
+     * written, while a resend of one of their stored messages keeps its answer and another
+     * sender's messages racing with them into the same batches are stored.
+     */
+    @Test
+    void aUsedUpLimitRefusesNewSendsButNotAResendNorOtherSendersInTheSameBatch() throws Exception {
+        User stranger = user();
+        User star = user();
+        User followed = user();
+        assertEquals(201, http().put("api/v1/social/following/" + followed.id(), star.auth(), "").statusCode());
+        String first = "s-" + UUID.randomUUID();
+        JsonObject stored = json(text(stranger, star, first));
+        for (int i = 0; i < 2; i++) {
+            assertEquals(201, text(stranger, star).statusCode());
+        }
+        ExecutorService pool = Executors.newFixedThreadPool(13);
+        try {
+            List<Callable<HttpResponse<String>>> sends = new ArrayList<>();
+            for (int i = 0; i < 6; i++) {
+                sends.add(() -> text(stranger, star));
+                sends.add(() -> text(followed, star));
+            }
+            sends.add(() -> text(stranger, star, first));
+            List<Future<HttpResponse<String>>> answers = pool.invokeAll(sends);
+            for (int i = 0; i < 12; i++) {
+                HttpResponse<String> response = answers.get(i).get(30, TimeUnit.SECONDS);
+                if (i % 2 == 0) {
+                    assertProblem(response, 403, "stranger-limit");
+                } else {
+                    assertEquals(201, response.statusCode(), response.body());
+                }
+            }
+            HttpResponse<String> resend = answers.get(12).get(30, TimeUnit.SECONDS);
+            assertEquals(200, resend.statusCode(), resend.body());
+            JsonObject again = json(resend);
+            assertEquals(stored.getString("msgId"), again.getString("msgId"));
+            assertEquals(1, again.getInt("seq"));
+        } finally {
+            pool.shutdownNow();
+        }
+        assertEquals(3, lastSeq(star, stranger), "the refused ones wrote nothing and spent no seq");
+        assertEquals(6, lastSeq(star, followed));
     }
 
     @Test
