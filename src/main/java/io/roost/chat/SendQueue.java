@@ -254,22 +254,38 @@ public class SendQueue {
     }
 
     /**
-     * The body as stored: a user's text (text and custom messages) through the content filter
-     * (masked, or refused with 422). A system message is a back end's own words; media and
-     * locations carry no text.
+     * The body as stored: every text a user wrote in it through the content filter (masked, or
+     * refused with 422): a text or custom message's text, a file's name, a location's title. A
+     * system message is a back end's own words.
      */
     private JsonObject filtered(SendCommand c) {
         JsonObject body = c.body();
-        if (c.system() || !body.containsKey("text")) {
+        if (c.system()) {
             return body;
         }
-        String text = body.getString("text");
         try {
-            String checked = filter.check(c.sender(), c.peer(), text);
-            return checked.equals(text) ? body : Jsonp.PROVIDER.createObjectBuilder(body).add("text", checked).build();
+            if (body.containsKey("text")) {
+                return filteredField(c, body, "text");
+            }
+            for (String part : new String[] {"media", "location"}) {
+                if (body.containsKey(part)) {
+                    String field = "media".equals(part) ? "name" : "title";
+                    JsonObject inner = body.getJsonObject(part);
+                    JsonObject checked = inner.containsKey(field) ? filteredField(c, inner, field) : inner;
+                    return checked == inner ? body : Jsonp.PROVIDER.createObjectBuilder(body).add(part, checked).build();
+                }
+            }
+            return body;
         } catch (ContentFilter.ContentRejected e) {
             throw new ProblemException(422, "content-rejected", "Unprocessable content", e.getMessage());
         }
+    }
+
+    /** {@code object} with its string {@code field} as the filter leaves it (the same object if unchanged). */
+    private JsonObject filteredField(SendCommand c, JsonObject object, String field) throws ContentFilter.ContentRejected {
+        String text = object.getString(field);
+        String checked = filter.check(c.sender(), c.peer(), text);
+        return checked.equals(text) ? object : Jsonp.PROVIDER.createObjectBuilder(object).add(field, checked).build();
     }
 
     /**

@@ -323,6 +323,23 @@ class ChatApiIT extends DeployedRoost {
     }
 
     @Test
+    void aFileNameAndALocationTitlePassTheContentFilterToo() throws Exception {
+        User a = user();
+        User b = user();
+        var file = send(a.auth(), "\"peer\":\"" + b.id() + "\",\"sendId\":\"" + sid() + "\",\"type\":\"file\",\"media\":{\"url\":"
+                + "\"https://cdn.example/f.pdf\",\"size\":10,\"mime\":\"application/pdf\",\"name\":\"roostbadword.pdf\"}");
+        assertEquals(201, file.statusCode(), file.body());
+        var here = send(a.auth(), "\"peer\":\"" + b.id() + "\",\"sendId\":\"" + sid() + "\",\"type\":\"location\",\"location\":"
+                + "{\"lat\":1.5,\"lon\":2.5,\"title\":\"the RoostAwfulWord bar\"}");
+        assertEquals(201, here.statusCode(), here.body());
+        JsonArray items = messages(b, b.auth(), a, "");
+        assertEquals("************.pdf", items.getJsonObject(0).getJsonObject("media").getString("name"));
+        assertEquals("https://cdn.example/f.pdf", items.getJsonObject(0).getJsonObject("media").getString("url"), "the rest is as sent");
+        assertEquals("the ************** bar", items.getJsonObject(1).getJsonObject("location").getString("title"));
+        assertEquals(1.5, items.getJsonObject(1).getJsonObject("location").getJsonNumber("lat").doubleValue());
+    }
+
+    @Test
     void deletingAnUnreadMessageForMeTakesItOutOfMyUnreadCountOnce() throws Exception {
         User a = user();
         User b = user();

@@ -28,7 +28,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Chat in follow mode (its own Failsafe execution, ROOST_SOCIAL_MODE=follow): someone the recipient
- * does not follow may send ROOST_SOCIAL_STRANGER_MESSAGE_LIMIT (3) messages until followed.
+ * does not follow may send ROOST_SOCIAL_STRANGER_MESSAGE_LIMIT (3) messages until followed. That
+ * deployment's content filter refuses blocked words (ROOST_CHAT_BLOCKED_WORDS_ACTION=reject),
+ * where the suite's masks them.
  */
 class ChatFollowModeIT extends DeployedRoost {
 
@@ -172,6 +174,25 @@ class ChatFollowModeIT extends DeployedRoost {
         }
         assertEquals(3, lastSeq(star, stranger), "the refused ones wrote nothing and spent no seq");
         assertEquals(6, lastSeq(star, followed));
+    }
+
+    @Test
+    void theRejectingContentFilterRefusesEveryTextAUserWroteAndWritesNothing() throws Exception {
+        User a = user();
+        User b = user();
+        assertEquals(201, http().put("api/v1/social/following/" + a.id(), b.auth(), "").statusCode());
+        for (String fields : List.of("\"type\":\"text\",\"text\":\"a roostbadword\"",
+                "\"type\":\"custom\",\"text\":\"ROOSTAWFULWORD\"",
+                "\"type\":\"file\",\"media\":{\"url\":\"https://cdn.example/f\",\"size\":1,\"mime\":\"text/plain\",\"name\":\"roostbadword\"}",
+                "\"type\":\"location\",\"location\":{\"lat\":1,\"lon\":2,\"title\":\"roostawfulword\"}")) {
+            assertProblem(send(a.auth(), "\"peer\":\"" + b.id() + "\"," + fields), 422, "content-rejected");
+        }
+        assertEquals(0, lastSeq(b, a), "nothing was written, no seq spent");
+        assertEquals(201, text(a, b).statusCode());
+        assertEquals(1, lastSeq(b, a));
+        // a system message is a back end's own words
+        assertEquals(201, send(ADMIN, "\"from\":\"" + a.id() + "\",\"peer\":\"" + b.id()
+                + "\",\"type\":\"system\",\"text\":\"roostbadword is a test word\"").statusCode());
     }
 
     @Test
