@@ -1,6 +1,7 @@
 package io.roost.gateway.api;
 
 import io.roost.platform.json.Jsonp;
+import io.roost.chat.ChatSettings;
 import io.roost.gateway.AckWheel;
 import io.roost.gateway.ChatOps;
 import io.roost.gateway.Connections;
@@ -52,9 +53,20 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 public class DeviceEndpoint {
 
     private static final Logger LOG = Logger.getLogger(DeviceEndpoint.class.getName());
-    /** Frames above this get an error and a close (1009); the container drops anything above MAX_BUFFERED. */
-    static final int MAX_FRAME = 16 * 1024;
+    /** Frames above the frame limit get an error and a close (1009); the container drops anything above MAX_BUFFERED. */
+    static final int MIN_FRAME_LIMIT = 16 * 1024;
     static final int MAX_BUFFERED = 64 * 1024;
+    /** Room in a chat send's frame around its body: the op, peer, sendId, type, quote and priority take a few hundred characters. */
+    static final int SEND_ENVELOPE = 2 * 1024;
+
+    /**
+     * The most characters a frame may have: 16 KiB, or more where a chat send of the largest body
+     * allowed needs it (a body's UTF-8 bytes are at least its characters), so that an oversized
+     * body is answered {@code body-too-large} like over REST; never above what the container takes.
+     */
+    static int frameLimit(int maxBodyBytes) {
+        return Math.min(MAX_BUFFERED, Math.max(MIN_FRAME_LIMIT, maxBodyBytes + SEND_ENVELOPE));
+    }
 
     private enum Stage { NEW, HELLO, LOGGED_IN, CLOSED }
 
@@ -102,6 +114,9 @@ public class DeviceEndpoint {
 
         @Inject
         AckWheel acks;
+
+        @Inject
+        ChatSettings chatSettings;
 
         @Inject
         @ConfigProperty(name = "roost.gateway.redirect-url")
@@ -168,8 +183,9 @@ public class DeviceEndpoint {
 
     @OnMessage(maxMessageSize = MAX_BUFFERED)
     public void message(String text, Session session) {
-        if (text.length() > MAX_FRAME) {
-            send(Frames.error("frame-too-large", "A frame has at most " + MAX_FRAME + " characters."));
+        int limit = frameLimit(gw.chatSettings.maxBodyBytes());
+        if (text.length() > limit) {
+            send(Frames.error("frame-too-large", "A frame has at most " + limit + " characters."));
             close(CloseReason.CloseCodes.TOO_BIG, "frame-too-large");
             return;
         }

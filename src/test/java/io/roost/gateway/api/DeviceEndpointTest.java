@@ -1,5 +1,6 @@
 package io.roost.gateway.api;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -7,7 +8,7 @@ import io.roost.platform.json.Jsonp;
 import jakarta.json.JsonObject;
 import org.junit.jupiter.api.Test;
 
-/** Which device frames leave the IO thread ({@link DeviceEndpoint#waitsOnDatabase}). */
+/** Which device frames leave the IO thread ({@link DeviceEndpoint#waitsOnDatabase}), and how large a frame may be. */
 class DeviceEndpointTest {
 
     private static JsonObject chatOp(String op) {
@@ -34,5 +35,12 @@ class DeviceEndpointTest {
         for (String op : new String[] {"conversations", "messages", "sync", "delete", "recall"}) {
             assertTrue(DeviceEndpoint.waitsOnDatabase("chatOp", chatOp(op)), op);
         }
+    }
+
+    @Test
+    void theFrameLimitLeavesRoomForTheLargestBodyWithinWhatTheContainerTakes() {
+        assertEquals(16 * 1024, DeviceEndpoint.frameLimit(1_000), "never below 16 KiB");
+        assertEquals(16 * 1024 + 2 * 1024, DeviceEndpoint.frameLimit(16 * 1024), "the default body limit and a send's envelope");
+        assertEquals(64 * 1024, DeviceEndpoint.frameLimit(100_000), "the container drops frames above 64 KiB");
     }
 }

@@ -416,6 +416,12 @@ class ChatApiIT extends DeployedRoost {
             assertEquals("invalid-send-id", aDevice.op("chatOp", "\"op\":\"send\",\"peer\":\"" + b.id()
                     + "\",\"msgType\":\"text\",\"body\":{\"text\":\"x\"}").getString("code"));
             assertEquals("unknown-op", aDevice.op("chatOp", "\"op\":\"shout\"").getString("code"));
+            // the frame limit leaves room for the largest body allowed (16 KiB here), so a larger body is answered, not cut off
+            String largest = "\"op\":\"send\",\"peer\":\"" + b.id() + "\",\"msgType\":\"text\",\"sendId\":\"";
+            JsonObject full = aDevice.op("chatOp", largest + sid() + "\",\"body\":{\"text\":\"" + "x".repeat(16_000) + "\"}");
+            assertEquals("ok", full.getString("result"), full.getString("code", ""));
+            assertEquals("body-too-large", aDevice.op("chatOp", largest + sid() + "\",\"body\":{\"text\":\"" + "x".repeat(17_000)
+                    + "\"}").getString("code"));
             // a body carries its type's fields and nothing else, each of its JSON type: what history and pushes read back
             String send = "\"op\":\"send\",\"peer\":\"" + b.id() + "\",\"sendId\":\"" + sid() + "\",\"msgType\":";
             for (String bad : List.of("\"text\",\"body\":{\"text\":\"hi\",\"media\":\"x\"}", "\"text\",\"body\":{\"text\":\"hi\",\"location\":{}}",
@@ -431,10 +437,10 @@ class ChatApiIT extends DeployedRoost {
                     .getString("code"));
             assertEquals("invalid-limit", aDevice.op("chatOp", "\"op\":\"messages\",\"peer\":\"" + b.id() + "\",\"limit\":4294967297")
                     .getString("code"));
-            // the history reads back after all of that (nothing was stored)
-            assertEquals(1, aDevice.op("chatOp", "\"op\":\"messages\",\"peer\":\"" + b.id() + "\"").getJsonArray("items").size());
+            // the history reads back after all of that (nothing refused was stored)
+            assertEquals(2, aDevice.op("chatOp", "\"op\":\"messages\",\"peer\":\"" + b.id() + "\"").getJsonArray("items").size());
             JsonObject history = json(http().get("api/v1/chat/users/me/conversations/" + b.id() + "/messages", a.auth()));
-            assertEquals(1, history.getJsonArray("items").size(), history.toString());
+            assertEquals(2, history.getJsonArray("items").size(), history.toString());
         } finally {
             bDevice.bye();
             aDevice.bye();
