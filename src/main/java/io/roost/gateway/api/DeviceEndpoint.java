@@ -382,14 +382,17 @@ public class DeviceEndpoint {
         }
         if (loggedIn) {
             gw.roomOps.connectionClosed(uid, roomsEntered);
-            gw.connections.remove(connectionId);
-            gw.acks.closed(connectionId);
             try {
+                // the route goes first: a push that meets the connection still here until then is
+                // drained to the offline path below, and the login log says logout, not unreachable
                 gw.sessions.logout(connectionId); // removes the route only if this connection still holds it
             } catch (Exception e) {
                 // Nobody to answer; the heartbeat timeout ends the session instead.
                 LOG.log(Unreachable.isCause(e) ? Level.FINE : Level.WARNING,
                         "connection " + connectionId + " closed; its session stays until the heartbeat timeout", e);
+            } finally {
+                gw.connections.remove(connectionId);
+                gw.acks.closed(connectionId);
             }
         }
     }
