@@ -198,8 +198,9 @@ public class ChatStore {
     public boolean deleteForOwner(long owner, long peer, long seq, int versionRank) {
         // whether it counted as unread: a system message does for both; a recalled one left the count when it was recalled
         List<Boolean> countedUnread = query("""
-                UPDATE chat_timeline SET deleted_for_owner = true WHERE owner_uid = ? AND peer_uid = ? AND seq = ? AND NOT deleted_for_owner
-                RETURNING sender_uid <> owner_uid AND NOT recalled""", rs -> rs.getBoolean(1), owner, peer, seq);
+                UPDATE chat_timeline SET deleted_for_owner = true, %s
+                WHERE owner_uid = ? AND peer_uid = ? AND seq = ? AND NOT deleted_for_owner
+                RETURNING sender_uid <> owner_uid AND NOT recalled""".formatted(ERASED), rs -> rs.getBoolean(1), owner, peer, seq);
         if (countedUnread.isEmpty()) {
             // a tombstone already, or no such message
             return message(owner, peer, seq).isPresent();
@@ -244,9 +245,9 @@ public class ChatStore {
         Map<Long, Boolean> counted = new HashMap<>();
         // per copy, whether it counted as unread for its owner: someone else's message, not deleted by the owner already
         query("""
-                UPDATE chat_timeline SET recalled = true
+                UPDATE chat_timeline SET recalled = true, %s
                 WHERE owner_uid = ANY (?::int8[]) AND peer_uid = ANY (?::int8[]) AND seq = ? AND NOT recalled
-                RETURNING owner_uid, sender_uid <> owner_uid AND NOT deleted_for_owner""",
+                RETURNING owner_uid, sender_uid <> owner_uid AND NOT deleted_for_owner""".formatted(ERASED),
                 rs -> counted.put(rs.getLong(1), rs.getBoolean(2)), new Long[] {a, b}, new Long[] {a, b}, seq);
         return counted;
     }
@@ -366,6 +367,12 @@ public class ChatStore {
                 UPDATE chat_conversation SET sync_version = %s, updated_at = now(),
                     last_preview = CASE WHEN last_seq = ? THEN ? ELSE last_preview END, %s
                 WHERE owner_uid = ? AND peer_uid = ?""".formatted(SyncVersionSql.of("?"), ONE_UNREAD_FEWER);
+
+    /**
+     * A recalled or deleted copy keeps its row (its seq, that it was recalled or deleted) and loses
+     * its content, which nobody may see any more: erased, not only hidden on read.
+     */
+    private static final String ERASED = "body = '{}', quote_msg_id = NULL";
 
     private static final String MESSAGE_SELECT = """
             SELECT owner_uid, peer_uid, seq, msg_id, sender_uid, send_id, msg_type, body::text, quote_msg_id, priority, created_at,

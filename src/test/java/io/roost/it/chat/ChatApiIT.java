@@ -362,6 +362,12 @@ class ChatApiIT extends DeployedRoost {
         assertEquals(2, conversation(b, a).getInt("unread"), "deleted, then recalled: one fewer in all");
         assertEquals(200, http().post(recall.formatted(3), a.auth(), "").statusCode());
         assertEquals(1, conversation(b, a).getInt("unread"));
+        // a recalled message cannot be quoted any more, by either side
+        String recalled = messages(b, b.auth(), a, "").getJsonObject(2).getString("msgId");
+        for (User[] fromTo : new User[][] {{a, b}, {b, a}}) {
+            assertProblem(send(fromTo[0].auth(), "\"peer\":\"" + fromTo[1].id() + "\",\"sendId\":\"" + sid()
+                    + "\",\"type\":\"text\",\"text\":\"x\",\"quote\":\"" + recalled + "\""), 400, "invalid-quote");
+        }
     }
 
     @Test

@@ -146,6 +146,27 @@ class ChatInContainerIT {
         assertEquals(3, again.seq());
     }
 
+    /** A recalled copy, and a copy its owner deleted, keep their rows but not their content. */
+    @Test
+    void recallAndDeleteForMeEraseTheContentTheyHide() throws Exception {
+        long a = user();
+        long b = user();
+        Sent first = chat.send(new SendCommand(a, b, "web:e", "e1-" + UUID.randomUUID(), "text", text("first secret"), null, 0, false));
+        chat.send(new SendCommand(a, b, "web:e", "e2-" + UUID.randomUUID(), "text", text("second secret"), first.msgId(), 0, false));
+        chat.send(new SendCommand(b, a, "web:e", "e3-" + UUID.randomUUID(), "text", text("third secret"), null, 0, false));
+        chat.recall(a, b, 2);
+        chat.deleteForMe(a, b, 3);
+        String content = "SELECT count(*) FROM chat_timeline WHERE owner_uid = ? AND peer_uid = ? AND seq = ? AND body = '{}' AND quote_msg_id IS NULL";
+        assertEquals(1, Database.queryLong(db, content, a, b, 2L), "the sender's recalled copy");
+        assertEquals(1, Database.queryLong(db, content, b, a, 2L), "the recipient's recalled copy");
+        assertEquals(1, Database.queryLong(db, content, a, b, 3L), "the copy its owner deleted");
+        assertEquals(0, Database.queryLong(db, content, b, a, 3L), "the other side keeps its copy");
+        assertEquals(0, Database.queryLong(db, content, a, b, 1L), "the others are untouched");
+        assertEquals("third secret", timeline(b, a).get(2).body().getString("text"));
+        assertTrue(timeline(a, b).get(1).recalled());
+        assertTrue(timeline(a, b).get(2).deleted());
+    }
+
     @Test
     void fiftyConcurrentResendsOfOneSendIdStoreOneMessage() throws Exception {
         long a = user();
