@@ -4,6 +4,7 @@ import io.roost.chat.ChatMessage;
 import io.roost.chat.ChatUserSettings;
 import io.roost.chat.Conversation;
 import io.roost.chat.Cursor;
+import io.roost.platform.ids.Snowflake;
 import io.roost.platform.json.Jsonp;
 import io.roost.platform.store.Jdbc;
 import io.roost.platform.store.StatementFailed;
@@ -318,17 +319,31 @@ public class ChatStore {
 
     /**
      * Deletes up to {@code batch} rows older than {@code age} from one partition of the timeline, in
-     * a transaction of its own; how many. By ctid within the one partition: a ctid names a row only
-     * inside its own table, never across a partitioned one. The name comes from
-     * {@link #timelinePartitions()} (the catalog's own quoting), never from a caller's input.
+     * a transaction of its own; how many. Older by their msgId, whose time the index that leads
+     * with it orders (a message's msgId is taken when it is sent), however the rows lie in the
+     * table. By ctid within the one partition: a ctid names a row only inside its own table, never
+     * across a partitioned one. The name comes from {@link #timelinePartitions()} (the catalog's own
+     * quoting), never from a caller's input.
      */
     @TransactionAttribute(TransactionAttributeType.REQUIRES_NEW)
     public int purgeTimeline(String partition, Duration age, int batch) {
         if (!partition.matches("[A-Za-z0-9_.\"]+")) {
             throw new IllegalArgumentException("not a partition name: " + partition);
         }
-        return update("DELETE FROM " + partition + " WHERE ctid = ANY (ARRAY(SELECT ctid FROM " + partition
-                + " WHERE created_at < now() - make_interval(secs => ?) LIMIT ?))", age.toMillis() / 1000.0, batch);
+        long firstKept = Snowflake.firstIdAt(System.currentTimeMillis() - age.toMillis());
+        // a conversation whose last message goes loses its preview of it too; its rows are locked in key order, as a send's are
+        return query("""
+                WITH gone AS (
+                    DELETE FROM %1$s WHERE ctid = ANY (ARRAY(SELECT ctid FROM %1$s WHERE msg_id < ? LIMIT ?))
+                    RETURNING owner_uid, peer_uid, msg_id),
+                previewed AS (
+                    SELECT c.owner_uid, c.peer_uid FROM chat_conversation c JOIN gone g
+                        ON c.owner_uid = g.owner_uid AND c.peer_uid = g.peer_uid AND c.last_msg_id = g.msg_id
+                    WHERE c.last_preview IS NOT NULL ORDER BY c.owner_uid, c.peer_uid FOR UPDATE OF c),
+                cleared AS (
+                    UPDATE chat_conversation c SET last_preview = NULL FROM previewed p
+                    WHERE c.owner_uid = p.owner_uid AND c.peer_uid = p.peer_uid)
+                SELECT count(*) FROM gone""".formatted(partition), rs -> rs.getInt(1), firstKept, batch).get(0);
     }
 
     private static final String UPSERT_CONVERSATIONS_AND_INSERT_TIMELINE = """

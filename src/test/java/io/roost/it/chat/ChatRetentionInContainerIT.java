@@ -1,11 +1,13 @@
 package io.roost.it.chat;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.roost.chat.ChatRetention;
 import io.roost.chat.ChatService;
 import io.roost.chat.ChatSync;
+import io.roost.chat.Conversation;
 import io.roost.chat.SendCommand;
 import io.roost.chat.store.SyncVersionSql;
 import io.roost.identity.AccountService;
@@ -122,5 +124,31 @@ class ChatRetentionInContainerIT {
         assertEquals(6_001, sync.items().get(0).seq());
         assertEquals(new ChatSync.Gap(0, 6_001, ChatSync.PURGED), sync.gap());
         assertEquals(null, chat.sync(b, a, 6_000, 100).gap(), "a device that has them all lacks nothing");
+    }
+
+    /** A conversation whose last message is purged keeps no preview of it; one with newer messages keeps its own. */
+    @Test
+    void aPurgedLastMessageTakesItsPreviewAlong() throws Exception {
+        long a = user();
+        long b = user();
+        long c = user();
+        insertOld(a, b, 3, Duration.ofDays(100));
+        try (Connection conn = db.getConnection(); PreparedStatement ps = conn.prepareStatement(
+                "UPDATE chat_conversation SET last_msg_id = 3, last_preview = 'an old secret' WHERE owner_uid = ANY (?::int8[]) AND peer_uid = ANY (?::int8[])")) {
+            ps.setArray(1, conn.createArrayOf("int8", new Long[] {a, b}));
+            ps.setArray(2, conn.createArrayOf("int8", new Long[] {a, b}));
+            assertEquals(2, ps.executeUpdate());
+        }
+        chat.send(new SendCommand(a, c, "web:w", "keep-" + UUID.randomUUID(), "text", Jsonp.PROVIDER.createObjectBuilder()
+                .add("text", "still here").build(), null, 0, false));
+
+        retention.purge(Duration.ofDays(30), 1_000);
+        assertEquals(0, rows(a, b));
+        for (long[] side : new long[][] {{a, b}, {b, a}}) {
+            Conversation gone = chat.conversation(side[0], side[1]).orElseThrow();
+            assertNull(gone.lastPreview(), "the purged message's text stays nowhere");
+            assertEquals(3, gone.lastSeq(), "the row stays, with its last seq");
+        }
+        assertEquals("still here", chat.conversation(c, a).orElseThrow().lastPreview());
     }
 }
