@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.roost.it.AtOnce;
 import io.roost.it.DeployedRoost;
 import io.roost.it.Http;
 import io.roost.it.TestUsers;
@@ -21,9 +22,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.Callable;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
@@ -231,25 +229,20 @@ class ChatApiIT extends DeployedRoost {
             sends.add(() -> send(c.auth(), "\"peer\":\"" + d.id() + "\",\"sendId\":\"" + sid() + "\",\"type\":\"text\",\"text\":\"x\""));
             sends.add(() -> send(a.auth(), "\"peer\":\"" + gone.id() + "\",\"sendId\":\"" + sid() + "\",\"type\":\"text\",\"text\":\"x\""));
         }
-        ExecutorService pool = Executors.newFixedThreadPool(sends.size());
-        try {
-            List<Future<HttpResponse<String>>> answers = pool.invokeAll(sends);
-            List<Long> seqs = new ArrayList<>();
-            for (int i = 0; i < answers.size(); i++) {
-                HttpResponse<String> r = answers.get(i).get(30, TimeUnit.SECONDS);
-                switch (i % 3) {
-                    case 0 -> {
-                        assertEquals(201, r.statusCode(), r.body());
-                        seqs.add(json(r).getJsonNumber("seq").longValue());
-                    }
-                    case 1 -> assertProblem(r, 403, "blocked");
-                    default -> assertProblem(r, 404, "not-found");
+        List<HttpResponse<String>> answers = AtOnce.run(sends);
+        List<Long> seqs = new ArrayList<>();
+        for (int i = 0; i < answers.size(); i++) {
+            HttpResponse<String> r = answers.get(i);
+            switch (i % 3) {
+                case 0 -> {
+                    assertEquals(201, r.statusCode(), r.body());
+                    seqs.add(json(r).getJsonNumber("seq").longValue());
                 }
+                case 1 -> assertProblem(r, 403, "blocked");
+                default -> assertProblem(r, 404, "not-found");
             }
-            assertEquals(LongStream.rangeClosed(1, each).boxed().toList(), seqs.stream().sorted().toList(), "a-b: seqs 1.." + each);
-        } finally {
-            pool.shutdownNow();
         }
+        assertEquals(LongStream.rangeClosed(1, each).boxed().toList(), seqs.stream().sorted().toList(), "a-b: seqs 1.." + each);
         assertEquals(each, messages(b, b.auth(), a, "").size());
         assertNull(conversation(d, c), "nothing was written for c-d");
         assertNull(conversation(a, gone), "nothing was written for a and the disabled account");

@@ -5,6 +5,7 @@ import static io.roost.it.Http.json;
 import static io.roost.it.Problems.assertProblem;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.roost.it.AtOnce;
 import io.roost.it.DeployedRoost;
 import io.roost.it.TestUsers;
 import io.roost.it.TestUsers.User;
@@ -18,10 +19,6 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.Callable;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -112,21 +109,15 @@ class ChatFollowModeIT extends DeployedRoost {
     void tenRacingSendsOfAStrangerStoreExactlyTheLimit() throws Exception {
         User stranger = user();
         User star = user();
-        ExecutorService pool = Executors.newFixedThreadPool(10);
-        try {
-            Callable<HttpResponse<String>> send = () -> text(stranger, star);
-            Map<Integer, Long> byStatus = new TreeMap<>();
-            for (Future<HttpResponse<String>> answer : pool.invokeAll(Collections.nCopies(10, send))) {
-                HttpResponse<String> response = answer.get(30, TimeUnit.SECONDS);
-                if (response.statusCode() == 403) {
-                    assertProblem(response, 403, "stranger-limit");
-                }
-                byStatus.merge(response.statusCode(), 1L, Long::sum);
+        Callable<HttpResponse<String>> send = () -> text(stranger, star);
+        Map<Integer, Long> byStatus = new TreeMap<>();
+        for (HttpResponse<String> response : AtOnce.run(Collections.nCopies(10, send))) {
+            if (response.statusCode() == 403) {
+                assertProblem(response, 403, "stranger-limit");
             }
-            assertEquals(Map.of(201, 3L, 403, 7L), byStatus);
-        } finally {
-            pool.shutdownNow();
+            byStatus.merge(response.statusCode(), 1L, Long::sum);
         }
+        assertEquals(Map.of(201, 3L, 403, 7L), byStatus);
         assertEquals(3, lastSeq(star, stranger), "the refused ones wrote nothing and spent no seq");
         assertEquals(3, lastSeq(stranger, star));
     }
@@ -147,31 +138,25 @@ class ChatFollowModeIT extends DeployedRoost {
         for (int i = 0; i < 2; i++) {
             assertEquals(201, text(stranger, star).statusCode());
         }
-        ExecutorService pool = Executors.newFixedThreadPool(13);
-        try {
-            List<Callable<HttpResponse<String>>> sends = new ArrayList<>();
-            for (int i = 0; i < 6; i++) {
-                sends.add(() -> text(stranger, star));
-                sends.add(() -> text(followed, star));
-            }
-            sends.add(() -> text(stranger, star, first));
-            List<Future<HttpResponse<String>>> answers = pool.invokeAll(sends);
-            for (int i = 0; i < 12; i++) {
-                HttpResponse<String> response = answers.get(i).get(30, TimeUnit.SECONDS);
-                if (i % 2 == 0) {
-                    assertProblem(response, 403, "stranger-limit");
-                } else {
-                    assertEquals(201, response.statusCode(), response.body());
-                }
-            }
-            HttpResponse<String> resend = answers.get(12).get(30, TimeUnit.SECONDS);
-            assertEquals(200, resend.statusCode(), resend.body());
-            JsonObject again = json(resend);
-            assertEquals(stored.getString("msgId"), again.getString("msgId"));
-            assertEquals(1, again.getInt("seq"));
-        } finally {
-            pool.shutdownNow();
+        List<Callable<HttpResponse<String>>> sends = new ArrayList<>();
+        for (int i = 0; i < 6; i++) {
+            sends.add(() -> text(stranger, star));
+            sends.add(() -> text(followed, star));
         }
+        sends.add(() -> text(stranger, star, first));
+        List<HttpResponse<String>> answers = AtOnce.run(sends);
+        for (int i = 0; i < 12; i++) {
+            if (i % 2 == 0) {
+                assertProblem(answers.get(i), 403, "stranger-limit");
+            } else {
+                assertEquals(201, answers.get(i).statusCode(), answers.get(i).body());
+            }
+        }
+        HttpResponse<String> resend = answers.get(12);
+        assertEquals(200, resend.statusCode(), resend.body());
+        JsonObject again = json(resend);
+        assertEquals(stored.getString("msgId"), again.getString("msgId"));
+        assertEquals(1, again.getInt("seq"));
         assertEquals(3, lastSeq(star, stranger), "the refused ones wrote nothing and spent no seq");
         assertEquals(6, lastSeq(star, followed));
     }
