@@ -3,9 +3,8 @@ package io.roost.chat;
 /**
  * The content check a user's text passes before anything is written (the anti-spam step): the
  * text of every text and custom message, a file's name, a location's title; a system message is a
- * back end's own words. The default
- * is {@link WordListFilter}; a deployment replaces it with an {@code @Alternative @Priority} bean
- * of its own.
+ * back end's own words. The default is {@link WordListFilter}; a deployment replaces it with an
+ * {@code @Alternative @Priority} bean of its own.
  */
 public interface ContentFilter {
 

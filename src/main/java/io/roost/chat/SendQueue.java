@@ -35,8 +35,8 @@ import java.util.logging.Logger;
  * message a check refuses goes through every check in order (one query each), so its answer names
  * the first that fails: both users active, no block either way, the quote visible, the content
  * filter. In follow mode a stranger whose limit is used up is refused next, for the whole batch in
- * one statement ({@link StrangerLimit#usedUp}). A stored sendId is answered with its stored answer whatever the checks say now (what
- * was accepted stays accepted).
+ * one statement ({@link StrangerLimit#usedUp}). A stored sendId is answered with its stored answer
+ * whatever the checks say now (what was accepted stays accepted).
  */
 @ApplicationScoped
 public class SendQueue {

@@ -8,8 +8,8 @@ import java.util.Map;
 
 /**
  * The chat messages pushed to one connection and not acknowledged yet, as (peer, seq, deadline,
- * pushes, incoming) in parallel primitive arrays: about 26 bytes an entry and no object per message, so
- * 100,000 pending acknowledgements cost a few MB. An acknowledgement is cumulative per
+ * pushes, incoming) in parallel primitive arrays: about 26 bytes an entry and no object per
+ * message, so 100,000 pending acknowledgements cost a few MB. An acknowledgement is cumulative per
  * conversation ("I hold everything up to seq"). Pushes, acknowledgements and the timer reach it
  * from different threads, hence the locks. {@code armed} says whether a wheel entry is waiting
  * for the earliest deadline: one per connection, never one per message.
