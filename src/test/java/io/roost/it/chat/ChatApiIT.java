@@ -385,6 +385,34 @@ class ChatApiIT extends DeployedRoost {
         }
     }
 
+    /**
+     * A device that loses its network right after a send never sees the answer; on its next
+     * connection it sends the same frame again and gets the one stored message's answer, whether
+     * the first send was stored before the drop or not.
+     */
+    @Test
+    void aSendRepeatedOnTheDevicesNextConnectionAfterADropIsStoredOnce() throws Exception {
+        User a = user();
+        User b = user();
+        String sendId = sid();
+        String frame = "\"op\":\"send\",\"peer\":\"" + b.id() + "\",\"sendId\":\"" + sendId
+                + "\",\"msgType\":\"text\",\"body\":{\"text\":\"sent while the network went\"}";
+        WsDevice dropped = WsDevice.login(baseUrl, a.token(), "web", "w");
+        dropped.send("{\"v\":1,\"type\":\"chatOp\",\"seq\":\"s1\"," + frame + "}");
+        dropped.abort();
+        WsDevice again = WsDevice.login(baseUrl, a.token(), "web", "w");
+        try {
+            JsonObject answer = again.op("chatOp", frame);
+            assertEquals("ok", answer.getString("result"), answer.toString());
+            JsonArray stored = messages(b, b.auth(), a, "");
+            assertEquals(1, stored.size(), stored.toString());
+            assertEquals(stored.getJsonObject(0).getString("msgId"), answer.getString("msgId"));
+            assertEquals(sendId, stored.getJsonObject(0).getString("sendId"));
+        } finally {
+            again.bye();
+        }
+    }
+
     @Test
     void aDeviceSendsOverItsWebSocketAndIsAnsweredAfterCommit() throws Exception {
         User a = user();
