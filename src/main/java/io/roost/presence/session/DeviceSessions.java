@@ -58,6 +58,9 @@ public class DeviceSessions {
     @Inject
     Event<PresenceChanged> presenceChanged;
 
+    @Inject
+    Event<SessionsLost> sessionsLost;
+
     /** A device's login on one of this node's connections. */
     public record LoginRequest(long uid, String deviceType, String deviceId, String connectionId) {
     }
@@ -144,13 +147,24 @@ public class DeviceSessions {
         return released;
     }
 
-    /** Expires silent sessions and those of lost nodes; their connections get kicked. */
+    /**
+     * Expires silent sessions and those of lost nodes; their connections get kicked, and the
+     * sessions of lost nodes are announced ({@link SessionsLost}) in this transaction.
+     */
     @Transactional
     public int expire() {
-        List<DeviceRoute> gone = routes.expire(settings.heartbeatTimeout(), NodeRegistry.NODE_TIMEOUT);
+        RouteStore.Expired expired = routes.expire(settings.heartbeatTimeout(), NodeRegistry.NODE_TIMEOUT);
+        List<DeviceRoute> gone = expired.routes();
         List<OutboxPublisher.Message> journal = new ArrayList<>();
+        List<SessionsLost.Lost> lost = new ArrayList<>();
         for (DeviceRoute r : gone) {
             end(r, isSilent(r) ? SessionEnded.TIMEOUT : SessionEnded.NODE_LOST, journal);
+            if (expired.lostNodes().containsKey(r.nodeId())) {
+                lost.add(new SessionsLost.Lost(r, expired.lostNodes().get(r.nodeId())));
+            }
+        }
+        if (!lost.isEmpty()) {
+            sessionsLost.fire(new SessionsLost(lost));
         }
         outbox.publishAll(journal);
         announce(gone.stream().map(DeviceRoute::uid).toList());

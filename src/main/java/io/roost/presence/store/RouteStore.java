@@ -288,47 +288,55 @@ public class RouteStore {
         }
     }
 
+    /**
+     * What {@link #expire} removed: the routes, and the nodes found lost with when each last
+     * heartbeated (null: it never registered).
+     */
+    public record Expired(List<DeviceRoute> routes, Map<Integer, OffsetDateTime> lostNodes) {
+    }
+
     /** Deletes routes silent for longer than {@code timeout}, and those of nodes that stopped heartbeating. */
     @TransactionAttribute(TransactionAttributeType.REQUIRED)
-    public List<DeviceRoute> expire(Duration timeout, Duration nodeTimeout) {
-        List<DeviceRoute> silent = routes("""
+    public Expired expire(Duration timeout, Duration nodeTimeout) {
+        // the lost nodes first: a lost node's silent routes go below, and it must still be known as lost for them
+        Map<Integer, OffsetDateTime> lost = lostNodes(nodeTimeout);
+        List<DeviceRoute> all = new ArrayList<>(routes("""
                 DELETE FROM presence_device_route WHERE ctid IN (
                     SELECT ctid FROM presence_device_route WHERE last_heartbeat_at < now() - make_interval(secs => ?)
                     LIMIT 10000 FOR UPDATE SKIP LOCKED)
-                RETURNING\s""" + COLUMNS, timeout.toMillis() / 1000.0);
-        Integer[] lost = lostNodes(nodeTimeout);
-        List<DeviceRoute> orphaned = lost.length == 0 ? List.of() : routes("""
-                DELETE FROM presence_device_route WHERE ctid IN (
-                    SELECT ctid FROM presence_device_route WHERE node_id = ANY(?) LIMIT 10000 FOR UPDATE SKIP LOCKED)
-                RETURNING\s""" + COLUMNS, (Object) lost);
-        List<DeviceRoute> all = new ArrayList<>(silent);
-        all.addAll(orphaned);
-        return all;
+                RETURNING\s""" + COLUMNS, timeout.toMillis() / 1000.0));
+        if (!lost.isEmpty()) {
+            all.addAll(routes("""
+                    DELETE FROM presence_device_route WHERE ctid IN (
+                        SELECT ctid FROM presence_device_route WHERE node_id = ANY(?) LIMIT 10000 FOR UPDATE SKIP LOCKED)
+                    RETURNING\s""" + COLUMNS, (Object) lost.keySet().toArray(Integer[]::new)));
+        }
+        return new Expired(all, lost);
     }
 
     /**
-     * The nodes that hold routes but stopped heartbeating (or never registered). The nodes holding
-     * routes are found by skipping through the node index, one probe per node, so this runs every
-     * few seconds without reading every route (it used to join every route with its node: 28 ms
-     * idle at 19,000 routes, 128 ms in a login burst).
+     * The nodes that hold routes but stopped heartbeating (or never registered), with their last
+     * heartbeat. The nodes holding routes are found by skipping through the node index, one probe
+     * per node, so this runs every few seconds without reading every route (it used to join every
+     * route with its node: 28 ms idle at 19,000 routes, 128 ms in a login burst).
      */
-    private Integer[] lostNodes(Duration nodeTimeout) {
+    private Map<Integer, OffsetDateTime> lostNodes(Duration nodeTimeout) {
         try (Connection c = dataSource.getConnection(); PreparedStatement ps = CustomPlans.prepare(c, """
                 WITH RECURSIVE held(node_id) AS (
                     (SELECT node_id FROM presence_device_route ORDER BY node_id LIMIT 1)
                     UNION ALL
                     SELECT (SELECT r.node_id FROM presence_device_route r WHERE r.node_id > h.node_id ORDER BY r.node_id LIMIT 1)
                     FROM held h WHERE h.node_id IS NOT NULL)
-                SELECT h.node_id FROM held h LEFT JOIN presence_node n ON n.node_id = h.node_id
+                SELECT h.node_id, n.heartbeat_at FROM held h LEFT JOIN presence_node n ON n.node_id = h.node_id
                 WHERE h.node_id IS NOT NULL AND (n.node_id IS NULL OR n.heartbeat_at < now() - make_interval(secs => ?))""")) {
             ps.setDouble(1, nodeTimeout.toMillis() / 1000.0);
-            List<Integer> lost = new ArrayList<>();
+            Map<Integer, OffsetDateTime> lost = new LinkedHashMap<>();
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    lost.add(rs.getInt(1));
+                    lost.put(rs.getInt(1), rs.getObject(2, OffsetDateTime.class));
                 }
             }
-            return lost.toArray(Integer[]::new);
+            return lost;
         } catch (SQLException e) {
             throw new IllegalStateException("lost node lookup failed: " + e.getMessage(), e);
         }
