@@ -2,14 +2,22 @@ package io.roost.chat;
 
 import io.roost.chat.store.ChatStore;
 import io.roost.chat.store.OfflinePushStore;
+import io.roost.platform.ids.Snowflake;
 import io.roost.platform.json.Jsonp;
 import io.roost.platform.outbox.OutboxPublisher;
+import io.roost.presence.session.SessionsLost;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 import jakarta.json.JsonObjectBuilder;
 import jakarta.transaction.Transactional;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The offline path: a message that reached none of the recipient's devices (no live route, the
@@ -47,8 +55,46 @@ public class OfflinePushes {
     public void undelivered(long recipient, long peer, long seq, int count, boolean byDevice) {
         chat.message(recipient, peer, seq)
                 .filter(m -> m.senderUid() != recipient && !m.deleted() && !m.recalled())
-                .ifPresent(m -> store.add(new OfflinePushStore.Undelivered(recipient, peer, m.senderUid(), m.msgId(), m.seq(),
-                        ChatRules.preview(m.type(), m.body()), Math.max(1, count), byDevice), settings.offlinePushDelay()));
+                .ifPresent(m -> store.add(undelivered(m, count, byDevice), settings.offlinePushDelay()));
+    }
+
+    /**
+     * Devices lost with their node: that node can no longer send what they did not acknowledge to
+     * the offline path, so it goes there now, in the expiry's transaction (once). For each lost
+     * device's user: the peers' messages above the delivered cursor that were sent since the lost
+     * node could last have settled them itself, which is its last heartbeat less the time a push
+     * waits for its acknowledgements (or the login, if later). Counted as device reports, so a
+     * message that two lost devices of one user missed counts once.
+     */
+    void onSessionsLost(@Observes SessionsLost lost) {
+        Map<Long, Instant> since = unsettledSince(lost.sessions(), settings.ackTimeout().multipliedBy(1L + settings.ackRetries()));
+        Long[] owners = since.keySet().toArray(Long[]::new);
+        Long[] firstMsgIds = Arrays.stream(owners).map(uid -> Snowflake.firstIdAt(since.get(uid).toEpochMilli())).toArray(Long[]::new);
+        store.addAll(chat.unacknowledgedSince(owners, firstMsgIds).stream()
+                .map(u -> undelivered(u.newest(), u.count(), true)).toList(), settings.offlinePushDelay());
+    }
+
+    /**
+     * Per user of the lost sessions: since when their lost devices may have messages their node
+     * never settled. A node settles a push within {@code settling} (acknowledged, or sent down the
+     * offline path), so the window opens that long before its last heartbeat, or at the login if
+     * later; a user with several lost devices gets the earliest.
+     */
+    static Map<Long, Instant> unsettledSince(List<SessionsLost.Lost> lost, Duration settling) {
+        Map<Long, Instant> since = new HashMap<>();
+        for (SessionsLost.Lost l : lost) {
+            Instant from = l.route().loginAt().toInstant();
+            if (l.nodeLastHeartbeat() != null && l.nodeLastHeartbeat().toInstant().minus(settling).isAfter(from)) {
+                from = l.nodeLastHeartbeat().toInstant().minus(settling);
+            }
+            since.merge(l.route().uid(), from, (a, b) -> a.isBefore(b) ? a : b);
+        }
+        return since;
+    }
+
+    private static OfflinePushStore.Undelivered undelivered(ChatMessage m, int count, boolean byDevice) {
+        return new OfflinePushStore.Undelivered(m.owner(), m.peer(), m.senderUid(), m.msgId(), m.seq(),
+                ChatRules.preview(m.type(), m.body()), Math.max(1, count), byDevice);
     }
 
     /** Sends the due rows (at most one batch); how many rows it took. */

@@ -4,8 +4,12 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Duration;
 
-/** Device routes arranged or checked behind the API: a route to a connection its node does not have (a crash's leftover). */
+/**
+ * Device routes and nodes arranged or checked behind the API: a route to a connection its node does
+ * not have (a crash's leftover), a node that stopped heartbeating.
+ */
 public final class Routes {
 
     private Routes() {
@@ -13,12 +17,37 @@ public final class Routes {
 
     /** Makes {@code uid}'s android device look online on node {@code nodeId} through a connection no node has. */
     public static void ghost(String uid, int nodeId, String connectionId) throws SQLException {
-        try (Connection c = Database.connect(); PreparedStatement ps = c.prepareStatement("""
+        ghost(uid, nodeId, "android", connectionId);
+    }
+
+    /** The same for a device of {@code deviceType}, logged in now. */
+    public static void ghost(String uid, int nodeId, String deviceType, String connectionId) throws SQLException {
+        update("""
                 INSERT INTO presence_device_route (uid, device_type, session_key, node_id, connection_id, device_id, epoch)
-                VALUES (?, 'android', '', ?, ?, 'gone-phone', 1)""")) {
-            ps.setLong(1, Long.parseLong(uid));
-            ps.setInt(2, nodeId);
-            ps.setString(3, connectionId);
+                VALUES (?, ?, '', ?, ?, 'gone-' || ?, 1)""", Long.parseLong(uid), deviceType, nodeId, connectionId, deviceType);
+    }
+
+    /** The routes' devices heartbeat now (a ghost route that stays silent expires after the suite's heartbeat timeout). */
+    public static void heartbeat(String... connectionIds) throws SQLException {
+        update("UPDATE presence_device_route SET last_heartbeat_at = now() WHERE connection_id = ANY (?)", (Object) connectionIds);
+    }
+
+    /**
+     * Registers node {@code nodeId} as if it last heartbeated {@code silentFor} ago (no process
+     * runs it): a node is lost once that passes 30 s, and the live nodes' expiry takes its routes.
+     */
+    public static void node(int nodeId, Duration silentFor) throws SQLException {
+        update("""
+                INSERT INTO presence_node (node_id, address, started_at, heartbeat_at)
+                VALUES (?, 'nobody:8080', now() - interval '1 hour', now() - make_interval(secs => ?))
+                ON CONFLICT (node_id) DO UPDATE SET heartbeat_at = EXCLUDED.heartbeat_at""", nodeId, silentFor.toMillis() / 1000.0);
+    }
+
+    private static void update(String sql, Object... parameters) throws SQLException {
+        try (Connection c = Database.connect(); PreparedStatement ps = c.prepareStatement(sql)) {
+            for (int i = 0; i < parameters.length; i++) {
+                ps.setObject(i + 1, parameters[i] instanceof String[] texts ? c.createArrayOf("varchar", texts) : parameters[i]);
+            }
             ps.executeUpdate();
         }
     }

@@ -233,6 +233,29 @@ public class ChatStore {
         return Jdbc.first(query(MESSAGE_SELECT + " WHERE owner_uid = ? AND peer_uid = ? AND seq = ?", ChatStore::message, owner, peer, seq));
     }
 
+    /** The newest of {@code count} messages of one conversation that no device of its owner acknowledged. */
+    public record Unacknowledged(ChatMessage newest, int count) {
+    }
+
+    /**
+     * For each owner, per conversation: the peer's messages above the owner's delivered cursor
+     * whose id is at least that owner's {@code firstMsgIds} entry, not deleted or recalled; the
+     * newest of them and how many. The conversation rows filter first (something newer than the
+     * window and not acknowledged), so an owner's quiet conversations cost one index entry each.
+     */
+    public List<Unacknowledged> unacknowledgedSince(Long[] owners, Long[] firstMsgIds) {
+        return query("""
+                SELECT DISTINCT ON (owner_uid, peer_uid) %s, count(*) OVER (PARTITION BY owner_uid, peer_uid)
+                FROM (SELECT t.* FROM unnest(?::int8[], ?::int8[]) AS l(owner_uid, first_msg_id)
+                      JOIN chat_conversation c ON c.owner_uid = l.owner_uid AND c.last_seq > c.delivered_seq
+                          AND c.last_msg_id >= l.first_msg_id
+                      JOIN chat_timeline t ON t.owner_uid = c.owner_uid AND t.peer_uid = c.peer_uid AND t.seq > c.delivered_seq
+                      WHERE t.msg_id >= l.first_msg_id AND t.sender_uid <> t.owner_uid AND NOT t.deleted_for_owner
+                          AND NOT t.recalled) m
+                ORDER BY owner_uid, peer_uid, seq DESC""".formatted(MESSAGE_COLUMNS),
+                rs -> new Unacknowledged(message(rs), rs.getInt(14)), owners, firstMsgIds);
+    }
+
     // ---- recall ----
 
     /**
@@ -389,9 +412,10 @@ public class ChatStore {
      */
     private static final String ERASED = "body = '{}', quote_msg_id = NULL";
 
-    private static final String MESSAGE_SELECT = """
-            SELECT owner_uid, peer_uid, seq, msg_id, sender_uid, send_id, msg_type, body::text, quote_msg_id, priority, created_at,
-                deleted_for_owner, recalled FROM chat_timeline""";
+    private static final String MESSAGE_COLUMNS = """
+            owner_uid, peer_uid, seq, msg_id, sender_uid, send_id, msg_type, body::text, quote_msg_id, priority, created_at,
+                deleted_for_owner, recalled""";
+    private static final String MESSAGE_SELECT = "SELECT " + MESSAGE_COLUMNS + " FROM chat_timeline";
 
     /** One side of a conversation; how far the peer's devices acknowledged is on the peer's side (its delivered_seq). */
     private static final String CONVERSATION_COLUMNS = """

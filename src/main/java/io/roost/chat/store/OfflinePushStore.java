@@ -1,11 +1,15 @@
 package io.roost.chat.store;
 
 import io.roost.platform.store.Jdbc;
+import io.roost.platform.store.SqlArrays;
 import io.roost.platform.store.StatementFailed;
 import jakarta.annotation.Resource;
 import jakarta.ejb.Stateless;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.util.List;
@@ -51,9 +55,29 @@ public class OfflinePushStore {
      * conversation counted before, so a message that missed two devices counts once.
      */
     public void add(Undelivered u, Duration delay) {
+        update(ADD, addParameters(u, delay));
+    }
+
+    /** {@link #add} for each of {@code all}, in one round trip. */
+    public void addAll(List<Undelivered> all, Duration delay) {
+        if (all.isEmpty()) {
+            return;
+        }
+        try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(ADD)) {
+            for (Undelivered u : all) {
+                SqlArrays.bind(c, ps, addParameters(u, delay));
+                ps.addBatch();
+            }
+            ps.executeBatch();
+        } catch (SQLException e) {
+            throw new StatementFailed("chat offline push", e);
+        }
+    }
+
+    private static Object[] addParameters(Undelivered u, Duration delay) {
         // a device's report carries its conversation's seq, which is also what tells it from a report of no device
-        update(ADD, u.recipient(), u.count(), u.peer(), u.sender(), u.msgId(), u.seq(), u.preview(), delay.toMillis() / 1000.0,
-                u.byDevice() ? "{\"" + u.peer() + "\":" + u.seq() + "}" : "{}");
+        return new Object[] {u.recipient(), u.count(), u.peer(), u.sender(), u.msgId(), u.seq(), u.preview(),
+                delay.toMillis() / 1000.0, u.byDevice() ? "{\"" + u.peer() + "\":" + u.seq() + "}" : "{}"};
     }
 
     /** The named message's columns, each taken from the add if its message is newer (another conversation's counts as newer). */

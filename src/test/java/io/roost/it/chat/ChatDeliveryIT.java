@@ -337,6 +337,52 @@ class ChatDeliveryIT extends DeployedRoost {
     }
 
     /**
+     * b's two devices sit on a node that dies: what was forwarded to it there takes the offline path
+     * when a live node expires that node's routes. One event counts each message once (two devices
+     * missed them), and counts neither what b acknowledged, nor b's own message, nor one sent
+     * before b logged in there (that one had its offline push already).
+     */
+    @Test
+    void whatTheDevicesOfALostNodeDidNotAcknowledgeGoesOfflineWhenItsRoutesExpire() throws Exception {
+        Chats chats = chats();
+        User a = chats.user();
+        User b = chats.user();
+        int dyingNode = 9103;
+        chats.sendText(a, b, "before the login");
+        assertEquals(1, offlinePush(b).getInt("count"), "b was offline");
+        Routes.node(dyingNode, Duration.ZERO);
+        Wait.sleep(50); // the login after that message, on every clock
+        String[] devices = {"dying-phone-" + b.id(), "dying-desk-" + b.id()};
+        Routes.ghost(b.id(), dyingNode, "android", devices[0]);
+        Routes.ghost(b.id(), dyingNode, "desktop", devices[1]);
+        chats.sendText(a, b, "acknowledged");
+        setDeliveredSeq(b, a, 2); // as the dying node's devices reported it
+        chats.sendText(a, b, "forwarded 1");
+        JsonObject last = chats.sendText(a, b, "forwarded 2");
+        chats.sendText(b, a, "b's own, from a back end");
+        Routes.heartbeat(devices); // the devices stay alive (the suite's heartbeat timeout is 8 s): only their node dies
+        assertNull(offlinePushes.events(b.id()).poll(6, TimeUnit.SECONDS), "the node lives: it pushes (the forwards wait for it)");
+
+        Routes.heartbeat(devices);
+        Routes.node(dyingNode, Duration.ofSeconds(31));
+        LoginLog.await(baseUrl, b.id(), List.of("node_lost"));
+        JsonObject push = offlinePush(b);
+        assertEquals(2, push.getInt("count"), push.toString());
+        assertEquals(last.getString("msgId"), push.getString("msgId"), push.toString());
+        assertEquals(4, push.getInt("seq"), push.toString());
+    }
+
+    private static void setDeliveredSeq(User owner, User peer, long seq) throws Exception {
+        try (Connection c = Database.connect(); PreparedStatement ps = c.prepareStatement(
+                "UPDATE chat_conversation SET delivered_seq = ? WHERE owner_uid = ? AND peer_uid = ?")) {
+            ps.setLong(1, seq);
+            ps.setLong(2, Long.parseLong(owner.id()));
+            ps.setLong(3, Long.parseLong(peer.id()));
+            assertEquals(1, ps.executeUpdate());
+        }
+    }
+
+    /**
      * A message sent from a device is pushed to the recipient's devices and to the sender's other
      * devices, not back to the sending connection: its answer is that device's copy.
      */
