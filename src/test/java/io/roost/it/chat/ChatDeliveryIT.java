@@ -440,9 +440,11 @@ class ChatDeliveryIT extends DeployedRoost {
 
     /**
      * Six pairs chat while half of the recipients drop their TCP connection mid-flood and log in
-     * again: each recipient ends with every message exactly once (pushed, or read in its catch-up
-     * after the reconnect), no connection got a message pushed twice, and both timelines hold each
-     * message once, gap-free.
+     * again, and half of the senders (devices, the others back ends over REST) drop right after a
+     * send and send it again on their next connection: each recipient ends with every message
+     * exactly once (pushed, or read in its catch-up after the reconnect), no connection got a
+     * message pushed twice, each resend was answered with the message's one seq, and both timelines
+     * hold each message once, gap-free.
      */
     @Test
     void aReconnectStormDuringASendFloodLosesAndDuplicatesNothing() throws Exception {
@@ -453,9 +455,13 @@ class ChatDeliveryIT extends DeployedRoost {
         int pairs = 6;
         int perSender = 40;
         List<User> senders = new java.util.ArrayList<>();
+        java.util.Map<Integer, Sender> senderDevices = new java.util.HashMap<>();
         List<Recipient> recipients = new java.util.ArrayList<>();
         for (int i = 0; i < pairs; i++) {
-            senders.add(chats.user());
+            senders.add(i % 3 == 0 ? chats.user() : chats.roaming());
+            if (i % 3 != 0) { // pairs 1, 2, 4, 5: the sender is a device; in 2 and 4 its recipient drops too
+                senderDevices.put(i, new Sender(senders.get(i)));
+            }
             recipients.add(new Recipient(chats.roaming()));
         }
         for (Recipient r : recipients) {
@@ -469,12 +475,21 @@ class ChatDeliveryIT extends DeployedRoost {
                 User from = senders.get(i);
                 Recipient to = recipients.get(i);
                 int dropAt = i % 2 == 0 ? 5 + random.nextInt(perSender - 10) : -1;
+                Sender device = senderDevices.get(i);
+                int senderDropAt = device == null ? -1 : 5 + random.nextInt(perSender - 10);
                 flood.add(pool.submit(() -> {
                     java.util.concurrent.Future<?> drop = null;
                     for (int n = 1; n <= perSender; n++) {
-                        chats.sendText(from, to.user, "m" + n);
+                        if (device == null) {
+                            chats.sendText(from, to.user, "m" + n);
+                        } else {
+                            assertEquals(n, device.send(to.user, n, n == senderDropAt), "the message's one seq (seed " + seed + ")");
+                        }
                         if (n % 10 == 0) {
                             to.heartbeat();
+                            if (device != null) {
+                                device.heartbeat();
+                            }
                         }
                         if (n == dropAt) {
                             drop = drops.submit(() -> {
@@ -507,6 +522,40 @@ class ChatDeliveryIT extends DeployedRoost {
             }
         } finally {
             recipients.forEach(Recipient::bye);
+            senderDevices.values().forEach(d -> d.device.bye());
+        }
+    }
+
+    /** A sending device that may drop its connection right after a send, and sends it again on its next connection. */
+    final class Sender {
+        final User user;
+        volatile WsDevice device;
+
+        Sender(User user) throws Exception {
+            this.user = user;
+            connect();
+        }
+
+        private void connect() throws Exception {
+            device = WsDevice.login(baseUrl, user.token(), "android", "storm-sender-" + user.id());
+        }
+
+        /** Sends message n (sendId and text "m" + n) and returns its seq from the answer; {@code dropAfter}: sent, dropped unanswered, sent again. */
+        long send(User to, int n, boolean dropAfter) throws Exception {
+            String fields = "\"op\":\"send\",\"peer\":\"" + to.id() + "\",\"sendId\":\"m" + n
+                    + "\",\"msgType\":\"text\",\"body\":{\"text\":\"m" + n + "\"}";
+            if (dropAfter) {
+                device.send("{\"v\":1,\"type\":\"chatOp\",\"seq\":\"dropped\"," + fields + "}");
+                device.abort(); // no close frame: the server finds out when the socket fails
+                connect();
+            }
+            JsonObject answer = device.op("chatOp", fields);
+            assertEquals("ok", answer.getString("result"), answer.toString());
+            return answer.getJsonNumber("msgSeq").longValue();
+        }
+
+        void heartbeat() {
+            device.heartbeat();
         }
     }
 
