@@ -22,7 +22,7 @@ import org.apache.rocketmq.client.consumer.DefaultMQPushConsumer;
  */
 @Singleton
 @Startup
-@DependsOn("DatabaseMigrator")
+@DependsOn({"DatabaseMigrator", "NodeRegistry"}) // what waits for this node's previous run is read after that run's sessions ended
 public class DeliveryConsumer {
 
     @Inject

@@ -19,7 +19,7 @@ import java.util.logging.Logger;
 /**
  * This node in the node table, heartbeating every 5 s; and, every 5 s on every node, the expiry of
  * sessions that went silent or whose node stopped heartbeating (so a crashed node does not leave
- * its users online for ever).
+ * its users online for ever). At start, the sessions this node's previous run left end first.
  */
 @Singleton
 @Startup
@@ -47,6 +47,10 @@ public class NodeRegistry {
             address = InetAddress.getLocalHost().getHostName() + "/" + ProcessHandle.current().pid();
         } catch (Exception e) {
             address = "pid-" + ProcessHandle.current().pid();
+        }
+        // before this run's first heartbeat overwrites the last one of the run before
+        for (int ended; (ended = sessions.endLeftoverSessions(node.nodeId())) > 0; ) {
+            LOG.info(ended + " device session(s) left over from this node's previous run ended");
         }
         routes.heartbeatNode(node.nodeId(), address, true);
     }

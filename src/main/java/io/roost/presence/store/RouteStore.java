@@ -315,6 +315,23 @@ public class RouteStore {
     }
 
     /**
+     * Deletes up to 10,000 routes that name {@code nodeId}, with that node's last heartbeat (null:
+     * it never registered): a starting node's leftovers from its previous run.
+     */
+    @TransactionAttribute(TransactionAttributeType.REQUIRED)
+    public Expired releaseNode(int nodeId) {
+        List<OffsetDateTime> heartbeat = select("SELECT heartbeat_at FROM presence_node WHERE node_id = ?",
+                rs -> rs.getObject(1, OffsetDateTime.class), nodeId);
+        List<DeviceRoute> released = routes("""
+                DELETE FROM presence_device_route WHERE ctid IN (
+                    SELECT ctid FROM presence_device_route WHERE node_id = ? LIMIT 10000 FOR UPDATE SKIP LOCKED)
+                RETURNING\s""" + COLUMNS, nodeId);
+        Map<Integer, OffsetDateTime> node = new HashMap<>();
+        node.put(nodeId, heartbeat.isEmpty() ? null : heartbeat.get(0));
+        return new Expired(released, node);
+    }
+
+    /**
      * The nodes that hold routes but stopped heartbeating (or never registered), with their last
      * heartbeat. The nodes holding routes are found by skipping through the node index, one probe
      * per node, so this runs every few seconds without reading every route (it used to join every
