@@ -47,6 +47,16 @@ public final class Database {
         }
     }
 
+    /** Runs one insert, update or delete on this connection; how many rows it changed. */
+    public static int execute(Connection c, String sql, Object... params) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(sql)) {
+            for (int i = 0; i < params.length; i++) {
+                ps.setObject(i + 1, params[i]);
+            }
+            return ps.executeUpdate();
+        }
+    }
+
     /** The plan PostgreSQL would run {@code sql} with, as EXPLAIN prints it. */
     public static String plan(Statement st, String sql) throws SQLException {
         StringBuilder plan = new StringBuilder();

@@ -26,8 +26,10 @@ import io.roost.it.Deployments;
 import io.roost.it.LockOrder;
 import io.roost.it.Wait;
 import io.roost.platform.api.Page;
+import io.roost.platform.ids.Snowflake;
 import io.roost.platform.json.Jsonp;
 import io.roost.platform.security.Roles;
+import io.roost.presence.session.DeviceSessions;
 import jakarta.annotation.Resource;
 import jakarta.inject.Inject;
 import jakarta.json.JsonObject;
@@ -93,6 +95,9 @@ class ChatInContainerIT {
 
     @Inject
     ChatHousekeeping housekeeping;
+
+    @Inject
+    DeviceSessions sessions;
 
     long user() {
         return accounts.create("ci-" + UUID.randomUUID().toString().substring(0, 12), "long enough password", Set.of(Roles.USER)).getId();
@@ -657,6 +662,46 @@ class ChatInContainerIT {
     /** A report of no device (no route at all) of message {@code seq}, named as {@link #device} names it. */
     private static OfflinePushStore.Undelivered noDevice(long recipient, long peer, long seq) {
         return new OfflinePushStore.Undelivered(recipient, peer, peer, 1000 + seq, seq, Long.toString(seq), 1, false);
+    }
+
+    /**
+     * A node starting again ends the sessions its previous run left at once: the user is offline,
+     * and the message that run never saw acknowledged takes the offline path (one device's report
+     * of it, named in the user's buffer row). Another node's routes stay.
+     */
+    @Test
+    void aStartingNodeEndsItsPreviousRunsSessionsAndTheirUnacknowledgedMessagesGoOffline() throws Exception {
+        long a = user();
+        long b = user();
+        long elsewhere = user();
+        int restarting = 9006; // its last heartbeat 10 s ago: not lost to the other nodes yet
+        int live = 9007;
+        long msgId = Snowflake.firstIdAt(System.currentTimeMillis()); // a message of now, pushed to b by the run that died
+        try (Connection c = db.getConnection()) {
+            for (int[] node : new int[][] {{restarting, 10}, {live, 0}}) {
+                Database.execute(c, """
+                        INSERT INTO presence_node (node_id, address, started_at, heartbeat_at)
+                        VALUES (?, 'test:8080', now() - interval '1 hour', now() - make_interval(secs => ?))
+                        ON CONFLICT (node_id) DO UPDATE SET heartbeat_at = EXCLUDED.heartbeat_at""", node[0], node[1]);
+            }
+            Database.execute(c, """
+                    INSERT INTO presence_device_route (uid, device_type, session_key, node_id, connection_id, device_id, epoch, login_at)
+                    VALUES (?, 'android', '', ?, ?, 'd', 1, now() - interval '1 minute'), (?, 'android', '', ?, ?, 'd', 1, now())""",
+                    b, restarting, "left-" + b, elsewhere, live, "live-" + elsewhere);
+            Database.execute(c, """
+                    INSERT INTO chat_timeline (owner_uid, peer_uid, seq, msg_id, sender_uid, send_id, msg_type, body)
+                    VALUES (?, ?, 1, ?, ?, 's-left', 'text', '{"text":"left behind"}')""", b, a, msgId, a);
+            Database.execute(c, """
+                    INSERT INTO chat_conversation (owner_uid, peer_uid, last_seq, last_msg_id, last_sender_uid, last_preview, unread, sync_version)
+                    VALUES (?, ?, 1, ?, ?, 'left behind', 1, 1)""", b, a, msgId, a);
+        }
+        assertEquals(1, sessions.endLeftoverSessions(restarting));
+        assertEquals(0, sessions.endLeftoverSessions(restarting), "nothing left");
+        assertTrue(sessions.routesOf(b).isEmpty(), "b is offline at once");
+        assertEquals(List.of(1L, a, msgId, 1L, "left behind"), offlinePushRow(b));
+        assertEquals(1, sessions.routesOf(elsewhere).size(), "another node's route stays");
+        sessions.logout("live-" + elsewhere);
+        deleteOfflinePushRow(b);
     }
 
     /** Adds to the buffer in one transaction, not due for an hour (the flush timer leaves the row alone). */

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.roost.it.Database;
 import io.roost.it.Deployments;
 import io.roost.presence.session.DeviceSessions;
 import io.roost.presence.session.DeviceSessions.Login;
@@ -46,7 +47,7 @@ class LoginBatchInContainerIT {
 
     @Deployment
     static WebArchive deployment() {
-        return Deployments.roost().addClasses(LoginBatchInContainerIT.class);
+        return Deployments.roost().addClasses(LoginBatchInContainerIT.class, Database.class);
     }
 
     @Inject
@@ -175,15 +176,15 @@ class LoginBatchInContainerIT {
         int lostNode = 9001; // registered, silent for an hour
         int unknownNode = 9002; // never registered
         try (Connection c = db.getConnection()) {
-            execute(c, """
+            Database.execute(c, """
                     INSERT INTO presence_node (node_id, address, started_at, heartbeat_at)
                     VALUES (?, 'lost:8080', now() - interval '2 hours', now() - interval '1 hour')
                     ON CONFLICT (node_id) DO UPDATE SET heartbeat_at = now() - interval '1 hour'""", lostNode);
-            execute(c, "DELETE FROM presence_node WHERE node_id = ?", unknownNode);
-            execute(c, """
+            Database.execute(c, "DELETE FROM presence_node WHERE node_id = ?", unknownNode);
+            Database.execute(c, """
                     INSERT INTO presence_device_route (uid, device_type, session_key, node_id, connection_id, device_id, epoch)
                     VALUES (?, 'android', '', ?, ?, 'd', 1)""", onLostNode, lostNode, connection());
-            execute(c, """
+            Database.execute(c, """
                     INSERT INTO presence_device_route (uid, device_type, session_key, node_id, connection_id, device_id, epoch)
                     VALUES (?, 'ios', '', ?, ?, 'd', 1)""", onUnknownNode, unknownNode, connection());
         }
@@ -195,15 +196,6 @@ class LoginBatchInContainerIT {
         assertEquals(Set.of("android"), routesByType(onThisNode).keySet(), "this node's routes stay");
         assertEquals(Set.of(onThisNode), sessions.onlineAmong(List.of(onLostNode, onUnknownNode, onThisNode)));
         sessions.logout(sessions.routesOf(onThisNode).get(0).connectionId());
-    }
-
-    private static void execute(Connection c, String sql, Object... parameters) throws Exception {
-        try (PreparedStatement ps = c.prepareStatement(sql)) {
-            for (int i = 0; i < parameters.length; i++) {
-                ps.setObject(i + 1, parameters[i]);
-            }
-            ps.executeUpdate();
-        }
     }
 
     private Map<String, Set<String>> routesByType(long uid) {
