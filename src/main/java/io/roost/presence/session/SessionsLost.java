@@ -6,8 +6,9 @@ import java.util.List;
 /**
  * Device sessions whose node stopped (it crashed, or lost the database): another node's expiry
  * removed their routes once the node's heartbeat was 30 s old, or the node itself did as it started
- * again. Fired in that transaction, so an observer's writes commit with the removal or not at all. What the lost node held in memory for these devices is gone with
- * it: the pushes it was waiting to see acknowledged, and what was forwarded to it after it stopped.
+ * again. Fired in that transaction, so an observer's writes commit with the removal or not at all.
+ * What the lost node held in memory for these devices is gone with it: the pushes it was waiting
+ * to see acknowledged, and what was forwarded to it after it stopped.
  */
 public record SessionsLost(List<Lost> sessions) {
 

@@ -289,8 +289,8 @@ public class RouteStore {
     }
 
     /**
-     * What {@link #expire} removed: the routes, and the nodes found lost with when each last
-     * heartbeated (null: it never registered).
+     * What {@link #expire} or {@link #releaseNode} removed: the routes, and the nodes whose routes
+     * were lost, with when each last heartbeated (null: it never registered).
      */
     public record Expired(List<DeviceRoute> routes, Map<Integer, OffsetDateTime> lostNodes) {
     }
