@@ -37,18 +37,27 @@ public final class Routes {
      * runs it): a node is lost once that passes 30 s, and the live nodes' expiry takes its routes.
      */
     public static void node(int nodeId, Duration silentFor) throws SQLException {
-        update("""
+        try (Connection c = Database.connect()) {
+            node(c, nodeId, silentFor);
+        }
+    }
+
+    /** {@link #node(int, Duration)} on this connection (an in-container test's, from the server's data source). */
+    public static void node(Connection c, int nodeId, Duration silentFor) throws SQLException {
+        Database.execute(c, """
                 INSERT INTO presence_node (node_id, address, started_at, heartbeat_at)
                 VALUES (?, 'nobody:8080', now() - interval '1 hour', now() - make_interval(secs => ?))
                 ON CONFLICT (node_id) DO UPDATE SET heartbeat_at = EXCLUDED.heartbeat_at""", nodeId, silentFor.toMillis() / 1000.0);
     }
 
     private static void update(String sql, Object... parameters) throws SQLException {
-        try (Connection c = Database.connect(); PreparedStatement ps = c.prepareStatement(sql)) {
+        try (Connection c = Database.connect()) {
             for (int i = 0; i < parameters.length; i++) {
-                ps.setObject(i + 1, parameters[i] instanceof String[] texts ? c.createArrayOf("varchar", texts) : parameters[i]);
+                if (parameters[i] instanceof String[] texts) {
+                    parameters[i] = c.createArrayOf("varchar", texts);
+                }
             }
-            ps.executeUpdate();
+            Database.execute(c, sql, parameters);
         }
     }
 

@@ -373,12 +373,9 @@ class ChatDeliveryIT extends DeployedRoost {
     }
 
     private static void setDeliveredSeq(User owner, User peer, long seq) throws Exception {
-        try (Connection c = Database.connect(); PreparedStatement ps = c.prepareStatement(
-                "UPDATE chat_conversation SET delivered_seq = ? WHERE owner_uid = ? AND peer_uid = ?")) {
-            ps.setLong(1, seq);
-            ps.setLong(2, Long.parseLong(owner.id()));
-            ps.setLong(3, Long.parseLong(peer.id()));
-            assertEquals(1, ps.executeUpdate());
+        try (Connection c = Database.connect()) {
+            assertEquals(1, Database.execute(c, "UPDATE chat_conversation SET delivered_seq = ? WHERE owner_uid = ? AND peer_uid = ?",
+                    seq, Long.parseLong(owner.id()), Long.parseLong(peer.id())));
         }
     }
 

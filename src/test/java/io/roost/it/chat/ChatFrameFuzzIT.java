@@ -55,7 +55,7 @@ class ChatFrameFuzzIT extends DeployedRoost {
         User b = chats.user();
         WsDevice device = WsDevice.login(baseUrl, a.token(), "web", "w");
         Frames frames = new Frames(random, a, b);
-        Set<Long> storedSeqs = new TreeSet<>();
+        TreeSet<Long> storedSeqs = new TreeSet<>();
         List<String> failures = new ArrayList<>();
         try {
             for (int i = 0; i < FRAMES; i++) {
@@ -91,7 +91,7 @@ class ChatFrameFuzzIT extends DeployedRoost {
             long stored = Database.queryLong(c, "SELECT count(*) FROM chat_timeline WHERE owner_uid = ? AND sender_uid = ?", aId, aId);
             assertEquals(storedSeqs.size(), stored, "only what was answered as stored is stored (seed " + seed + ")");
             if (!storedSeqs.isEmpty()) {
-                assertEquals(storedSeqs.size(), ((TreeSet<Long>) storedSeqs).last(), "gap-free seqs (seed " + seed + ")");
+                assertEquals(storedSeqs.size(), storedSeqs.last(), "gap-free seqs (seed " + seed + ")");
             }
         }
     }

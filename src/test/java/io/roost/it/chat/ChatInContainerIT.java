@@ -24,6 +24,7 @@ import io.roost.identity.AccountService;
 import io.roost.it.Database;
 import io.roost.it.Deployments;
 import io.roost.it.LockOrder;
+import io.roost.it.Routes;
 import io.roost.it.Wait;
 import io.roost.platform.api.Page;
 import io.roost.platform.ids.Snowflake;
@@ -65,7 +66,7 @@ class ChatInContainerIT {
 
     @Deployment
     static WebArchive deployment() {
-        return Deployments.roost().addClasses(ChatInContainerIT.class, Database.class, Wait.class, Wait.Condition.class, LockOrder.class,
+        return Deployments.roost().addClasses(ChatInContainerIT.class, Database.class, Routes.class, Wait.class, Wait.Condition.class, LockOrder.class,
                 LockOrder.Outcome.class);
     }
 
@@ -678,12 +679,8 @@ class ChatInContainerIT {
         int live = 9007;
         long msgId = Snowflake.firstIdAt(System.currentTimeMillis()); // a message of now, pushed to b by the run that died
         try (Connection c = db.getConnection()) {
-            for (int[] node : new int[][] {{restarting, 10}, {live, 0}}) {
-                Database.execute(c, """
-                        INSERT INTO presence_node (node_id, address, started_at, heartbeat_at)
-                        VALUES (?, 'test:8080', now() - interval '1 hour', now() - make_interval(secs => ?))
-                        ON CONFLICT (node_id) DO UPDATE SET heartbeat_at = EXCLUDED.heartbeat_at""", node[0], node[1]);
-            }
+            Routes.node(c, restarting, Duration.ofSeconds(10));
+            Routes.node(c, live, Duration.ZERO);
             Database.execute(c, """
                     INSERT INTO presence_device_route (uid, device_type, session_key, node_id, connection_id, device_id, epoch, login_at)
                     VALUES (?, 'android', '', ?, ?, 'd', 1, now() - interval '1 minute'), (?, 'android', '', ?, ?, 'd', 1, now())""",
