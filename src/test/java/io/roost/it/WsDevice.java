@@ -77,11 +77,25 @@ public final class WsDevice implements WebSocket.Listener {
      * ({@code type}Ret, skipping other frames), which must carry the request's seq.
      */
     public JsonObject op(String type, String fields) throws InterruptedException {
-        String seq = Integer.toString(ops.incrementAndGet());
-        send("{\"v\":1,\"type\":\"" + type + "\",\"seq\":\"" + seq + "\"," + fields + "}");
+        String seq = sendOp(type, fields);
         JsonObject ret = await(type + "Ret");
         assertEquals(seq, ret.getString("seq"), ret.toString());
         return ret;
+    }
+
+    /**
+     * Sends the request frame and drops the connection before its answer can come, as a phone that
+     * loses its network right after a send: the server finds out when the socket fails.
+     */
+    public void sendOpAndDrop(String type, String fields) {
+        sendOp(type, fields);
+        abort();
+    }
+
+    private String sendOp(String type, String fields) {
+        String seq = Integer.toString(ops.incrementAndGet());
+        send("{\"v\":1,\"type\":\"" + type + "\",\"seq\":\"" + seq + "\"," + fields + "}");
+        return seq;
     }
 
     /** A {@code friendOp} frame and its answer. */

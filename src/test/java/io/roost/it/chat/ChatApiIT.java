@@ -398,8 +398,7 @@ class ChatApiIT extends DeployedRoost {
         String frame = "\"op\":\"send\",\"peer\":\"" + b.id() + "\",\"sendId\":\"" + sendId
                 + "\",\"msgType\":\"text\",\"body\":{\"text\":\"sent while the network went\"}";
         WsDevice dropped = WsDevice.login(baseUrl, a.token(), "web", "w");
-        dropped.send("{\"v\":1,\"type\":\"chatOp\",\"seq\":\"s1\"," + frame + "}");
-        dropped.abort();
+        dropped.sendOpAndDrop("chatOp", frame);
         WsDevice again = WsDevice.login(baseUrl, a.token(), "web", "w");
         try {
             JsonObject answer = again.op("chatOp", frame);

@@ -542,8 +542,7 @@ class ChatDeliveryIT extends DeployedRoost {
             String fields = "\"op\":\"send\",\"peer\":\"" + to.id() + "\",\"sendId\":\"m" + n
                     + "\",\"msgType\":\"text\",\"body\":{\"text\":\"m" + n + "\"}";
             if (dropAfter) {
-                device.send("{\"v\":1,\"type\":\"chatOp\",\"seq\":\"dropped\"," + fields + "}");
-                device.abort(); // no close frame: the server finds out when the socket fails
+                device.sendOpAndDrop("chatOp", fields);
                 connect();
             }
             JsonObject answer = device.op("chatOp", fields);
