@@ -59,12 +59,13 @@ public class OfflinePushes {
     }
 
     /**
-     * Devices lost with their node: that node can no longer send what they did not acknowledge to
-     * the offline path, so it goes there now, in the expiry's transaction (once). For each lost
-     * device's user: the peers' messages above the delivered cursor that were sent since the lost
-     * node could last have settled them itself, which is its last heartbeat less the time a push
+     * Sessions ended by expiry: if their node stopped, it can no longer send what they did not
+     * acknowledge to the offline path, so it goes there now, in the expiry's transaction (once). For
+     * each lost device's user: the peers' messages above the delivered cursor that were sent since
+     * the node could last have settled them itself, which is its last heartbeat less the time a push
      * waits for its acknowledgements (or the login, if later). Counted as device reports, so a
-     * message that two lost devices of one user missed counts once.
+     * message that two lost devices of one user missed counts once, and so does one that a live
+     * node reports again as it closes a silent device's connection.
      */
     void onSessionsLost(@Observes SessionsLost lost) {
         Map<Long, Instant> since = unsettledSince(lost.sessions(), settings.ackTimeout().multipliedBy(1L + settings.ackRetries()));

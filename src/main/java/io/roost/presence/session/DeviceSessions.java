@@ -148,8 +148,8 @@ public class DeviceSessions {
     }
 
     /**
-     * Expires silent sessions and those of lost nodes; their connections get kicked, and the
-     * sessions of lost nodes are announced ({@link SessionsLost}) in this transaction.
+     * Expires silent sessions and those of lost nodes; their connections get kicked, and all of them
+     * are announced ({@link SessionsLost}) in this transaction.
      */
     @Transactional
     public int expire() {
@@ -168,16 +168,14 @@ public class DeviceSessions {
         return ended(routes.releaseNode(nodeId));
     }
 
-    /** Ends the removed routes' sessions (login log, kicks, presence) and announces those of lost nodes. */
+    /** Ends the removed routes' sessions (login log, kicks, presence) and announces them. */
     private int ended(RouteStore.Expired expired) {
         List<DeviceRoute> gone = expired.routes();
         List<OutboxPublisher.Message> journal = new ArrayList<>();
         List<SessionsLost.Lost> lost = new ArrayList<>();
         for (DeviceRoute r : gone) {
             end(r, isSilent(r) ? SessionEnded.TIMEOUT : SessionEnded.NODE_LOST, journal);
-            if (expired.lostNodes().containsKey(r.nodeId())) {
-                lost.add(new SessionsLost.Lost(r, expired.lostNodes().get(r.nodeId())));
-            }
+            lost.add(new SessionsLost.Lost(r, expired.nodeHeartbeats().get(r.nodeId())));
         }
         if (!lost.isEmpty()) {
             sessionsLost.fire(new SessionsLost(lost));

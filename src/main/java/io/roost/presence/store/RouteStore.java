@@ -289,10 +289,10 @@ public class RouteStore {
     }
 
     /**
-     * What {@link #expire} or {@link #releaseNode} removed: the routes, and the nodes whose routes
-     * were lost, with when each last heartbeated (null: it never registered).
+     * What {@link #expire} or {@link #releaseNode} removed: the routes, and when each node they
+     * name last heartbeated (null: it never registered).
      */
-    public record Expired(List<DeviceRoute> routes, Map<Integer, OffsetDateTime> lostNodes) {
+    public record Expired(List<DeviceRoute> routes, Map<Integer, OffsetDateTime> nodeHeartbeats) {
     }
 
     /** Deletes routes silent for longer than {@code timeout}, and those of nodes that stopped heartbeating. */
@@ -311,7 +311,11 @@ public class RouteStore {
                         SELECT ctid FROM presence_device_route WHERE node_id = ANY(?) LIMIT 10000 FOR UPDATE SKIP LOCKED)
                     RETURNING\s""" + COLUMNS, (Object) lost.keySet().toArray(Integer[]::new)));
         }
-        return new Expired(all, lost);
+        // a silent route's node may have stopped too, not yet for long enough to count as lost: its heartbeat says since when
+        Map<Integer, OffsetDateTime> heartbeats = heartbeats(all.stream().map(DeviceRoute::nodeId)
+                .filter(n -> !lost.containsKey(n)).collect(Collectors.toSet()));
+        heartbeats.putAll(lost);
+        return new Expired(all, heartbeats);
     }
 
     /**
@@ -320,15 +324,24 @@ public class RouteStore {
      */
     @TransactionAttribute(TransactionAttributeType.REQUIRED)
     public Expired releaseNode(int nodeId) {
-        List<OffsetDateTime> heartbeat = select("SELECT heartbeat_at FROM presence_node WHERE node_id = ?",
-                rs -> rs.getObject(1, OffsetDateTime.class), nodeId);
+        Map<Integer, OffsetDateTime> heartbeat = heartbeats(Set.of(nodeId));
         List<DeviceRoute> released = routes("""
                 DELETE FROM presence_device_route WHERE ctid IN (
                     SELECT ctid FROM presence_device_route WHERE node_id = ? LIMIT 10000 FOR UPDATE SKIP LOCKED)
                 RETURNING\s""" + COLUMNS, nodeId);
-        Map<Integer, OffsetDateTime> node = new HashMap<>();
-        node.put(nodeId, heartbeat.isEmpty() ? null : heartbeat.get(0));
-        return new Expired(released, node);
+        return new Expired(released, heartbeat);
+    }
+
+    /** When each of the nodes last heartbeated (null: it never registered). */
+    private Map<Integer, OffsetDateTime> heartbeats(Set<Integer> nodeIds) {
+        Map<Integer, OffsetDateTime> at = new HashMap<>();
+        if (nodeIds.isEmpty()) {
+            return at;
+        }
+        nodeIds.forEach(n -> at.put(n, null));
+        select("SELECT node_id, heartbeat_at FROM presence_node WHERE node_id = ANY(?)",
+                rs -> at.put(rs.getInt(1), rs.getObject(2, OffsetDateTime.class)), (Object) nodeIds.toArray(Integer[]::new));
+        return at;
     }
 
     /**

@@ -276,8 +276,7 @@ class ChatDeliveryIT extends DeployedRoost {
         chats.sendText(a, b, "anyone home");
         Wait.until("the stale route is repaired", Duration.ofSeconds(5), () -> !Routes.exists(ghost));
         LoginLog.await(baseUrl, b.id(), List.of("unreachable"));
-        JsonObject push = offlinePushes.events(b.id()).poll(20, TimeUnit.SECONDS);
-        assertNotNull(push, "no offline push for " + b.id());
+        JsonObject push = offlinePush(b);
         assertEquals(1, push.getInt("count"), push.toString());
     }
 
@@ -305,8 +304,7 @@ class ChatDeliveryIT extends DeployedRoost {
         assertEquals("ack_timeout", kick.getString("reason"), kick.toString());
         assertEquals(1008, silent.closeCode());
         LoginLog.await(baseUrl, b.id(), List.of("ack_timeout"));
-        JsonObject push = offlinePushes.events(b.id()).poll(20, TimeUnit.SECONDS);
-        assertNotNull(push, "no offline push for " + b.id());
+        JsonObject push = offlinePush(b);
         assertEquals(sent.getString("msgId"), push.getString("msgId"), push.toString());
         assertEquals(0, chats.conversation(b, a).getInt("deliveredSeq"));
     }
@@ -330,8 +328,7 @@ class ChatDeliveryIT extends DeployedRoost {
         for (WsDevice d : silent) {
             assertEquals("ack_timeout", d.await("kick").getString("reason"));
         }
-        JsonObject push = offlinePushes.events(b.id()).poll(20, TimeUnit.SECONDS);
-        assertNotNull(push, "no offline push for " + b.id());
+        JsonObject push = offlinePush(b);
         assertEquals(1, push.getInt("count"), push.toString());
         assertNull(offlinePushes.events(b.id()).poll(6, TimeUnit.SECONDS), "one event");
     }
@@ -344,17 +341,39 @@ class ChatDeliveryIT extends DeployedRoost {
      */
     @Test
     void whatTheDevicesOfALostNodeDidNotAcknowledgeGoesOfflineWhenItsRoutesExpire() throws Exception {
+        int dyingNode = 9103;
+        devicesOfAStoppingNodeGoOffline(dyingNode, devices -> {
+            Routes.heartbeat(devices);
+            Routes.node(dyingNode, Duration.ofSeconds(31));
+        }, "node_lost");
+    }
+
+    /**
+     * The same when the devices' heartbeat timeout (8 s in this suite) is shorter than a node's
+     * (30 s): the stopped node's devices fall silent before the node counts as lost, and their
+     * routes expire as silent ones, with the node's last heartbeat.
+     */
+    @Test
+    void whatTheSilentDevicesOfAStoppedNodeDidNotAcknowledgeGoesOfflineBeforeTheNodeCountsAsLost() throws Exception {
+        int stoppedNode = 9104;
+        devicesOfAStoppingNodeGoOffline(stoppedNode, devices -> Routes.node(stoppedNode, Duration.ofSeconds(10)), "timeout");
+    }
+
+    private interface NodeStop {
+        void stop(String... devices) throws Exception;
+    }
+
+    private void devicesOfAStoppingNodeGoOffline(int node, NodeStop stop, String loginLogEvent) throws Exception {
         Chats chats = chats();
         User a = chats.user();
         User b = chats.user();
-        int dyingNode = 9103;
         chats.sendText(a, b, "before the login");
         assertEquals(1, offlinePush(b).getInt("count"), "b was offline");
-        Routes.node(dyingNode, Duration.ZERO);
+        Routes.node(node, Duration.ZERO);
         Wait.sleep(50); // the login after that message, on every clock
         String[] devices = {"dying-phone-" + b.id(), "dying-desk-" + b.id()};
-        Routes.ghost(b.id(), dyingNode, "android", devices[0]);
-        Routes.ghost(b.id(), dyingNode, "desktop", devices[1]);
+        Routes.ghost(b.id(), node, "android", devices[0]);
+        Routes.ghost(b.id(), node, "desktop", devices[1]);
         chats.sendText(a, b, "acknowledged");
         setDeliveredSeq(b, a, 2); // as the dying node's devices reported it
         chats.sendText(a, b, "forwarded 1");
@@ -363,9 +382,8 @@ class ChatDeliveryIT extends DeployedRoost {
         Routes.heartbeat(devices); // the devices stay alive (the suite's heartbeat timeout is 8 s): only their node dies
         assertNull(offlinePushes.events(b.id()).poll(6, TimeUnit.SECONDS), "the node lives: it pushes (the forwards wait for it)");
 
-        Routes.heartbeat(devices);
-        Routes.node(dyingNode, Duration.ofSeconds(31));
-        LoginLog.await(baseUrl, b.id(), List.of("node_lost"));
+        stop.stop(devices);
+        LoginLog.await(baseUrl, b.id(), List.of(loginLogEvent));
         JsonObject push = offlinePush(b);
         assertEquals(2, push.getInt("count"), push.toString());
         assertEquals(last.getString("msgId"), push.getString("msgId"), push.toString());
