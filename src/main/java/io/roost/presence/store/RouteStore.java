@@ -290,7 +290,7 @@ public class RouteStore {
 
     /**
      * What {@link #expire} or {@link #releaseNode} removed: the routes, and when each node they
-     * name last heartbeated (null: it never registered).
+     * name last heartbeated (null: it never registered); it may name other nodes too.
      */
     public record Expired(List<DeviceRoute> routes, Map<Integer, OffsetDateTime> nodeHeartbeats) {
     }
@@ -298,24 +298,21 @@ public class RouteStore {
     /** Deletes routes silent for longer than {@code timeout}, and those of nodes that stopped heartbeating. */
     @TransactionAttribute(TransactionAttributeType.REQUIRED)
     public Expired expire(Duration timeout, Duration nodeTimeout) {
-        // the lost nodes first: a lost node's silent routes go below, and it must still be known as lost for them
-        Map<Integer, OffsetDateTime> lost = lostNodes(nodeTimeout);
+        // the nodes first: a lost node's silent routes go below, and it must still be known as lost for them; a silent
+        // route's node may have stopped too, not yet for long enough to count as lost, and its heartbeat says since when
+        HeldNodes held = heldNodes(nodeTimeout);
         List<DeviceRoute> all = new ArrayList<>(routes("""
                 DELETE FROM presence_device_route WHERE ctid IN (
                     SELECT ctid FROM presence_device_route WHERE last_heartbeat_at < now() - make_interval(secs => ?)
                     LIMIT 10000 FOR UPDATE SKIP LOCKED)
                 RETURNING\s""" + COLUMNS, timeout.toMillis() / 1000.0));
-        if (!lost.isEmpty()) {
+        if (!held.lost().isEmpty()) {
             all.addAll(routes("""
                     DELETE FROM presence_device_route WHERE ctid IN (
                         SELECT ctid FROM presence_device_route WHERE node_id = ANY(?) LIMIT 10000 FOR UPDATE SKIP LOCKED)
-                    RETURNING\s""" + COLUMNS, (Object) lost.keySet().toArray(Integer[]::new)));
+                    RETURNING\s""" + COLUMNS, (Object) held.lost().toArray(Integer[]::new)));
         }
-        // a silent route's node may have stopped too, not yet for long enough to count as lost: its heartbeat says since when
-        Map<Integer, OffsetDateTime> heartbeats = heartbeats(all.stream().map(DeviceRoute::nodeId)
-                .filter(n -> !lost.containsKey(n)).collect(Collectors.toSet()));
-        heartbeats.putAll(lost);
-        return new Expired(all, heartbeats);
+        return new Expired(all, held.heartbeats());
     }
 
     /**
@@ -324,51 +321,51 @@ public class RouteStore {
      */
     @TransactionAttribute(TransactionAttributeType.REQUIRED)
     public Expired releaseNode(int nodeId) {
-        Map<Integer, OffsetDateTime> heartbeat = heartbeats(Set.of(nodeId));
+        List<OffsetDateTime> heartbeat = select("SELECT heartbeat_at FROM presence_node WHERE node_id = ?",
+                rs -> rs.getObject(1, OffsetDateTime.class), nodeId);
         List<DeviceRoute> released = routes("""
                 DELETE FROM presence_device_route WHERE ctid IN (
                     SELECT ctid FROM presence_device_route WHERE node_id = ? LIMIT 10000 FOR UPDATE SKIP LOCKED)
                 RETURNING\s""" + COLUMNS, nodeId);
-        return new Expired(released, heartbeat);
+        Map<Integer, OffsetDateTime> node = new HashMap<>();
+        node.put(nodeId, heartbeat.isEmpty() ? null : heartbeat.get(0));
+        return new Expired(released, node);
     }
 
-    /** When each of the nodes last heartbeated (null: it never registered). */
-    private Map<Integer, OffsetDateTime> heartbeats(Set<Integer> nodeIds) {
-        Map<Integer, OffsetDateTime> at = new HashMap<>();
-        if (nodeIds.isEmpty()) {
-            return at;
-        }
-        nodeIds.forEach(n -> at.put(n, null));
-        select("SELECT node_id, heartbeat_at FROM presence_node WHERE node_id = ANY(?)",
-                rs -> at.put(rs.getInt(1), rs.getObject(2, OffsetDateTime.class)), (Object) nodeIds.toArray(Integer[]::new));
-        return at;
+    /** The nodes that hold routes, with their last heartbeat (null: never registered), and which of them are lost. */
+    private record HeldNodes(Map<Integer, OffsetDateTime> heartbeats, Set<Integer> lost) {
     }
 
     /**
-     * The nodes that hold routes but stopped heartbeating (or never registered), with their last
-     * heartbeat. The nodes holding routes are found by skipping through the node index, one probe
-     * per node, so this runs every few seconds without reading every route (it used to join every
-     * route with its node: 28 ms idle at 19,000 routes, 128 ms in a login burst).
+     * The nodes that hold routes, and those of them that stopped heartbeating (or never
+     * registered). They are found by skipping through the node index, one probe per node, so this
+     * runs every few seconds without reading every route (it used to join every route with its
+     * node: 28 ms idle at 19,000 routes, 128 ms in a login burst).
      */
-    private Map<Integer, OffsetDateTime> lostNodes(Duration nodeTimeout) {
+    private HeldNodes heldNodes(Duration nodeTimeout) {
         try (Connection c = dataSource.getConnection(); PreparedStatement ps = CustomPlans.prepare(c, """
                 WITH RECURSIVE held(node_id) AS (
                     (SELECT node_id FROM presence_device_route ORDER BY node_id LIMIT 1)
                     UNION ALL
                     SELECT (SELECT r.node_id FROM presence_device_route r WHERE r.node_id > h.node_id ORDER BY r.node_id LIMIT 1)
                     FROM held h WHERE h.node_id IS NOT NULL)
-                SELECT h.node_id, n.heartbeat_at FROM held h LEFT JOIN presence_node n ON n.node_id = h.node_id
-                WHERE h.node_id IS NOT NULL AND (n.node_id IS NULL OR n.heartbeat_at < now() - make_interval(secs => ?))""")) {
+                SELECT h.node_id, n.heartbeat_at, n.node_id IS NULL OR n.heartbeat_at < now() - make_interval(secs => ?)
+                FROM held h LEFT JOIN presence_node n ON n.node_id = h.node_id
+                WHERE h.node_id IS NOT NULL""")) {
             ps.setDouble(1, nodeTimeout.toMillis() / 1000.0);
-            Map<Integer, OffsetDateTime> lost = new LinkedHashMap<>();
+            Map<Integer, OffsetDateTime> heartbeats = new HashMap<>();
+            Set<Integer> lost = new HashSet<>();
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    lost.put(rs.getInt(1), rs.getObject(2, OffsetDateTime.class));
+                    heartbeats.put(rs.getInt(1), rs.getObject(2, OffsetDateTime.class));
+                    if (rs.getBoolean(3)) {
+                        lost.add(rs.getInt(1));
+                    }
                 }
             }
-            return lost;
+            return new HeldNodes(heartbeats, lost);
         } catch (SQLException e) {
-            throw new IllegalStateException("lost node lookup failed: " + e.getMessage(), e);
+            throw new IllegalStateException("node lookup failed: " + e.getMessage(), e);
         }
     }
 
