@@ -53,6 +53,7 @@ trap cleanup EXIT
 field() { awk -v k="$2" '/^RESULT/ { for (i=1;i<=NF;i++) { split($i,a,"="); if (a[1]==k) print a[2] } }' "$1"; }
 
 # ---------------------------------------------------------------- Roost
+BOX=$(box_gauge "$CP")  # on a quiet box, before anything of the run starts
 rm -rf "$ROOST_DATA_DIR" "$ROOST_DATA_DIR.wildfly-gc.log" "$ROOST_DATA_DIR.generator-gc.log" "$ROOST_DATA_DIR.start.log" "$GO" "$GO.heap" "$OUT" "$ROOST_DATA_DIR.jstack" "$ROOST_DATA_DIR.pgwait" "$ROOST_DATA_DIR".threads-* "$ROOST_DATA_DIR".runq-*
 bin/roost start > "$ROOST_DATA_DIR.start.log" 2>&1 &
 for _ in $(seq 1 300); do grep -q "Roost is up" "$ROOST_DATA_DIR.start.log" 2>/dev/null && break; sleep 1; done
@@ -158,6 +159,7 @@ fi
 echo
 echo "machine: $(nproc) cores, $(free -g | awk '/Mem/ {print $2}') GiB"
 echo "pgbench single-row conditional upsert (64 clients, same database): $PG_TPS tps"
+echo "box gauge (quiet, before the run): $BOX"
 echo "PostgreSQL commits (pgbench and Roost alike): $PG_COMMIT"
 echo "write-ahead log: $WAL_READY recycled 16 MB segments ahead at the start (--wal-segments=$WAL_SEGMENTS)"
 echo "$ROOST_BLOCK"
