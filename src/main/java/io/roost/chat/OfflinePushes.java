@@ -115,7 +115,7 @@ public class OfflinePushes {
 
     static JsonObjectBuilder event(OfflinePushStore.Due d) {
         JsonObjectBuilder b = Jsonp.PROVIDER.createObjectBuilder().add("recipient", Long.toString(d.recipient()))
-                .add("count", d.pending()).add("firstAt", d.firstAt().toInstant().toEpochMilli());
+                .add("count", d.pending()).add("unread", d.unread()).add("firstAt", d.firstAt().toInstant().toEpochMilli());
         if (!"none".equals(d.pushPreview())) {
             b.add("peer", Long.toString(d.peer())).add("from", Long.toString(d.sender()))
                     .add("msgId", Long.toString(d.msgId())).add("seq", d.seq());

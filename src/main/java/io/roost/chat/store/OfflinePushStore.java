@@ -27,10 +27,11 @@ public class OfflinePushStore {
     /**
      * A due row: {@code pending} messages gathered since {@code firstAt}, the last of them given;
      * {@code pushPreview} is the recipient's setting now, {@code deliveredSeq} how far the
-     * recipient's devices have acknowledged that last message's conversation.
+     * recipient's devices have acknowledged that last message's conversation, {@code unread} the
+     * recipient's unread messages in all conversations now (an app icon's badge).
      */
     public record Due(long recipient, int pending, long peer, long sender, long msgId, long seq, String preview,
-                      OffsetDateTime firstAt, String pushPreview, long deliveredSeq) {
+                      OffsetDateTime firstAt, String pushPreview, long deliveredSeq, long unread) {
     }
 
     @Resource(lookup = "java:jboss/datasources/RoostDS")
@@ -101,7 +102,8 @@ public class OfflinePushStore {
     /**
      * Removes and returns up to {@code limit} due rows that no other transaction holds; a message
      * recalled (or deleted by its recipient) since it was buffered loses its preview, so its text
-     * never reaches the push gateway.
+     * never reaches the push gateway. The unread total is summed over the recipient's conversation
+     * rows (their primary key's range): what the badge shows when the event goes out.
      */
     public List<Due> takeDue(int limit) {
         return Jdbc.query(dataSource, e -> new StatementFailed("chat offline push", e), """
@@ -112,13 +114,14 @@ public class OfflinePushStore {
                     RETURNING o.recipient_uid, o.pending, o.last_peer_uid, o.last_sender_uid, o.last_msg_id, o.last_seq, o.preview, o.first_at)
                 SELECT g.recipient_uid, g.pending, g.last_peer_uid, g.last_sender_uid, g.last_msg_id, g.last_seq,
                     CASE WHEN t.recalled OR t.deleted_for_owner THEN NULL ELSE g.preview END, g.first_at,
-                    coalesce(u.push_preview, 'full'), coalesce(c.delivered_seq, 0)
+                    coalesce(u.push_preview, 'full'), coalesce(c.delivered_seq, 0),
+                    (SELECT coalesce(sum(x.unread), 0) FROM chat_conversation x WHERE x.owner_uid = g.recipient_uid)
                 FROM gone g
                 LEFT JOIN chat_user u ON u.uid = g.recipient_uid
                 LEFT JOIN chat_conversation c ON c.owner_uid = g.recipient_uid AND c.peer_uid = g.last_peer_uid
                 LEFT JOIN chat_timeline t ON t.owner_uid = g.recipient_uid AND t.peer_uid = g.last_peer_uid AND t.seq = g.last_seq""",
                 rs -> new Due(rs.getLong(1), rs.getInt(2), rs.getLong(3), rs.getLong(4), rs.getLong(5), rs.getLong(6), rs.getString(7),
-                        rs.getObject(8, OffsetDateTime.class), rs.getString(9), rs.getLong(10)), limit);
+                        rs.getObject(8, OffsetDateTime.class), rs.getString(9), rs.getLong(10), rs.getLong(11)), limit);
     }
 
     private void update(String sql, Object... params) {

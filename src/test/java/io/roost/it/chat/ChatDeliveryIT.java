@@ -226,6 +226,28 @@ class ChatDeliveryIT extends DeployedRoost {
     }
 
     @Test
+    void anOfflinePushCarriesTheRecipientsUnreadMessagesOfEveryConversation() throws Exception {
+        Chats chats = chats();
+        User a = chats.user();
+        User c = chats.user();
+        User b = chats.user();
+        chats.sendText(c, b, "one");
+        chats.sendText(c, b, "two");
+        // b reads the first of them elsewhere (over REST: none of b's devices is online)
+        var read = http().post("api/v1/chat/users/me/conversations/" + c.id() + "/read", b.auth(), "{\"readSeq\":1}");
+        assertEquals(200, read.statusCode(), read.body());
+        for (int i = 0; i < 3; i++) {
+            chats.sendText(a, b, "three " + i);
+        }
+        // one event, or two if the window closed in between: the one naming a's last message went out after all of it
+        JsonObject last = offlinePush(b);
+        while (!a.id().equals(last.getString("from")) || last.getInt("seq") != 3) {
+            last = offlinePush(b);
+        }
+        assertEquals(4, last.getInt("unread"), "c's unread second and a's three: " + last);
+    }
+
+    @Test
     void anOfflinePushShowsWhatTheRecipientsPreviewSettingAllowsAndNoRecalledText() throws Exception {
         Chats chats = chats();
         User a = chats.user();
@@ -252,6 +274,7 @@ class ChatDeliveryIT extends DeployedRoost {
         assertFalse(who.containsKey("preview"), "who, not what: " + who);
         JsonObject count = offlinePush(none);
         assertEquals(1, count.getInt("count"), count.toString());
+        assertEquals(1, count.getInt("unread"), "the badge, whatever the preview: " + count);
         for (String hidden : List.of("from", "peer", "msgId", "seq", "preview")) {
             assertFalse(count.containsKey(hidden), "only how many: " + count);
         }
