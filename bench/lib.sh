@@ -91,7 +91,7 @@ pg_tools() {
 
 # The box's speed today apart from the database (BoxGauge): a loopback TCP round trip and a hand-off
 # between threads (kernel crossings and wake-ups, which a chat message's path is made of), and SHA-256
-# (computing alone). Prints "tcp X µs, hand-off Y µs, SHA-256 Z MB/s".
+# (computing alone). Prints "loopback TCP round trip X µs, thread hand-off Y µs, SHA-256 Z MB/s".
 box_gauge() {
   java -cp "$1" io.roost.bench.BoxGauge | awk '/^GAUGE/ { for (i=2;i<=NF;i++) { split($i,a,"="); v[a[1]]=a[2] }
     printf "loopback TCP round trip %s µs, thread hand-off %s µs, SHA-256 %s MB/s", v["tcp_round_trip_us"], v["hand_off_us"], v["sha256_mb_per_s"] }'
