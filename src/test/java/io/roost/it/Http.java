@@ -85,6 +85,24 @@ public final class Http {
         }
     }
 
+    /**
+     * The response, after checking that it succeeded (2xx): wraps every set-up call, so that a set-up
+     * that failed fails the test there instead of making a later negative check pass vacuously.
+     */
+    public static HttpResponse<String> ok(HttpResponse<String> response) {
+        int status = response.statusCode();
+        if (status < 200 || status > 299) {
+            throw new AssertionError(response.request().method() + " " + response.uri() + ": expected 2xx, got HTTP " + status
+                    + ": " + response.body());
+        }
+        return response;
+    }
+
+    /** The JSON body of a response that must have succeeded ({@link #ok}). */
+    public static JsonObject okJson(HttpResponse<String> response) {
+        return json(ok(response));
+    }
+
     public static JsonObject json(HttpResponse<String> response) {
         try {
             return json(response.body());
