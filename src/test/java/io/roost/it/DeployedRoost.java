@@ -2,26 +2,19 @@ package io.roost.it;
 
 import java.net.URI;
 import java.net.URL;
-import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.container.test.api.RunAsClient;
 import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.arquillian.test.api.ArquillianResource;
-import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * What every client-side IT starts from: the real roost.war deployed, and the test outside the
- * server, calling it over HTTP and WebSockets as apps, back ends and Agora do. (The in-container
- * ITs deploy their own classes with it, so they declare their deployment themselves.)
+ * What every client-side IT starts from: the real roost.war deployed (the suite's one deployment,
+ * {@link Deployments#suite()}), and the test outside the server, calling it over HTTP and
+ * WebSockets as apps, back ends and Agora do.
  */
 @ExtendWith(ArquillianExtension.class)
 @RunAsClient
 public abstract class DeployedRoost {
-
-    @Deployment(testable = false)
-    public static WebArchive deployment() {
-        return Deployments.roost();
-    }
 
     @ArquillianResource
     protected URL baseUrl;

@@ -31,21 +31,13 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.junit5.ArquillianExtension;
-import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /** In-container: the platform services injected, against the real database and broker. */
 @ExtendWith(ArquillianExtension.class)
 class PlatformInContainerIT {
-
-    @Deployment
-    static WebArchive deployment() {
-        return Deployments.roost().addClasses(PlatformInContainerIT.class, Wait.class, Wait.Condition.class, ProbeConsumer.class,
-                ProbeConsumer.ProbeApplier.class);
-    }
 
     @Inject
     IdGenerator ids;

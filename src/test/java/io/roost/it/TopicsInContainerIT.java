@@ -16,20 +16,13 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.apache.rocketmq.client.consumer.DefaultMQPushConsumer;
-import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.junit5.ArquillianExtension;
-import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /** In-container: a node's consumer takes up a queue added to its topic within seconds. */
 @ExtendWith(ArquillianExtension.class)
 class TopicsInContainerIT {
-
-    @Deployment
-    static WebArchive deployment() {
-        return Deployments.roost().addClasses(TopicsInContainerIT.class, BrokerAdmin.class);
-    }
 
     @Inject
     PushConsumers consumers;

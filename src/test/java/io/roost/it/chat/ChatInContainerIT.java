@@ -22,7 +22,6 @@ import io.roost.chat.store.OfflinePushStore;
 import io.roost.chat.store.SyncVersionSql;
 import io.roost.identity.AccountService;
 import io.roost.it.Database;
-import io.roost.it.Deployments;
 import io.roost.it.LockOrder;
 import io.roost.it.Routes;
 import io.roost.it.Wait;
@@ -54,21 +53,13 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.LongStream;
 import javax.sql.DataSource;
-import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.junit5.ArquillianExtension;
-import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /** The send core in the container against the real database: concurrent resends and concurrent senders. */
 @ExtendWith(ArquillianExtension.class)
 class ChatInContainerIT {
-
-    @Deployment
-    static WebArchive deployment() {
-        return Deployments.roost().addClasses(ChatInContainerIT.class, Database.class, Routes.class, Wait.class, Wait.Condition.class, LockOrder.class,
-                LockOrder.Outcome.class);
-    }
 
     @Inject
     ChatService chat;

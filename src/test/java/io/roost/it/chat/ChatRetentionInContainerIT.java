@@ -11,7 +11,6 @@ import io.roost.chat.Conversation;
 import io.roost.chat.SendCommand;
 import io.roost.chat.store.SyncVersionSql;
 import io.roost.identity.AccountService;
-import io.roost.it.Deployments;
 import io.roost.platform.json.Jsonp;
 import io.roost.platform.security.Roles;
 import jakarta.annotation.Resource;
@@ -23,9 +22,7 @@ import java.time.Duration;
 import java.util.Set;
 import java.util.UUID;
 import javax.sql.DataSource;
-import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.junit5.ArquillianExtension;
-import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -36,11 +33,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
  */
 @ExtendWith(ArquillianExtension.class)
 class ChatRetentionInContainerIT {
-
-    @Deployment
-    static WebArchive deployment() {
-        return Deployments.roost().addClasses(ChatRetentionInContainerIT.class);
-    }
 
     @Inject
     ChatRetention retention;

@@ -3,7 +3,6 @@ package io.roost.it.presence;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.roost.it.Deployments;
 import io.roost.presence.MqttPresence;
 import io.roost.presence.mqtt.ConnectionRules;
 import io.roost.presence.mqtt.MqttStatusEvent;
@@ -32,9 +31,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 import javax.sql.DataSource;
-import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.junit5.ArquillianExtension;
-import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -46,11 +43,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
  */
 @ExtendWith(ArquillianExtension.class)
 class MqttConcurrentBatchesInContainerIT {
-
-    @Deployment
-    static WebArchive deployment() {
-        return Deployments.roost().addClasses(MqttConcurrentBatchesInContainerIT.class);
-    }
 
     @EJB
     MqttStore store;

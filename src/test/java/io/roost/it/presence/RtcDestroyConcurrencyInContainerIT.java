@@ -3,7 +3,6 @@ package io.roost.it.presence;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.roost.it.Deployments;
 import io.roost.presence.rtc.MemberTransitions;
 import io.roost.presence.rtc.NcsEventType;
 import io.roost.presence.rtc.NcsNotice;
@@ -31,9 +30,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import javax.sql.DataSource;
-import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.junit5.ArquillianExtension;
-import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -51,10 +48,6 @@ class RtcDestroyConcurrencyInContainerIT {
     static final int[] MEMBER_TYPES = {103, 104, 105, 106, 107, 108};
     static final AtomicLong NOTICES = new AtomicLong();
 
-    @Deployment
-    static WebArchive deployment() {
-        return Deployments.roost().addClass(RtcDestroyConcurrencyInContainerIT.class);
-    }
 
     @EJB
     RtcStore store;

@@ -3,7 +3,6 @@ package io.roost.it.presence;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.roost.it.Deployments;
 import io.roost.presence.rtc.RtcHousekeeping;
 import jakarta.ejb.EJB;
 import jakarta.inject.Inject;
@@ -12,9 +11,7 @@ import jakarta.persistence.PersistenceContext;
 import jakarta.transaction.UserTransaction;
 import java.util.List;
 import java.util.UUID;
-import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.junit5.ArquillianExtension;
-import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -24,11 +21,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
  */
 @ExtendWith(ArquillianExtension.class)
 class RtcTimersInContainerIT {
-
-    @Deployment
-    static WebArchive deployment() {
-        return Deployments.roost().addClass(RtcTimersInContainerIT.class);
-    }
 
     @EJB
     RtcHousekeeping housekeeping;

@@ -9,7 +9,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.roost.identity.AccountService;
 import io.roost.it.Database;
-import io.roost.it.Deployments;
 import io.roost.it.LockOrder;
 import io.roost.it.Wait;
 import io.roost.platform.problem.ProblemException;
@@ -46,9 +45,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.LongStream;
 import javax.sql.DataSource;
-import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.junit5.ArquillianExtension;
-import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -60,12 +57,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
  */
 @ExtendWith(ArquillianExtension.class)
 class LiveRoomInContainerIT {
-
-    @Deployment
-    static WebArchive deployment() {
-        return Deployments.roost().addClasses(LiveRoomInContainerIT.class, Wait.class, Wait.Condition.class, Database.class, LockOrder.class,
-                LockOrder.Outcome.class);
-    }
 
     @Inject
     LiveRooms rooms;
