@@ -17,8 +17,8 @@ import java.util.logging.Logger;
  * {@code roomOp} frames for connected devices, acting as the logged-in user: viewers
  * {@code enter}, {@code heartbeat}, {@code leave}; anchors {@code open}, {@code anchorHeartbeat},
  * {@code close}; anyone {@code stats}. Answered with {@code roomOpRet} carrying the counts. The
- * rooms a connection entered are remembered, so a closed connection leaves them at once instead
- * of waiting for the viewer timeout.
+ * rooms a connection entered are remembered, so a closed connection leaves them within a second
+ * instead of waiting for the viewer timeout.
  */
 @ApplicationScoped
 public class RoomOps {

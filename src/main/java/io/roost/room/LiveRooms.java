@@ -190,18 +190,17 @@ public class LiveRooms {
 
     /** Viewers leave; leaving a room that is not live, or twice, changes nothing. Returns how many left. */
     public int leave(String roomId, Collection<Long> uids) {
-        return leave(roomId, uids, false);
-    }
-
-    /** A device's connection closed while it watched: it leaves, but a heartbeat from another device of the user brings it back. */
-    public void dropped(String roomId, long uid) {
-        leave(roomId, List.of(uid), true);
-    }
-
-    private int leave(String roomId, Collection<Long> uids, boolean drop) {
         Long[] sorted = sortedDistinct(uids);
         Optional<Current> s = currentIfOpen(roomId);
-        return s.isEmpty() ? 0 : retryingDeadlocks(() -> store.leave(s.get().sessionId(), sorted, drop));
+        return s.isEmpty() ? 0 : retryingDeadlocks(() -> store.leave(s.get().sessionId(), sorted, false));
+    }
+
+    /**
+     * A device's connection closed while it watched: it leaves within a second, in order with the
+     * heartbeats this node heard ({@link RoomHeartbeats}); a heartbeat from another device of the user brings it back.
+     */
+    public void dropped(String roomId, long uid) {
+        currentIfOpen(roomId).ifPresent(s -> heartbeats.markDropped(s.sessionId(), s.anchorId(), uid));
     }
 
     // ---- queries ----

@@ -14,8 +14,9 @@ import jakarta.ejb.TransactionAttributeType;
 import jakarta.inject.Inject;
 import java.util.Arrays;
 import java.util.Collection;
-import java.util.HashSet;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantLock;
@@ -27,6 +28,12 @@ import java.util.logging.Logger;
  * heartbeat only lands in this node's buffer, and once a second each session's buffered uids are
  * written by one statement, with their fan flags re-checked in one follow-graph probe. A viewer
  * whose follow changed shows it after its next heartbeat plus at most a second.
+ *
+ * <p>The drops of this node's connections (a viewer's device went away) go through the same
+ * buffer, so that each viewer's last word wins in the order this node heard them: a heartbeat
+ * buffered just before its connection closed must not be written after the drop and bring the
+ * viewer back (a heartbeat brings back a dropped viewer: another device of theirs is alive). A
+ * viewer whose last word was a drop leaves within a second, by one statement per session.
  */
 @Singleton
 @Startup
@@ -37,8 +44,11 @@ public class RoomHeartbeats {
     private static final Logger LOG = Logger.getLogger(RoomHeartbeats.class.getName());
     static final int CHUNK = 5_000;
 
-    /** Uids of one session waiting for the next flush; only touched under the map's lock for its key. */
-    private record Pending(long anchorId, Set<Long> uids) {
+    /**
+     * One session's viewers waiting for the next flush, each with its last word: a heartbeat
+     * ({@code true}) or a drop ({@code false}). Only touched under the map's lock for its key.
+     */
+    private record Pending(long anchorId, Map<Long, Boolean> alive) {
     }
 
     @EJB
@@ -55,9 +65,18 @@ public class RoomHeartbeats {
     private final ReentrantLock flushing = new ReentrantLock();
 
     public void mark(long sessionId, long anchorId, Collection<Long> uids) {
+        record(sessionId, anchorId, uids, true);
+    }
+
+    /** A connection that watched closed: its viewer leaves at the next flush, unless a heartbeat of theirs comes after. */
+    public void markDropped(long sessionId, long anchorId, long uid) {
+        record(sessionId, anchorId, List.of(uid), false);
+    }
+
+    private void record(long sessionId, long anchorId, Collection<Long> uids, boolean alive) {
         pending.compute(sessionId, (k, p) -> {
-            Pending into = p == null ? new Pending(anchorId, new HashSet<>()) : p;
-            into.uids().addAll(uids);
+            Pending into = p == null ? new Pending(anchorId, new HashMap<>()) : p;
+            uids.forEach(uid -> into.alive().put(uid, alive));
             return into;
         });
     }
@@ -92,20 +111,30 @@ public class RoomHeartbeats {
         long started = System.nanoTime();
         int refreshed = 0;
         for (Long sessionId : List.copyOf(pending.keySet())) {
-            Pending p = pending.remove(sessionId); // atomic with mark(): a later mark starts a new entry
+            Pending p = pending.remove(sessionId); // atomic with record(): a later word starts a new entry
             if (p == null) {
                 continue;
             }
-            Long[] uids = p.uids().stream().sorted().toArray(Long[]::new);
-            for (int from = 0; from < uids.length; from += CHUNK) {
-                Long[] chunk = Arrays.copyOfRange(uids, from, Math.min(uids.length, from + CHUNK));
+            Long[] heard = uidsWhose(p, true);
+            for (int from = 0; from < heard.length; from += CHUNK) {
+                Long[] chunk = Arrays.copyOfRange(heard, from, Math.min(heard.length, from + CHUNK));
                 try {
                     Set<Long> fans = social.followersAmong(p.anchorId(), Arrays.asList(chunk));
                     Boolean[] fan = Arrays.stream(chunk).map(fans::contains).toArray(Boolean[]::new);
                     refreshed += store.heartbeat(sessionId, chunk, fan);
                 } catch (RuntimeException e) {
-                    mark(sessionId, p.anchorId(), Arrays.asList(chunk)); // the next flush tries again
+                    retryLater(sessionId, p.anchorId(), chunk, true);
                     LOG.log(Level.WARNING, "room heartbeat flush of " + chunk.length + " viewers failed", e);
+                }
+            }
+            Long[] dropped = uidsWhose(p, false);
+            for (int from = 0; from < dropped.length; from += CHUNK) {
+                Long[] chunk = Arrays.copyOfRange(dropped, from, Math.min(dropped.length, from + CHUNK));
+                try {
+                    store.leave(sessionId, chunk, true);
+                } catch (RuntimeException e) {
+                    retryLater(sessionId, p.anchorId(), chunk, false);
+                    LOG.log(Level.WARNING, "room drop flush of " + chunk.length + " viewers failed", e);
                 }
             }
         }
@@ -115,5 +144,18 @@ public class RoomHeartbeats {
             LOG.warning(() -> "room heartbeat flush of " + rows + " viewers took " + ms + " ms");
         }
         return refreshed;
+    }
+
+    private static Long[] uidsWhose(Pending p, boolean alive) {
+        return p.alive().entrySet().stream().filter(e -> e.getValue() == alive).map(Map.Entry::getKey).sorted().toArray(Long[]::new);
+    }
+
+    /** The next flush tries a failed chunk again, unless a newer word of the same viewer came in meanwhile. */
+    private void retryLater(long sessionId, long anchorId, Long[] uids, boolean alive) {
+        pending.compute(sessionId, (k, p) -> {
+            Pending into = p == null ? new Pending(anchorId, new HashMap<>()) : p;
+            Arrays.stream(uids).forEach(uid -> into.alive().putIfAbsent(uid, alive));
+            return into;
+        });
     }
 }
