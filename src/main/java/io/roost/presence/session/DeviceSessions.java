@@ -153,7 +153,7 @@ public class DeviceSessions {
      */
     @Transactional
     public int expire() {
-        return ended(routes.expire(settings.heartbeatTimeout(), NodeRegistry.NODE_TIMEOUT));
+        return ended(routes.expire(settings.heartbeatTimeout(), settings.nodeTimeout()));
     }
 
     /**
@@ -236,7 +236,7 @@ public class DeviceSessions {
 
     /** Every node that ever heartbeated: id, address, connections, last heartbeat, alive or not. */
     public List<ClusterNode> nodes() {
-        return routes.nodes(NodeRegistry.NODE_TIMEOUT);
+        return routes.nodes(settings.nodeTimeout());
     }
 
     /** The users among {@code uids} with at least one live device route. */

@@ -18,8 +18,9 @@ import java.util.logging.Logger;
 
 /**
  * This node in the node table, heartbeating every 5 s; and, every 5 s on every node, the expiry of
- * sessions that went silent or whose node stopped heartbeating (so a crashed node does not leave
- * its users online for ever). At start, the sessions this node's previous run left end first.
+ * sessions that went silent or whose node stopped heartbeating for {@code ROOST_NODE_TIMEOUT} (so a
+ * crashed node does not leave its users online for ever). At start, the sessions this node's
+ * previous run left end first.
  */
 @Singleton
 @Startup
@@ -28,7 +29,8 @@ import java.util.logging.Logger;
 public class NodeRegistry {
 
     private static final Logger LOG = Logger.getLogger(NodeRegistry.class.getName());
-    static final Duration NODE_TIMEOUT = Duration.ofSeconds(30);
+    /** How often a node heartbeats: the {@code tick} schedule below. */
+    static final Duration HEARTBEAT_PERIOD = Duration.ofSeconds(5);
 
     @EJB
     RouteStore routes;

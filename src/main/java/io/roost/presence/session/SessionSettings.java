@@ -31,6 +31,11 @@ public class SessionSettings {
     @ConfigProperty(name = "roost.session.heartbeat-timeout")
     Optional<String> heartbeatTimeout;
 
+    /** How long a node may go without heartbeating before the others count it as lost and end its sessions. */
+    @Inject
+    @ConfigProperty(name = "roost.node.timeout", defaultValue = "30s")
+    String nodeTimeoutSetting;
+
     /** e.g. "web=allow-many,pad=refuse-new"; unlisted types use kick-old. */
     @Inject
     @ConfigProperty(name = "roost.session.policies")
@@ -39,12 +44,18 @@ public class SessionSettings {
     /** Parsed once: every connection's open, hello and login ask (a bad value fails the first use). */
     private Duration interval;
     private Duration timeout;
+    private Duration nodeTimeout;
     private Map<String, Policy> policyByType;
 
     @PostConstruct
     void init() {
         interval = Durations.parse(heartbeatInterval);
         timeout = heartbeatTimeout.map(Durations::parse).orElse(interval.multipliedBy(3));
+        nodeTimeout = Durations.parse(nodeTimeoutSetting);
+        if (nodeTimeout.compareTo(NodeRegistry.HEARTBEAT_PERIOD.multipliedBy(3)) < 0) {
+            // a node heartbeats every 5 s: a shorter timeout would count a node lost for one late heartbeat
+            throw new IllegalStateException("ROOST_NODE_TIMEOUT: " + nodeTimeoutSetting + " is under 15s, three of a node's heartbeats");
+        }
         Map<String, Policy> byType = new HashMap<>();
         for (String entry : policies.orElse("").split(",")) {
             int eq = entry.indexOf('=');
@@ -76,6 +87,11 @@ public class SessionSettings {
     /** Silent longer than this = logged out (default three intervals). */
     public Duration heartbeatTimeout() {
         return timeout;
+    }
+
+    /** A node that has not heartbeated for this long counts as lost (default 30 s; at least 15 s). */
+    public Duration nodeTimeout() {
+        return nodeTimeout;
     }
 
     public Policy policy(String deviceType) {
