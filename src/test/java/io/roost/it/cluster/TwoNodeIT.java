@@ -281,7 +281,11 @@ class TwoNodeIT {
                 return kicks.size() == 1 && kicks.getJsonObject(0).getString("status").equals("DONE");
             });
         }
-        Thread.sleep(3_000); // both nodes' kickers tick every second: time for a second call, if any
+        // A second call could only come from the other node's kicker leasing the same attempt at the
+        // same time (a lease moves due_at 30 s on; a DONE kick is never leased again), and a tick makes
+        // its calls right after its lease. So every tick that was running when the last kick was seen
+        // DONE has made its calls within one kicker period (1 s); half a period more for a loaded box.
+        Thread.sleep(1_500);
         for (String channel : channels) {
             assertEquals(1, agora.kicksOf(channel).size(), "one call to Agora for " + channel + ": " + agora.kicksOf(channel));
             JsonObject kick = json(new Http(zero()).get("api/v1/presence/channels/" + channel + "/kicks", ADMIN))
