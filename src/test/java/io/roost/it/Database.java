@@ -14,12 +14,6 @@ public final class Database {
     private Database() {
     }
 
-    /** The deadlocks PostgreSQL has detected in this database, as far as its backends have reported them. */
-    public static final String DEADLOCKS = "SELECT deadlocks FROM pg_stat_database WHERE datname = current_database()";
-
-    /** An idle backend reports what it counted (deadlocks among it) within 10 s. */
-    public static final long STATS_FLUSH_MS = 11_000;
-
     /** How many backends wait for a lock that backend {@code ?} holds. */
     public static final String BLOCKED_BY = "SELECT count(*) FROM pg_stat_activity WHERE ? = ANY(pg_blocking_pids(pid))";
 

@@ -9,20 +9,26 @@ import io.roost.it.BrokerAdmin;
 import io.roost.it.Database;
 import io.roost.it.DeployedRoost;
 import io.roost.it.Http;
-import io.roost.presence.mqtt.ConnectionRules;
+import io.roost.it.ServerTimers;
+import io.roost.it.Wait;
 import io.roost.presence.mqtt.MqttStatusEvent;
 import jakarta.json.JsonObject;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 import org.apache.rocketmq.client.producer.DefaultMQProducer;
 import org.apache.rocketmq.common.message.Message;
+import org.jboss.arquillian.test.api.ArquillianResource;
+import org.jboss.as.arquillian.container.ManagementClient;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -33,6 +39,9 @@ import org.junit.jupiter.api.Test;
 class MqttPresenceIT extends DeployedRoost {
 
     static final String TOPIC = "GID_ROOST_IT_MQTT";
+
+    @ArquillianResource
+    ManagementClient management;
 
     record Event(String clientId, String channelId, MqttStatusEvent.Type type, long time) {
         String json() {
@@ -54,7 +63,8 @@ class MqttPresenceIT extends DeployedRoost {
             int connections = 1 + random.nextInt(4);
             for (int k = 0; k < connections; k++) {
                 String channel = Long.toHexString(random.nextLong());
-                t += 1 + random.nextInt(5);
+                // now and then a takeover in the same second: the larger channelId is the newer connect
+                t += random.nextInt(8) == 0 ? 0 : 1 + random.nextInt(5);
                 events.add(new Event(clientId, channel, MqttStatusEvent.Type.CONNECT, t));
                 boolean last = k == connections - 1;
                 int fate = random.nextInt(10);
@@ -231,16 +241,16 @@ class MqttPresenceIT extends DeployedRoost {
         assertEquals(200, http.post("api/v1/presence/mqtt/events", ADMIN, events).statusCode());
         try (java.sql.Connection db = Database.connect(); java.sql.Statement st = db.createStatement()) {
             // An hour past the connection retention; the old tcpclean's history row past the history age.
-            st.executeUpdate("UPDATE mqtt_connection SET closed_at = now() - interval '2 hours' WHERE client_id = '"
-                    + clientId + "' AND channel_id = 'old'");
-            st.executeUpdate("UPDATE mqtt_event SET received_at = now() - interval '400 days' WHERE client_id = '"
-                    + clientId + "' AND event_type = 'tcpclean'");
-            long deadline = System.currentTimeMillis() + 75_000; // the timer runs every 30 s
-            while (count(st, "SELECT count(*) FROM mqtt_connection WHERE client_id = '" + clientId + "' AND channel_id = 'old'") > 0
-                    || count(st, "SELECT count(*) FROM mqtt_event WHERE client_id = '" + clientId + "' AND event_type = 'tcpclean'") > 0) {
-                assertTrue(System.currentTimeMillis() < deadline, "the housekeeping timer purged nothing");
-                Thread.sleep(1_000);
-            }
+            assertEquals(1, st.executeUpdate("UPDATE mqtt_connection SET closed_at = now() - interval '2 hours' WHERE client_id = '"
+                    + clientId + "' AND channel_id = 'old'"));
+            assertEquals(1, st.executeUpdate("UPDATE mqtt_event SET received_at = now() - interval '400 days' WHERE client_id = '"
+                    + clientId + "' AND event_type = 'tcpclean'"));
+            // Its work now rather than at its next tick (every 30 s); a tick that holds the task at this
+            // moment (one node at a time) may have missed the rows, and the next one takes them.
+            ServerTimers.trigger(management, "MqttHousekeeping");
+            Wait.until("the housekeeping purges the old connection and the old history", Duration.ofSeconds(35), () ->
+                    count(st, "SELECT count(*) FROM mqtt_connection WHERE client_id = '" + clientId + "' AND channel_id = 'old'") == 0
+                    && count(st, "SELECT count(*) FROM mqtt_event WHERE client_id = '" + clientId + "' AND event_type = 'tcpclean'") == 0);
             assertEquals(1, count(st, "SELECT count(*) FROM mqtt_connection WHERE client_id = '" + clientId + "'"),
                     "the newest connect is kept");
             assertTrue(count(st, "SELECT event_time FROM mqtt_purge_horizon") >= 1_005, "the horizon covers the purged times");
@@ -264,15 +274,27 @@ class MqttPresenceIT extends DeployedRoost {
         }
     }
 
+    /**
+     * The rules as docs/architecture.md states them, written here without the production code's
+     * help: a client is online iff its newest connect (by time, then the larger channelId) belongs
+     * to an open connection, one with no disconnect and no tcpclean, whatever order they came in.
+     */
     static Map<String, Boolean> oracle(List<Event> events) {
-        Map<String, Map<String, ConnectionRules.Connection>> clients = new LinkedHashMap<>();
+        Map<String, Event> newestConnect = new LinkedHashMap<>();
+        Set<String> closed = new HashSet<>(); // "clientId channelId"
         for (Event e : events) {
-            clients.computeIfAbsent(e.clientId(), k -> new LinkedHashMap<>())
-                    .merge(e.channelId(), ConnectionRules.Connection.empty(e.channelId()).with(e.type(), e.time()),
-                            (old, x) -> old.with(e.type(), e.time()));
+            if (e.type() == MqttStatusEvent.Type.CONNECT) {
+                newestConnect.merge(e.clientId(), e, (a, b) -> b.time() > a.time()
+                        || (b.time() == a.time() && b.channelId().compareTo(a.channelId()) > 0) ? b : a);
+            } else {
+                closed.add(e.clientId() + " " + e.channelId());
+            }
         }
         Map<String, Boolean> online = new LinkedHashMap<>();
-        clients.forEach((id, conns) -> online.put(id, ConnectionRules.online(conns.values())));
+        for (Event e : events) {
+            Event newest = newestConnect.get(e.clientId());
+            online.put(e.clientId(), newest != null && !closed.contains(newest.clientId() + " " + newest.channelId()));
+        }
         return online;
     }
 }

@@ -3,11 +3,13 @@ package io.roost.it.presence;
 import static io.roost.it.Http.ADMIN;
 import static io.roost.it.Http.basic;
 import static io.roost.it.Http.json;
+import static io.roost.it.Http.ok;
 import static io.roost.it.Problems.assertProblem;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.roost.it.AgoraStub;
+import io.roost.it.Database;
 import io.roost.it.DeployedRoost;
 import io.roost.it.Http;
 import io.roost.it.Ncs;
@@ -15,8 +17,10 @@ import io.roost.it.TestUsers;
 import io.roost.it.Wait;
 import io.roost.presence.rtc.AgoraSignature;
 import jakarta.json.JsonObject;
+import jakarta.json.JsonValue;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
@@ -29,6 +33,11 @@ class RtcWebhookIT extends DeployedRoost {
     @RegisterExtension
     static final AgoraStub agora = new AgoraStub();
 
+    /**
+     * A fresh channel. Its notices' ids start with its name: the server remembers the noticeIds it
+     * applied and skips them with a 200, so a fixed id that a long-lived server saw before would turn
+     * a notice into nothing, and a check that it changed nothing would pass without a test.
+     */
     static String channelName() {
         return "it-" + UUID.randomUUID().toString().substring(0, 12);
     }
@@ -53,7 +62,7 @@ class RtcWebhookIT extends DeployedRoost {
     void signatureChecks() throws Exception {
         Ncs ncs = ncs();
         String name = channelName();
-        byte[] body = Ncs.member("sig-1", 103, name, 1, 1, now(), null).getBytes(StandardCharsets.UTF_8);
+        byte[] body = Ncs.member(name + "-sig-1", 103, name, 1, 1, now(), null).getBytes(StandardCharsets.UTF_8);
         String sha1 = AgoraSignature.hmacHex("HmacSHA1", Ncs.SECRET, body);
         String sha256 = AgoraSignature.hmacHex("HmacSHA256", Ncs.SECRET, body);
 
@@ -61,18 +70,18 @@ class RtcWebhookIT extends DeployedRoost {
         assertInvalidSignature(ncs.send(body, null, null));
         assertInvalidSignature(ncs.send(body, AgoraSignature.hmacHex("HmacSHA1", "wrong", body),
                 AgoraSignature.hmacHex("HmacSHA256", "wrong", body)));
-        byte[] modified = Ncs.member("sig-1", 103, name, 1, 2, now(), null).getBytes(StandardCharsets.UTF_8);
+        byte[] modified = Ncs.member(name + "-sig-1", 103, name, 1, 2, now(), null).getBytes(StandardCharsets.UTF_8);
         assertInvalidSignature(ncs.send(modified, sha1, sha256));
         assertEquals(404, http().get("api/v1/presence/channels/" + name, ADMIN).statusCode(), "nothing applied");
 
         // Accepted: SHA1 only, SHA256 only, both, and the previous secret during a rotation.
         assertEquals(200, ncs.send(body, sha1, null).statusCode());
-        byte[] second = Ncs.member("sig-2", 103, name, 2, 1, now(), null).getBytes(StandardCharsets.UTF_8);
+        byte[] second = Ncs.member(name + "-sig-2", 103, name, 2, 1, now(), null).getBytes(StandardCharsets.UTF_8);
         assertEquals(200, ncs.send(second, null, AgoraSignature.hmacHex("HmacSHA256", Ncs.SECRET, second)).statusCode());
-        byte[] third = Ncs.member("sig-3", 103, name, 3, 1, now(), null).getBytes(StandardCharsets.UTF_8);
+        byte[] third = Ncs.member(name + "-sig-3", 103, name, 3, 1, now(), null).getBytes(StandardCharsets.UTF_8);
         assertEquals(200, ncs.send(third, AgoraSignature.hmacHex("HmacSHA1", Ncs.SECRET, third),
                 AgoraSignature.hmacHex("HmacSHA256", Ncs.SECRET, third)).statusCode());
-        byte[] fourth = Ncs.member("sig-4", 103, name, 4, 1, now(), null).getBytes(StandardCharsets.UTF_8);
+        byte[] fourth = Ncs.member(name + "-sig-4", 103, name, 4, 1, now(), null).getBytes(StandardCharsets.UTF_8);
         assertEquals(200, ncs.send(fourth, AgoraSignature.hmacHex("HmacSHA1", "it-secret-old", fourth), null).statusCode());
         assertEquals(4, channel(name).getJsonObject("online").getInt("broadcasters"));
     }
@@ -105,7 +114,7 @@ class RtcWebhookIT extends DeployedRoost {
 
         String name = channelName();
         // a signed, valid notice padded past ROOST_MAX_REQUEST_BYTES (1 MiB by default)
-        String padded = Ncs.member("big-1", 103, name, 1, 1, now(), null)
+        String padded = Ncs.member(name + "-big-1", 103, name, 1, 1, now(), null)
                 .replace("\"sid\":\"s\"", "\"sid\":\"" + "s".repeat(1_100_000) + "\"");
         HttpResponse<String> big = ncs().send(padded);
         assertEquals(413, big.statusCode(), big.body().length() > 300 ? big.body().substring(0, 300) : big.body());
@@ -127,16 +136,16 @@ class RtcWebhookIT extends DeployedRoost {
         Ncs ncs = ncs();
         String name = channelName();
         long ts = now();
-        assertEquals(200, ncs.send(Ncs.member("q1", 103, name, 10, 1, ts, null)).statusCode());
-        assertEquals(200, ncs.send(Ncs.member("q2", 105, name, 11, 1, ts, null)).statusCode());
-        assertEquals(200, ncs.send(Ncs.member("q3", 105, name, 12, 1, ts, null)).statusCode());
-        assertEquals(200, ncs.send(Ncs.member("q4", 107, name, 13, 1, ts, null)).statusCode());
+        assertEquals(200, ncs.send(Ncs.member(name + "-q1", 103, name, 10, 1, ts, null)).statusCode());
+        assertEquals(200, ncs.send(Ncs.member(name + "-q2", 105, name, 11, 1, ts, null)).statusCode());
+        assertEquals(200, ncs.send(Ncs.member(name + "-q3", 105, name, 12, 1, ts, null)).statusCode());
+        assertEquals(200, ncs.send(Ncs.member(name + "-q4", 107, name, 13, 1, ts, null)).statusCode());
         // A leave whose join never arrived: a tombstone, and the late join is rejected.
-        assertEquals(200, ncs.send(Ncs.member("q5", 106, name, 14, 9, ts, null)).statusCode());
-        assertEquals(200, ncs.send(Ncs.member("q6", 105, name, 14, 8, ts, null)).statusCode());
+        assertEquals(200, ncs.send(Ncs.member(name + "-q5", 106, name, 14, 9, ts, null)).statusCode());
+        assertEquals(200, ncs.send(Ncs.member(name + "-q6", 105, name, 14, 8, ts, null)).statusCode());
         // Audience 12 becomes a broadcaster; a stale duplicate of its join changes nothing.
-        assertEquals(200, ncs.send(Ncs.member("q7", 111, name, 12, 2, ts, null)).statusCode());
-        assertEquals(200, ncs.send(Ncs.member("q3-again", 105, name, 12, 1, ts, null)).statusCode());
+        assertEquals(200, ncs.send(Ncs.member(name + "-q7", 111, name, 12, 2, ts, null)).statusCode());
+        assertEquals(200, ncs.send(Ncs.member(name + "-q3-again", 105, name, 12, 1, ts, null)).statusCode());
 
         JsonObject online = channel(name).getJsonObject("online");
         assertEquals(2, online.getInt("broadcasters"));
@@ -182,18 +191,18 @@ class RtcWebhookIT extends DeployedRoost {
         Ncs ncs = ncs();
         String name = channelName();
         long ts = now();
-        ncs.send(Ncs.channel("d0", 101, name, ts - 10));
-        ncs.send(Ncs.member("d1", 105, name, 1, 1, ts - 5, null));
-        ncs.send(Ncs.member("d2", 105, name, 2, 1, ts + 5, null)); // joined after the destroy below
-        assertEquals(200, ncs.send(Ncs.channel("d3", 102, name, ts)).statusCode());
+        ok(ncs.send(Ncs.channel(name + "-d0", 101, name, ts - 10)));
+        ok(ncs.send(Ncs.member(name + "-d1", 105, name, 1, 1, ts - 5, null)));
+        ok(ncs.send(Ncs.member(name + "-d2", 105, name, 2, 1, ts + 5, null))); // joined after the destroy below
+        assertEquals(200, ncs.send(Ncs.channel(name + "-d3", 102, name, ts)).statusCode());
         JsonObject channel = channel(name);
         assertEquals(1, channel.getJsonObject("online").getInt("audience"));
-        // A late join from before the destroy does not bring the user back.
-        ncs.send(Ncs.member("d4", 105, name, 3, 1, ts - 2, null));
+        // A late join from before the destroy does not bring the user back: it lands offline.
+        ok(ncs.send(Ncs.member(name + "-d4", 105, name, 3, 1, ts - 2, null)));
         assertEquals(1, channel(name).getJsonObject("online").getInt("audience"));
-        JsonObject gone = members(name, "?online=false").getJsonArray("members").getJsonObject(0);
-        assertEquals(1, gone.getInt("uid"));
-        assertEquals(102, gone.getInt("lastEventType"));
+        List<String> gone = members(name, "?online=false").getJsonArray("members").stream().map(JsonValue::asJsonObject)
+                .map(m -> m.getInt("uid") + ":" + m.getInt("lastEventType")).toList();
+        assertEquals(List.of("1:102", "3:102"), gone, "taken offline by the destroy, and the late join applied offline");
     }
 
     @Test
@@ -201,10 +210,10 @@ class RtcWebhookIT extends DeployedRoost {
         Ncs ncs = ncs();
         String name = channelName();
         agora.failNext(name, 1);
-        ncs.send(Ncs.member("k1", 103, name, 77, 1, now(), null));
-        assertEquals(200, ncs.send(Ncs.member("k2", 104, name, 77, 2, now(), 999)).statusCode());
+        ok(ncs.send(Ncs.member(name + "-k1", 103, name, 77, 1, now(), null)));
+        assertEquals(200, ncs.send(Ncs.member(name + "-k2", 104, name, 77, 2, now(), 999)).statusCode());
         // NCS sends the same notice again: still one kick.
-        assertEquals(200, ncs.send(Ncs.member("k2", 104, name, 77, 2, now(), 999)).statusCode());
+        assertEquals(200, ncs.send(Ncs.member(name + "-k2", 104, name, 77, 2, now(), 999)).statusCode());
 
         Wait.until("kick DONE", Duration.ofSeconds(30), () -> {
             var kicks = json(http().get("api/v1/presence/channels/" + name + "/kicks", ADMIN)).getJsonArray("kicks");
@@ -229,18 +238,29 @@ class RtcWebhookIT extends DeployedRoost {
     void tombstonesAreRemovedAfterTheRetentionUnlessTheUserCameBack() throws Exception {
         Ncs ncs = ncs();
         String name = channelName();
-        ncs.send(Ncs.member("r1", 105, name, 1, 1, now(), null));
-        ncs.send(Ncs.member("r2", 106, name, 1, 2, now(), null));
-        ncs.send(Ncs.member("r3", 105, name, 2, 1, now(), null));
-        ncs.send(Ncs.member("r4", 106, name, 2, 2, now(), null));
-        ncs.send(Ncs.member("r5", 105, name, 2, 3, now(), null)); // came back: keeps its row
-        assertEquals(2, members(name, "").getJsonArray("members").size());
-        // ROOST_PRESENCE_QUIT_RETENTION is 20 s in the test environment; the sweep runs every second.
-        Wait.until("tombstone of uid 1 removed", Duration.ofSeconds(40),
-                () -> members(name, "").getJsonArray("members").size() == 1);
-        JsonObject left = members(name, "").getJsonArray("members").getJsonObject(0);
-        assertEquals(2, left.getInt("uid"));
-        assertTrue(left.getBoolean("online"));
+        ok(ncs.send(Ncs.member(name + "-r1", 105, name, 1, 1, now(), null)));
+        ok(ncs.send(Ncs.member(name + "-r2", 106, name, 1, 2, now(), null)));
+        ok(ncs.send(Ncs.member(name + "-r3", 105, name, 2, 1, now(), null)));
+        ok(ncs.send(Ncs.member(name + "-r4", 106, name, 2, 2, now(), null)));
+        ok(ncs.send(Ncs.member(name + "-r5", 105, name, 2, 3, now(), null))); // came back: keeps its row
+        ok(ncs.send(Ncs.member(name + "-r6", 105, name, 3, 1, now(), null)));
+        ok(ncs.send(Ncs.member(name + "-r7", 106, name, 3, 2, now(), null))); // left just now: within the retention
+        assertEquals(List.of("1:false", "2:true", "3:false"), memberStates(name));
+        // Instead of waiting out ROOST_PRESENCE_QUIT_RETENTION (20 s here), uids 1 and 2 last changed a
+        // day ago; the sweep runs every second and goes by that updated_at.
+        try (Connection c = Database.connect()) {
+            assertEquals(2, Database.execute(c, "UPDATE rtc_member SET updated_at = now() - interval '1 day'"
+                    + " WHERE channel_name = ? AND uid IN (1, 2)", name));
+        }
+        Wait.until("tombstone of uid 1 removed", Duration.ofSeconds(10), () -> memberStates(name).size() == 2);
+        assertEquals(List.of("2:true", "3:false"), memberStates(name),
+                "uid 2 is online again, uid 3's tombstone is younger than the retention");
+    }
+
+    /** Every member row of the channel as "uid:online", by uid. */
+    List<String> memberStates(String name) throws Exception {
+        return members(name, "").getJsonArray("members").stream().map(JsonValue::asJsonObject)
+                .map(m -> m.getInt("uid") + ":" + m.getBoolean("online")).toList();
     }
 
     @Test
