@@ -205,6 +205,35 @@ class LiveRoomInContainerIT {
         assertTrue(store.viewer(closed.id(), fanB).isEmpty());
     }
 
+    /**
+     * A connection's last heartbeat, still in the node's buffer when the connection closes, is not
+     * written after the drop: the viewer stays left by the drop. A heartbeat from another of the
+     * user's devices after the drop brings the viewer back.
+     */
+    @Test
+    void aHeartbeatHeardBeforeTheDropDoesNotBringTheViewerBack() {
+        long anchor = anchor();
+        String room = room();
+        rooms.open(room, anchor, null);
+        long fan = viewer();
+        rooms.enter(room, List.of(fan));
+        assertCounts(1, 0, stats(room));
+
+        rooms.heartbeat(room, List.of(fan)); // buffered, as every heartbeat is
+        rooms.dropped(room, fan); // then its connection closes, before the buffer is flushed
+        heartbeats.flush();
+        Viewer left = rooms.viewer(room, fan).orElseThrow();
+        assertFalse(left.online(), left.toString());
+        assertEquals("drop", left.leftBy());
+        assertCounts(0, 0, stats(room));
+
+        heartbeat(room, fan); // the user's other device, still watching
+        Viewer back = rooms.viewer(room, fan).orElseThrow();
+        assertTrue(back.online(), back.toString());
+        assertCounts(1, 0, stats(room));
+        rooms.close(room, anchor);
+    }
+
     @Test
     void silentViewersAreSweptAndASilentAnchorsSessionCloses() throws Exception {
         long anchor = anchor();
