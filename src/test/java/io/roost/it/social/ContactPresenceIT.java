@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.roost.it.DeployedRoost;
+import io.roost.it.Social;
 import io.roost.it.TestUsers;
 import io.roost.it.TestUsers.User;
 import io.roost.it.WsDevice;
@@ -31,19 +32,7 @@ class ContactPresenceIT extends DeployedRoost {
         WsDevice aliceWeb = device(alice, "web");
         WsDevice bobWeb = device(bob, "web");
 
-        JsonObject asked = aliceWeb.friendOp("\"op\":\"request\",\"uid\":\"" + bob.id() + "\",\"message\":\"hi Bob\"");
-        assertEquals("ok", asked.getString("result"), asked.toString());
-        JsonObject forwarded = bobWeb.await("friendOp");
-        assertEquals("request", forwarded.getString("op"));
-        assertEquals(alice.id(), forwarded.getString("from"));
-        assertEquals("hi Bob", forwarded.getString("message"));
-
-        JsonObject answered = bobWeb.friendOp("\"op\":\"answer\",\"requestId\":\"" + forwarded.getString("requestId")
-                + "\",\"decision\":\"accept\"");
-        assertEquals("ACCEPTED", answered.getString("status"), answered.toString());
-        JsonObject told = aliceWeb.await("friendOp");
-        assertEquals("answer", told.getString("op"));
-        assertEquals("ACCEPTED", told.getString("status"));
+        Social.befriend(alice, aliceWeb, bob, bobWeb, "hi Bob");
         assertTrue(aliceWeb.friendOp("\"op\":\"relation\",\"uid\":\"" + bob.id() + "\"").getBoolean("friends"));
 
         // A second device type of Alice's comes and goes: Bob hears both, versions growing.
