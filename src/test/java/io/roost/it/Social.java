@@ -10,7 +10,19 @@ import java.net.URL;
 /** The social graph as tests arrange it: friends in approval mode, over REST or over live devices' frames. */
 public final class Social {
 
+    /** The system property the follow-mode Failsafe execution sets (pom.xml), beside ROOST_SOCIAL_MODE=follow for its server. */
+    private static final String MODE_PROPERTY = "roost.test.social.mode";
+
     private Social() {
+    }
+
+    /**
+     * Fails unless this is the follow-mode execution: a follow-mode class run against the approval
+     * server (a {@code -Dit.test=} run of the default execution) must be red, not skipped.
+     */
+    public static void assertFollowModeExecution() {
+        assertEquals("follow", System.getProperty(MODE_PROPERTY),
+                "runs only in the follow-mode Failsafe execution (a server with ROOST_SOCIAL_MODE=follow), not in this one");
     }
 
     /** {@code from} asks {@code to} to be friends, with a message or none (null); the new pending request's id. */
