@@ -98,18 +98,38 @@ class GroupApiIT extends DeployedRoost {
         assertProblem(http().patch("api/v1/groups/" + id, admin.auth(), "{\"notice\":\"again\"}"), 409, "group-dissolved");
         assertProblem(http().post("api/v1/groups/" + id + "/join", other.auth(), "{}"), 409, "group-dissolved");
         // The audit log recorded every change.
+        assertEquals(List.of("created", "joined", "joined", "admin_added", "info_changed", "kicked", "owner_transferred",
+                "quit", "joined", "dissolved"), auditLog(id));
+    }
+
+    /** The group's audit log (group_event), oldest first. */
+    static List<String> auditLog(String groupId) throws Exception {
         try (Connection c = Database.connect(); PreparedStatement ps = c.prepareStatement(
                 "SELECT event_type FROM group_event WHERE group_id = ? ORDER BY id")) {
-            ps.setLong(1, Long.parseLong(id));
+            ps.setLong(1, Long.parseLong(groupId));
             List<String> events = new ArrayList<>();
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     events.add(rs.getString(1));
                 }
             }
-            assertEquals(List.of("created", "joined", "joined", "admin_added", "info_changed", "kicked", "owner_transferred",
-                    "quit", "joined", "dissolved"), events);
+            return events;
         }
+    }
+
+    @Test
+    void theOwnersRoleChangesOnlyByATransfer() throws Exception {
+        User owner = user();
+        User admin = user();
+        String id = create(owner, "{\"name\":\"Owned\",\"type\":\"chat\"}").getString("id");
+        ok(http().post("api/v1/groups/" + id + "/join", admin.auth(), "{}"));
+        ok(http().put("api/v1/groups/" + id + "/admins/" + admin.id(), owner.auth(), ""));
+        assertProblem(http().put("api/v1/groups/" + id + "/admins/" + owner.id(), owner.auth(), ""), 409, "is-owner");
+        assertProblem(http().delete("api/v1/groups/" + id + "/admins/" + owner.id(), owner.auth()), 409, "is-owner");
+        assertEquals("O", role(id, owner, owner.id()), "the owner is still the owner");
+        assertEquals("A", role(id, owner, admin.id()));
+        assertEquals(owner.id(), json(http().get("api/v1/groups/" + id, owner.auth())).getString("ownerId"));
+        assertEquals(List.of("created", "joined", "admin_added"), auditLog(id), "the refusals recorded no change");
     }
 
     @Test
