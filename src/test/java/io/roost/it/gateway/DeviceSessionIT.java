@@ -2,6 +2,8 @@ package io.roost.it.gateway;
 
 import static io.roost.it.Http.ADMIN;
 import static io.roost.it.Http.json;
+import static io.roost.it.Http.okJson;
+import static io.roost.it.Problems.assertProblem;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -203,21 +205,50 @@ class DeviceSessionIT extends DeployedRoost {
         d.bye();
     }
 
+    /**
+     * This node's gateway stats, read until two reads agree on the login counters: a batch counts its
+     * attempts, then itself, so a read in between would show a batch without its attempts.
+     */
+    JsonObject gatewayStats() throws Exception {
+        JsonObject[] last = {okJson(http().get("api/v1/gateway/stats", ADMIN))};
+        Wait.until("two reads of the login counters agree", Duration.ofSeconds(10), () -> {
+            JsonObject previous = last[0];
+            last[0] = okJson(http().get("api/v1/gateway/stats", ADMIN));
+            return counter(previous, "attempts") == counter(last[0], "attempts")
+                    && counter(previous, "batches") == counter(last[0], "batches");
+        });
+        return last[0];
+    }
+
+    static long counter(JsonObject stats, String name) {
+        return stats.getJsonObject("logins").getJsonNumber(name).longValue();
+    }
+
+    /**
+     * Other classes share this server, so its counters start wherever they left them: this test
+     * checks what its own three logins and logouts did to them. Login counters only grow; the
+     * connection count can also drop by others' devices closing, never below ours.
+     */
     @Test
     void gatewayStatsCountConnectionsAndLoginBatches() throws Exception {
-        User a = user();
-        WsDevice d = login(a.token(), "web", "browser");
-        var r = http().get("api/v1/gateway/stats", ADMIN);
-        assertEquals(200, r.statusCode(), r.body());
-        var stats = json(r);
-        assertTrue(stats.getInt("connections") >= 1, r.body());
-        var logins = stats.getJsonObject("logins");
-        assertTrue(logins.getJsonNumber("attempts").longValue() >= 1, r.body());
-        assertTrue(logins.getJsonNumber("batches").longValue() >= 1, r.body());
-        assertTrue(logins.getJsonNumber("batches").longValue() <= logins.getJsonNumber("attempts").longValue(), r.body());
-        assertTrue(logins.getJsonNumber("largestBatch").longValue() >= 1, r.body());
-        assertEquals(401, http().get("api/v1/gateway/stats", null).statusCode(), "not without credentials");
-        d.bye();
+        User user = user();
+        JsonObject before = gatewayStats();
+        List<WsDevice> ours = List.of(login(user.token(), "android", "stats-phone"), login(user.token(), "web", "stats-browser"),
+                login(user.token(), "ios", "stats-tablet"));
+        JsonObject during = gatewayStats();
+        assertTrue(counter(during, "attempts") - counter(before, "attempts") >= ours.size(), "our logins counted: " + before + " " + during);
+        assertTrue(counter(during, "batches") > counter(before, "batches"), "in a batch or more: " + before + " " + during);
+        assertTrue(counter(during, "batches") <= counter(during, "attempts"), "a batch holds one login or more: " + during);
+        assertTrue(counter(during, "largestBatch") >= 1 && counter(during, "largestBatch") <= counter(during, "attempts"), during.toString());
+        int connected = during.getInt("connections");
+        assertTrue(connected >= ours.size(), "ours are connected: " + during);
+        for (WsDevice d : ours) {
+            d.send("{\"v\":1,\"type\":\"logout\"}");
+            d.expect("logout"); // the connection leaves the count before this answer
+        }
+        JsonObject after = gatewayStats();
+        assertTrue(after.getInt("connections") <= connected - ours.size(), "ours are no longer counted: " + during + " " + after);
+        assertProblem(http().get("api/v1/gateway/stats", null), 401, "missing-credentials");
     }
 
     @Test
