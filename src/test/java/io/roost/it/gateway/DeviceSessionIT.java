@@ -11,12 +11,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.roost.it.Database;
 import io.roost.it.DeployedRoost;
+import io.roost.it.Http;
 import io.roost.it.LoginLog;
 import io.roost.it.TestUsers;
 import io.roost.it.TestUsers.User;
 import io.roost.it.Wait;
 import io.roost.it.WsDevice;
 import jakarta.json.JsonObject;
+import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,6 +26,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 
 /** Devices on real WebSockets: hello, login, heartbeat, logout, kick-out, timeout, bad frames. */
@@ -251,22 +254,54 @@ class DeviceSessionIT extends DeployedRoost {
         assertProblem(http().get("api/v1/gateway/stats", null), 401, "missing-credentials");
     }
 
-    @Test
-    void disablingAnAccountKicksEveryDeviceAtOnce() throws Exception {
+    /**
+     * The user's phone and browser are online when {@code end} ends the account: both are kicked
+     * at once with {@code reason} and closed, the user is offline, and the kicks are in the login log.
+     */
+    User assertEveryDeviceKicked(Function<User, HttpResponse<String>> end, int status, String reason) throws Exception {
         User user = user();
         WsDevice phone = login(user.token(), "android", "p");
         WsDevice browser = login(user.token(), "web", "b");
-        var r = http().post("api/v1/accounts/" + user.id() + "/disable", ADMIN, "");
-        assertEquals(200, r.statusCode(), r.body());
-        assertEquals("account_disabled", phone.expect("kick").getString("reason"));
-        assertEquals("account_disabled", browser.expect("kick").getString("reason"));
-        assertEquals(1008, phone.closeCode());
-        assertEquals(1008, browser.closeCode());
+        var r = end.apply(user);
+        assertEquals(status, r.statusCode(), r.body());
+        for (WsDevice d : List.of(phone, browser)) {
+            assertEquals(reason, d.expect("kick").getString("reason"));
+            assertEquals(1008, d.closeCode());
+        }
         assertFalse(presence(user.id()).getBoolean("online"));
+        LoginLog.await(baseUrl, user.id(), List.of("kick"));
+        return user;
+    }
+
+    @Test
+    void disablingAnAccountKicksEveryDeviceAtOnce() throws Exception {
+        User user = assertEveryDeviceKicked(u -> http().post("api/v1/accounts/" + u.id() + "/disable", ADMIN, ""), 200, "account_disabled");
         // Its tokens are revoked: recovering the account does not bring them back.
         assertEquals(200, http().post("api/v1/accounts/" + user.id() + "/recover", ADMIN, "").statusCode());
         assertLoginRefused(user.token(), "android", "p", "invalid-token");
-        LoginLog.await(baseUrl, user.id(), List.of("kick"));
+    }
+
+    @Test
+    void unregisteringAnAccountKicksEveryDeviceAtOnce() throws Exception {
+        User user = assertEveryDeviceKicked(u -> http().delete("api/v1/accounts/me", u.auth()), 204, "account_unregistered");
+        assertLoginRefused(user.token(), "android", "p", "invalid-token");
+        assertProblem(http().get("api/v1/accounts/me", user.auth()), 401, "invalid-credentials");
+    }
+
+    @Test
+    void aLogoutWithRevokeEndsItsTokenAndNoOther() throws Exception {
+        User user = user();
+        String other = okJson(http().post("api/v1/auth/tokens", Http.basic(user.name(), TestUsers.PASSWORD), "{}")).getString("token");
+        WsDevice d = login(user.token(), "android", "revoking");
+        d.send("{\"v\":1,\"type\":\"logout\",\"revoke\":true}");
+        d.expect("logout");
+        assertEquals(1000, d.closeCode());
+        assertFalse(presence(user.id()).getBoolean("online"));
+        assertLoginRefused(user.token(), "android", "revoking", "invalid-token");
+        assertProblem(http().get("api/v1/accounts/me", user.auth()), 401, "invalid-credentials");
+        // The user's other token (another device's, say) still works.
+        assertEquals(user.id(), okJson(http().get("api/v1/accounts/me", Http.bearer(other))).getString("id"));
+        login(other, "android", "revoking").bye();
     }
 
     @Test
