@@ -7,9 +7,20 @@ import com.icegreen.greenmail.util.ServerSetup;
 import jakarta.mail.Message;
 import jakarta.mail.MessagingException;
 import jakarta.mail.internet.MimeMessage;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStreamWriter;
+import java.io.Writer;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.extension.AfterAllCallback;
@@ -72,5 +83,63 @@ public final class Mailbox implements BeforeAllCallback, AfterAllCallback {
             codes.add(matcher.group(1));
         }
         return codes.get(nth - 1);
+    }
+
+    /**
+     * Runs {@code call} while an SMTP server that refuses every recipient (550) stands in for
+     * GreenMail on the port. GreenMail starts again afterwards, empty: the mails received before are gone.
+     */
+    public <T> T refusingEveryRecipient(Callable<T> call) throws Exception {
+        smtp.stop();
+        try (RefusingSmtp refusing = new RefusingSmtp(port)) {
+            return call.call();
+        } finally {
+            start();
+        }
+    }
+
+    /** Speaks just enough SMTP to refuse each recipient, one connection at a time. */
+    private static final class RefusingSmtp implements AutoCloseable {
+
+        private final ServerSocket socket;
+
+        RefusingSmtp(int port) throws IOException {
+            socket = new ServerSocket();
+            socket.setReuseAddress(true);
+            socket.bind(new InetSocketAddress("127.0.0.1", port));
+            Thread serving = new Thread(this::serve, "refusing-smtp");
+            serving.setDaemon(true);
+            serving.start();
+        }
+
+        private void serve() {
+            while (!socket.isClosed()) {
+                try (Socket s = socket.accept();
+                     BufferedReader in = new BufferedReader(new InputStreamReader(s.getInputStream(), StandardCharsets.US_ASCII));
+                     Writer out = new OutputStreamWriter(s.getOutputStream(), StandardCharsets.US_ASCII)) {
+                    reply(out, "220 refusing.test ESMTP");
+                    for (String line = in.readLine(); line != null; line = in.readLine()) {
+                        String verb = line.length() < 4 ? line : line.substring(0, 4).toUpperCase(Locale.ROOT);
+                        if (verb.equals("QUIT")) {
+                            reply(out, "221 bye");
+                            break;
+                        }
+                        reply(out, verb.equals("RCPT") ? "550 5.7.1 this server refuses every recipient" : "250 OK");
+                    }
+                } catch (IOException closedOrDropped) {
+                    // the socket was closed (the stand-in is done), or the client went away: next one
+                }
+            }
+        }
+
+        private static void reply(Writer out, String line) throws IOException {
+            out.write(line + "\r\n");
+            out.flush();
+        }
+
+        @Override
+        public void close() throws IOException {
+            socket.close();
+        }
     }
 }
