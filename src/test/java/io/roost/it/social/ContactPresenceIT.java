@@ -10,6 +10,7 @@ import io.roost.it.TestUsers;
 import io.roost.it.TestUsers.User;
 import io.roost.it.WsDevice;
 import jakarta.json.JsonObject;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** friendOp frames over real WebSockets, forwarded requests and answers, and presence frames to friends. */
@@ -76,6 +77,25 @@ class ContactPresenceIT extends DeployedRoost {
         d.send("{\"v\":1,\"type\":\"heartbeat\"}");
         d.expect("heartbeat");
         d.bye();
+    }
+
+    /** Over REST the body's validation refuses such a decision first (validation-failed, SocialApiIT); a frame reaches the service. */
+    @Test
+    void anAnswerWithAnUnknownDecisionFailsAndTheRequestStaysPending() throws Exception {
+        User eve = user();
+        User finn = user();
+        WsDevice eveWeb = device(eve, "web");
+        String id = Social.ask(baseUrl, finn, eve, "hi Eve");
+        JsonObject refused = eveWeb.friendOp("\"op\":\"answer\",\"requestId\":\"" + id + "\",\"decision\":\"maybe\"");
+        assertEquals("fail", refused.getString("result"), refused.toString());
+        assertEquals("invalid-decision", refused.getString("code"), refused.toString());
+
+        JsonObject pending = eveWeb.friendOp("\"op\":\"requests\"");
+        assertEquals(List.of(id + " PENDING"), pending.getJsonArray("items").getValuesAs(JsonObject.class).stream()
+                .map(r -> r.getString("id") + " " + r.getString("status")).toList(), pending.toString());
+        assertEquals("ACCEPTED", eveWeb.friendOp("\"op\":\"answer\",\"requestId\":\"" + id + "\",\"decision\":\"accept\"")
+                .getString("status"), "the connection stays, and the request can still be answered");
+        eveWeb.bye();
     }
 
     @Test
