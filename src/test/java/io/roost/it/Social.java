@@ -7,7 +7,7 @@ import io.roost.it.TestUsers.User;
 import jakarta.json.JsonObject;
 import java.net.URL;
 
-/** The social graph as tests arrange it: friends in approval mode, over REST or over live devices' frames. */
+/** The social graph as tests arrange it: friends in approval mode (over REST, or over live devices' frames), and the mode a class needs. */
 public final class Social {
 
     /** The system property the follow-mode Failsafe execution sets (pom.xml), beside ROOST_SOCIAL_MODE=follow for its server. */
