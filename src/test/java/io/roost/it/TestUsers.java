@@ -68,6 +68,20 @@ public final class TestUsers {
         return new User(json(created).getString("id"), name, json(token).getString("token"));
     }
 
+    /**
+     * Registers by e-mail as an app does, in two stages: asks for a code, then sends the one {@code mail}
+     * received with {@code password}. The address must be new to {@code mail}. The account's id.
+     */
+    public static String registerByEmail(URL base, Mailbox mail, String email, String password) throws Exception {
+        Http http = new Http(base);
+        var requested = http.post("api/v1/registrations", null, "{\"stage\":\"request\",\"email\":\"" + email + "\"}");
+        assertEquals(202, requested.statusCode(), requested.body());
+        var created = http.post("api/v1/registrations", null, "{\"stage\":\"validate\",\"email\":\"" + email
+                + "\",\"code\":\"" + mail.code(email, 1) + "\",\"password\":\"" + password + "\"}");
+        assertEquals(201, created.statusCode(), created.body());
+        return json(created).getJsonObject("account").getString("id");
+    }
+
     /** Signs in with a password for one device, as an app does: the token is bound to that device. */
     public static String login(URL base, String login, String password, String deviceType, String deviceId) throws Exception {
         var r = new Http(base).post("api/v1/auth/login", null, "{\"login\":\"" + login + "\",\"password\":\"" + password

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.roost.it.AtOnce;
 import io.roost.it.DeployedRoost;
+import io.roost.it.Social;
 import io.roost.it.TestUsers;
 import io.roost.it.TestUsers.User;
 import io.roost.it.WsDevice;
@@ -19,7 +20,6 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.Callable;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -31,10 +31,10 @@ import org.junit.jupiter.api.Test;
  */
 class ChatFollowModeIT extends DeployedRoost {
 
+    /** Only in the follow-mode execution: a -Dit.test=... run of another execution fails here instead of testing approval mode. */
     @BeforeAll
-    static void onlyInFollowMode() {
-        Assumptions.assumeTrue("follow".equals(System.getProperty("roost.test.social.mode")),
-                "runs in the follow-mode Failsafe execution");
+    static void inFollowMode() {
+        Social.assertFollowModeExecution();
     }
 
     User user() throws Exception {

@@ -14,6 +14,7 @@ import io.roost.it.Http;
 import io.roost.it.LoginLog;
 import io.roost.it.Ncs;
 import io.roost.it.Routes;
+import io.roost.it.Social;
 import io.roost.it.TestUsers;
 import io.roost.it.TestUsers.User;
 import io.roost.it.TopicEvents;
@@ -325,14 +326,7 @@ class TwoNodeIT {
         User bob = TestUsers.register(zero(), "cl-cp-");
         WsDevice aliceWeb = WsDevice.login(zero(), TestUsers.login(zero(), alice.name(), TestUsers.PASSWORD, "web", "web-1"), "web", "web-1");
         WsDevice bobWeb = WsDevice.login(one(), TestUsers.login(one(), bob.name(), TestUsers.PASSWORD, "web", "web-1"), "web", "web-1");
-        JsonObject asked = aliceWeb.friendOp("\"op\":\"request\",\"uid\":\"" + bob.id() + "\",\"message\":\"hi Bob\"");
-        assertEquals("ok", asked.getString("result"), asked.toString());
-        JsonObject forwarded = bobWeb.await("friendOp");
-        assertEquals(alice.id(), forwarded.getString("from"), forwarded.toString());
-        JsonObject answered = bobWeb.friendOp("\"op\":\"answer\",\"requestId\":\"" + forwarded.getString("requestId")
-                + "\",\"decision\":\"accept\"");
-        assertEquals("ACCEPTED", answered.getString("status"), answered.toString());
-        assertEquals("ACCEPTED", aliceWeb.await("friendOp").getString("status"));
+        Social.befriend(alice, aliceWeb, bob, bobWeb, "hi Bob"); // the request and its answer cross nodes
         // Alice's phone logs in on node 0: Bob, on node 1, hears it
         WsDevice alicePhone = WsDevice.login(zero(), TestUsers.login(zero(), alice.name(), TestUsers.PASSWORD, "android", "a-1"),
                 "android", "a-1");

@@ -2,6 +2,8 @@ package io.roost.it.gateway;
 
 import static io.roost.it.Http.ADMIN;
 import static io.roost.it.Http.json;
+import static io.roost.it.Http.okJson;
+import static io.roost.it.Problems.assertProblem;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -9,12 +11,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.roost.it.Database;
 import io.roost.it.DeployedRoost;
+import io.roost.it.Http;
 import io.roost.it.LoginLog;
 import io.roost.it.TestUsers;
 import io.roost.it.TestUsers.User;
 import io.roost.it.Wait;
 import io.roost.it.WsDevice;
 import jakarta.json.JsonObject;
+import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,6 +26,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 
 /** Devices on real WebSockets: hello, login, heartbeat, logout, kick-out, timeout, bad frames. */
@@ -203,39 +208,100 @@ class DeviceSessionIT extends DeployedRoost {
         d.bye();
     }
 
+    /**
+     * This node's gateway stats, read until two reads agree on the login counters: a batch counts its
+     * attempts, then itself, so a read in between would show a batch without its attempts.
+     */
+    JsonObject gatewayStats() throws Exception {
+        JsonObject[] last = {okJson(http().get("api/v1/gateway/stats", ADMIN))};
+        Wait.until("two reads of the login counters agree", Duration.ofSeconds(10), () -> {
+            JsonObject previous = last[0];
+            last[0] = okJson(http().get("api/v1/gateway/stats", ADMIN));
+            return counter(previous, "attempts") == counter(last[0], "attempts")
+                    && counter(previous, "batches") == counter(last[0], "batches");
+        });
+        return last[0];
+    }
+
+    static long counter(JsonObject stats, String name) {
+        return stats.getJsonObject("logins").getJsonNumber(name).longValue();
+    }
+
+    /**
+     * Other classes share this server, so its counters start wherever they left them: this test
+     * checks what its own three logins and logouts did to them. Login counters only grow; the
+     * connection count can also drop by others' devices closing, never below ours.
+     */
     @Test
     void gatewayStatsCountConnectionsAndLoginBatches() throws Exception {
-        User a = user();
-        WsDevice d = login(a.token(), "web", "browser");
-        var r = http().get("api/v1/gateway/stats", ADMIN);
-        assertEquals(200, r.statusCode(), r.body());
-        var stats = json(r);
-        assertTrue(stats.getInt("connections") >= 1, r.body());
-        var logins = stats.getJsonObject("logins");
-        assertTrue(logins.getJsonNumber("attempts").longValue() >= 1, r.body());
-        assertTrue(logins.getJsonNumber("batches").longValue() >= 1, r.body());
-        assertTrue(logins.getJsonNumber("batches").longValue() <= logins.getJsonNumber("attempts").longValue(), r.body());
-        assertTrue(logins.getJsonNumber("largestBatch").longValue() >= 1, r.body());
-        assertEquals(401, http().get("api/v1/gateway/stats", null).statusCode(), "not without credentials");
-        d.bye();
+        User user = user();
+        JsonObject before = gatewayStats();
+        List<WsDevice> ours = List.of(login(user.token(), "android", "stats-phone"), login(user.token(), "web", "stats-browser"),
+                login(user.token(), "ios", "stats-tablet"));
+        JsonObject during = gatewayStats();
+        assertTrue(counter(during, "attempts") - counter(before, "attempts") >= ours.size(), "our logins counted: " + before + " " + during);
+        assertTrue(counter(during, "batches") > counter(before, "batches"), "in a batch or more: " + before + " " + during);
+        assertTrue(counter(during, "batches") <= counter(during, "attempts"), "a batch holds one login or more: " + during);
+        assertTrue(counter(during, "largestBatch") >= 1 && counter(during, "largestBatch") <= counter(during, "attempts"), during.toString());
+        int connected = during.getInt("connections");
+        assertTrue(connected >= ours.size(), "ours are connected: " + during);
+        for (WsDevice d : ours) {
+            d.send("{\"v\":1,\"type\":\"logout\"}");
+            d.expect("logout"); // the connection leaves the count before this answer
+        }
+        JsonObject after = gatewayStats();
+        assertTrue(after.getInt("connections") <= connected - ours.size(), "ours are no longer counted: " + during + " " + after);
+        assertProblem(http().get("api/v1/gateway/stats", null), 401, "missing-credentials");
+    }
+
+    /**
+     * The user's phone and browser are online when {@code end} ends the account: both are kicked
+     * at once with {@code reason} and closed, the user is offline, and the kicks are in the login log.
+     */
+    User assertEveryDeviceKicked(Function<User, HttpResponse<String>> end, int status, String reason) throws Exception {
+        User user = user();
+        WsDevice phone = login(user.token(), "android", "p");
+        WsDevice browser = login(user.token(), "web", "b");
+        var r = end.apply(user);
+        assertEquals(status, r.statusCode(), r.body());
+        for (WsDevice d : List.of(phone, browser)) {
+            assertEquals(reason, d.expect("kick").getString("reason"));
+            assertEquals(1008, d.closeCode());
+        }
+        assertFalse(presence(user.id()).getBoolean("online"));
+        LoginLog.await(baseUrl, user.id(), List.of("kick"));
+        return user;
     }
 
     @Test
     void disablingAnAccountKicksEveryDeviceAtOnce() throws Exception {
-        User user = user();
-        WsDevice phone = login(user.token(), "android", "p");
-        WsDevice browser = login(user.token(), "web", "b");
-        var r = http().post("api/v1/accounts/" + user.id() + "/disable", ADMIN, "");
-        assertEquals(200, r.statusCode(), r.body());
-        assertEquals("account_disabled", phone.expect("kick").getString("reason"));
-        assertEquals("account_disabled", browser.expect("kick").getString("reason"));
-        assertEquals(1008, phone.closeCode());
-        assertEquals(1008, browser.closeCode());
-        assertFalse(presence(user.id()).getBoolean("online"));
+        User user = assertEveryDeviceKicked(u -> http().post("api/v1/accounts/" + u.id() + "/disable", ADMIN, ""), 200, "account_disabled");
         // Its tokens are revoked: recovering the account does not bring them back.
         assertEquals(200, http().post("api/v1/accounts/" + user.id() + "/recover", ADMIN, "").statusCode());
         assertLoginRefused(user.token(), "android", "p", "invalid-token");
-        LoginLog.await(baseUrl, user.id(), List.of("kick"));
+    }
+
+    @Test
+    void unregisteringAnAccountKicksEveryDeviceAtOnce() throws Exception {
+        User user = assertEveryDeviceKicked(u -> http().delete("api/v1/accounts/me", u.auth()), 204, "account_unregistered");
+        assertLoginRefused(user.token(), "android", "p", "invalid-token");
+        assertProblem(http().get("api/v1/accounts/me", user.auth()), 401, "invalid-credentials");
+    }
+
+    @Test
+    void aLogoutWithRevokeEndsItsTokenAndNoOther() throws Exception {
+        User user = user();
+        String other = okJson(http().post("api/v1/auth/tokens", Http.basic(user.name(), TestUsers.PASSWORD), "{}")).getString("token");
+        WsDevice d = login(user.token(), "android", "revoking");
+        d.send("{\"v\":1,\"type\":\"logout\",\"revoke\":true}");
+        d.expect("logout");
+        assertEquals(1000, d.closeCode());
+        assertFalse(presence(user.id()).getBoolean("online"));
+        assertLoginRefused(user.token(), "android", "revoking", "invalid-token");
+        assertProblem(http().get("api/v1/accounts/me", user.auth()), 401, "invalid-credentials");
+        // The user's other token (another device's, say) still works.
+        assertEquals(user.id(), okJson(http().get("api/v1/accounts/me", Http.bearer(other))).getString("id"));
+        login(other, "android", "revoking").bye();
     }
 
     @Test

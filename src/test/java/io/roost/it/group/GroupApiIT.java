@@ -1,9 +1,11 @@
 package io.roost.it.group;
 
 import static io.roost.it.Http.json;
+import static io.roost.it.Http.ok;
 import static io.roost.it.Problems.assertProblem;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.roost.it.Database;
@@ -11,12 +13,14 @@ import io.roost.it.DeployedRoost;
 import io.roost.it.TestUsers;
 import io.roost.it.TestUsers.User;
 import jakarta.json.JsonObject;
+import java.net.http.HttpResponse;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
@@ -94,18 +98,38 @@ class GroupApiIT extends DeployedRoost {
         assertProblem(http().patch("api/v1/groups/" + id, admin.auth(), "{\"notice\":\"again\"}"), 409, "group-dissolved");
         assertProblem(http().post("api/v1/groups/" + id + "/join", other.auth(), "{}"), 409, "group-dissolved");
         // The audit log recorded every change.
+        assertEquals(List.of("created", "joined", "joined", "admin_added", "info_changed", "kicked", "owner_transferred",
+                "quit", "joined", "dissolved"), auditLog(id));
+    }
+
+    /** The group's audit log (group_event), oldest first. */
+    static List<String> auditLog(String groupId) throws Exception {
         try (Connection c = Database.connect(); PreparedStatement ps = c.prepareStatement(
                 "SELECT event_type FROM group_event WHERE group_id = ? ORDER BY id")) {
-            ps.setLong(1, Long.parseLong(id));
+            ps.setLong(1, Long.parseLong(groupId));
             List<String> events = new ArrayList<>();
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     events.add(rs.getString(1));
                 }
             }
-            assertEquals(List.of("created", "joined", "joined", "admin_added", "info_changed", "kicked", "owner_transferred",
-                    "quit", "joined", "dissolved"), events);
+            return events;
         }
+    }
+
+    @Test
+    void theOwnersRoleChangesOnlyByATransfer() throws Exception {
+        User owner = user();
+        User admin = user();
+        String id = create(owner, "{\"name\":\"Owned\",\"type\":\"chat\"}").getString("id");
+        ok(http().post("api/v1/groups/" + id + "/join", admin.auth(), "{}"));
+        ok(http().put("api/v1/groups/" + id + "/admins/" + admin.id(), owner.auth(), ""));
+        assertProblem(http().put("api/v1/groups/" + id + "/admins/" + owner.id(), owner.auth(), ""), 409, "is-owner");
+        assertProblem(http().delete("api/v1/groups/" + id + "/admins/" + owner.id(), owner.auth()), 409, "is-owner");
+        assertEquals("O", role(id, owner, owner.id()), "the owner is still the owner");
+        assertEquals("A", role(id, owner, admin.id()));
+        assertEquals(owner.id(), json(http().get("api/v1/groups/" + id, owner.auth())).getString("ownerId"));
+        assertEquals(List.of("created", "joined", "admin_added"), auditLog(id), "the refusals recorded no change");
     }
 
     @Test
@@ -159,6 +183,9 @@ class GroupApiIT extends DeployedRoost {
         assertProblem(http().get("api/v1/groups/of/1", u.auth()), 403, "forbidden");
     }
 
+    /** How a call that lost the race to lock the group is refused, by status (docs/api.md's problem types). */
+    static final Map<Integer, String> RACE_LOSSES = Map.of(403, "forbidden", 404, "not-found");
+
     @Test
     void transferRacingKicksAlwaysLeavesExactlyOneOwner() throws Exception {
         for (int round = 0; round < 5; round++) {
@@ -166,21 +193,32 @@ class GroupApiIT extends DeployedRoost {
             User admin = user();
             User member = user();
             String id = create(owner, "{\"name\":\"Race " + round + "\",\"type\":\"chat\"}").getString("id");
-            http().post("api/v1/groups/" + id + "/join", admin.auth(), "{}");
-            http().post("api/v1/groups/" + id + "/join", member.auth(), "{}");
-            http().put("api/v1/groups/" + id + "/admins/" + admin.id(), owner.auth(), "");
+            ok(http().post("api/v1/groups/" + id + "/join", admin.auth(), "{}"));
+            ok(http().post("api/v1/groups/" + id + "/join", member.auth(), "{}"));
+            ok(http().put("api/v1/groups/" + id + "/admins/" + admin.id(), owner.auth(), ""));
             ExecutorService pool = Executors.newFixedThreadPool(3);
             CountDownLatch go = new CountDownLatch(1);
-            List<Future<Integer>> done = new ArrayList<>();
-            done.add(pool.submit(() -> { go.await(); return http().put("api/v1/groups/" + id + "/owner/" + member.id(), owner.auth(), "").statusCode(); }));
-            done.add(pool.submit(() -> { go.await(); return http().delete("api/v1/groups/" + id + "/members/" + member.id(), admin.auth()).statusCode(); }));
-            done.add(pool.submit(() -> { go.await(); return http().delete("api/v1/groups/" + id + "/members/" + admin.id(), owner.auth()).statusCode(); }));
+            List<Future<HttpResponse<String>>> done = new ArrayList<>();
+            done.add(pool.submit(() -> { go.await(); return http().put("api/v1/groups/" + id + "/owner/" + member.id(), owner.auth(), ""); }));
+            done.add(pool.submit(() -> { go.await(); return http().delete("api/v1/groups/" + id + "/members/" + member.id(), admin.auth()); }));
+            done.add(pool.submit(() -> { go.await(); return http().delete("api/v1/groups/" + id + "/members/" + admin.id(), owner.auth()); }));
             go.countDown();
-            for (Future<Integer> f : done) {
-                int s = f.get(60, TimeUnit.SECONDS);
-                assertTrue(s < 500, "status " + s);
+            List<HttpResponse<String>> answers = new ArrayList<>();
+            for (Future<HttpResponse<String>> f : done) {
+                answers.add(f.get(60, TimeUnit.SECONDS));
             }
             pool.shutdown();
+            // Each call is allowed on the group as it was, so whichever locks the group first wins. A later
+            // one may find its caller's role weakened (403) or its target gone (404): refused, nothing changed.
+            List<Integer> statuses = answers.stream().map(HttpResponse::statusCode).toList();
+            assertTrue(statuses.stream().anyMatch(status -> status / 100 == 2), "one of the racing calls wins: " + statuses);
+            for (HttpResponse<String> r : answers) {
+                if (r.statusCode() / 100 != 2) {
+                    String type = RACE_LOSSES.get(r.statusCode());
+                    assertNotNull(type, "a loser is refused as forbidden (403) or not-found (404), got " + r.statusCode() + ": " + r.body());
+                    assertProblem(r, r.statusCode(), type);
+                }
+            }
             try (Connection c = Database.connect(); PreparedStatement ps = c.prepareStatement(
                     "SELECT count(*) FILTER (WHERE role = 'O'), count(*), (SELECT member_count FROM grp WHERE id = ?),"
                             + " (SELECT owner_id FROM grp WHERE id = ?) = max(uid) FILTER (WHERE role = 'O')"

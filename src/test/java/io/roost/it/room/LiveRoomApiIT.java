@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.roost.it.Wait;
 import io.roost.it.DeployedRoost;
+import io.roost.it.Social;
 import io.roost.it.TestUsers;
 import io.roost.it.TestUsers.User;
 import io.roost.it.TopicEvents;
@@ -38,15 +39,6 @@ class LiveRoomApiIT extends DeployedRoost {
         return TestUsers.registerWithoutPassword(baseUrl, "lr-", "web", "w");
     }
 
-    /** In approval mode a fan is a friend: {@code fan} asks, {@code anchor} accepts, and each follows the other. */
-    void befriend(User fan, User anchor) throws Exception {
-        var asked = http().post("api/v1/social/friend-requests", fan.auth(), "{\"to\":\"" + anchor.id() + "\"}");
-        assertEquals(201, asked.statusCode(), asked.body());
-        String id = json(asked).getJsonObject("request").getString("id");
-        var answered = http().post("api/v1/social/friend-requests/" + id + "/answer", anchor.auth(), "{\"decision\":\"accept\"}");
-        assertEquals(200, answered.statusCode(), answered.body());
-    }
-
     static String room() {
         return "api-room-" + UUID.randomUUID().toString().substring(0, 8);
     }
@@ -62,7 +54,7 @@ class LiveRoomApiIT extends DeployedRoost {
         User anchor = user();
         User fan = user();
         User stranger = user();
-        befriend(fan, anchor);
+        Social.befriend(baseUrl, fan, anchor); // in approval mode a fan is a friend
         String room = room();
         String base = "api/v1/rooms/" + room;
 
@@ -199,7 +191,7 @@ class LiveRoomApiIT extends DeployedRoost {
     void devicesUseRoomOpFrames() throws Exception {
         User anchor = user();
         User fan = user();
-        befriend(fan, anchor);
+        Social.befriend(baseUrl, fan, anchor); // in approval mode a fan is a friend
         String room = room();
         WsDevice anchorWeb = WsDevice.login(baseUrl, anchor.token(), "web", "w");
         WsDevice fanWeb = WsDevice.login(baseUrl, fan.token(), "web", "w");

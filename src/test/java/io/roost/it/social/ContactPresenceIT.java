@@ -5,10 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.roost.it.DeployedRoost;
+import io.roost.it.Social;
 import io.roost.it.TestUsers;
 import io.roost.it.TestUsers.User;
 import io.roost.it.WsDevice;
 import jakarta.json.JsonObject;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** friendOp frames over real WebSockets, forwarded requests and answers, and presence frames to friends. */
@@ -31,19 +33,7 @@ class ContactPresenceIT extends DeployedRoost {
         WsDevice aliceWeb = device(alice, "web");
         WsDevice bobWeb = device(bob, "web");
 
-        JsonObject asked = aliceWeb.friendOp("\"op\":\"request\",\"uid\":\"" + bob.id() + "\",\"message\":\"hi Bob\"");
-        assertEquals("ok", asked.getString("result"), asked.toString());
-        JsonObject forwarded = bobWeb.await("friendOp");
-        assertEquals("request", forwarded.getString("op"));
-        assertEquals(alice.id(), forwarded.getString("from"));
-        assertEquals("hi Bob", forwarded.getString("message"));
-
-        JsonObject answered = bobWeb.friendOp("\"op\":\"answer\",\"requestId\":\"" + forwarded.getString("requestId")
-                + "\",\"decision\":\"accept\"");
-        assertEquals("ACCEPTED", answered.getString("status"), answered.toString());
-        JsonObject told = aliceWeb.await("friendOp");
-        assertEquals("answer", told.getString("op"));
-        assertEquals("ACCEPTED", told.getString("status"));
+        Social.befriend(alice, aliceWeb, bob, bobWeb, "hi Bob");
         assertTrue(aliceWeb.friendOp("\"op\":\"relation\",\"uid\":\"" + bob.id() + "\"").getBoolean("friends"));
 
         // A second device type of Alice's comes and goes: Bob hears both, versions growing.
@@ -87,6 +77,25 @@ class ContactPresenceIT extends DeployedRoost {
         d.send("{\"v\":1,\"type\":\"heartbeat\"}");
         d.expect("heartbeat");
         d.bye();
+    }
+
+    /** Over REST the body's validation refuses such a decision first (validation-failed, SocialApiIT); a frame reaches the service. */
+    @Test
+    void anAnswerWithAnUnknownDecisionFailsAndTheRequestStaysPending() throws Exception {
+        User eve = user();
+        User finn = user();
+        WsDevice eveWeb = device(eve, "web");
+        String id = Social.ask(baseUrl, finn, eve, "hi Eve");
+        JsonObject refused = eveWeb.friendOp("\"op\":\"answer\",\"requestId\":\"" + id + "\",\"decision\":\"maybe\"");
+        assertEquals("fail", refused.getString("result"), refused.toString());
+        assertEquals("invalid-decision", refused.getString("code"), refused.toString());
+
+        JsonObject pending = eveWeb.friendOp("\"op\":\"requests\"");
+        assertEquals(List.of(id + " PENDING"), pending.getJsonArray("items").getValuesAs(JsonObject.class).stream()
+                .map(r -> r.getString("id") + " " + r.getString("status")).toList(), pending.toString());
+        assertEquals("ACCEPTED", eveWeb.friendOp("\"op\":\"answer\",\"requestId\":\"" + id + "\",\"decision\":\"accept\"")
+                .getString("status"), "the connection stays, and the request can still be answered");
+        eveWeb.bye();
     }
 
     @Test

@@ -7,11 +7,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.roost.it.DeployedRoost;
+import io.roost.it.Social;
 import io.roost.it.TestUsers;
 import io.roost.it.TestUsers.User;
 import io.roost.it.WsDevice;
 import jakarta.json.JsonObject;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -22,11 +22,10 @@ import org.junit.jupiter.api.Test;
  */
 class FollowModeIT extends DeployedRoost {
 
-    /** Only in the follow-mode execution (a -Dit.test=... run would otherwise start it against approval mode). */
+    /** Only in the follow-mode execution: a -Dit.test=... run of another execution fails here instead of testing approval mode. */
     @BeforeAll
-    static void onlyInFollowMode() {
-        Assumptions.assumeTrue("follow".equals(System.getProperty("roost.test.social.mode")),
-                "runs in the follow-mode Failsafe execution");
+    static void inFollowMode() {
+        Social.assertFollowModeExecution();
     }
 
     User user() throws Exception {

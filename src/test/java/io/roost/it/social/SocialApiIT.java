@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.roost.it.DeployedRoost;
+import io.roost.it.Social;
 import io.roost.it.TestUsers;
 import io.roost.it.TestUsers.User;
 import jakarta.json.JsonObject;
@@ -32,17 +33,11 @@ class SocialApiIT extends DeployedRoost {
         return json(http().get("api/v1/social/relations/" + b.id(), a.auth()));
     }
 
-    String ask(User from, User to, String message) throws Exception {
-        var r = http().post("api/v1/social/friend-requests", from.auth(), "{\"to\":\"" + to.id() + "\",\"message\":\"" + message + "\"}");
-        assertEquals(201, r.statusCode(), r.body());
-        return json(r).getJsonObject("request").getString("id");
-    }
-
     @Test
     void aRequestIsSeenByBothSidesAndAcceptingMakesFriends() throws Exception {
         User alice = user();
         User bob = user();
-        String id = ask(alice, bob, "hi, it's Alice");
+        String id = Social.ask(baseUrl, alice, bob, "hi, it's Alice");
         // Asking again changes nothing: the same pending request.
         var again = http().post("api/v1/social/friend-requests", alice.auth(), "{\"to\":\"" + bob.id() + "\"}");
         assertEquals(200, again.statusCode(), again.body());
@@ -80,24 +75,24 @@ class SocialApiIT extends DeployedRoost {
     void askingBackIsAcceptingAndRejectedOrIgnoredRequestsLeaveNoEdge() throws Exception {
         User a = user();
         User b = user();
-        ask(a, b, "first");
+        Social.ask(baseUrl, a, b, "first");
         var back = http().post("api/v1/social/friend-requests", b.auth(), "{\"to\":\"" + a.id() + "\"}");
         assertEquals(200, back.statusCode(), back.body());
         assertTrue(json(back).getBoolean("friends"));
         assertTrue(relation(a, b).getBoolean("friends"));
 
         User c = user();
-        String rejected = ask(c, a, "please");
+        String rejected = Social.ask(baseUrl, c, a, "please");
         assertEquals("REJECTED", json(http().post("api/v1/social/friend-requests/" + rejected + "/answer", a.auth(),
                 "{\"decision\":\"reject\"}")).getString("status"));
         User d = user();
-        String ignored = ask(d, a, "hello?");
+        String ignored = Social.ask(baseUrl, d, a, "hello?");
         assertEquals("IGNORED", json(http().post("api/v1/social/friend-requests/" + ignored + "/answer", a.auth(),
                 "{\"decision\":\"ignore\"}")).getString("status"));
         assertFalse(relation(a, c).getBoolean("followedBy"));
         assertFalse(relation(a, d).getBoolean("followedBy"));
         // A rejected sender may ask again later; the sender can withdraw a pending request.
-        String retry = ask(c, a, "second try");
+        String retry = Social.ask(baseUrl, c, a, "second try");
         assertEquals(204, http().delete("api/v1/social/friend-requests/" + retry, c.auth()).statusCode());
         assertProblem(http().delete("api/v1/social/friend-requests/" + retry, c.auth()), 409, "request-not-pending");
         assertEquals(0, json(http().get("api/v1/social/friend-requests?direction=incoming", a.auth())).getJsonArray("items").size());
@@ -114,7 +109,7 @@ class SocialApiIT extends DeployedRoost {
         assertEquals(List.of(b.id()), ids(http().get("api/v1/social/blocks", a.auth())));
         assertEquals(List.of(), ids(http().get("api/v1/social/blocks", b.auth())));
         assertEquals(204, http().delete("api/v1/social/blocks/" + b.id(), a.auth()).statusCode());
-        ask(b, a, "friends again?");
+        Social.ask(baseUrl, b, a, "friends again?");
     }
 
     @Test
