@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.roost.it.Database;
 import io.roost.it.DeployedRoost;
 import io.roost.it.TestUsers;
 import io.roost.it.TestUsers.User;
@@ -17,6 +18,8 @@ import io.roost.it.TopicEvents;
 import io.roost.it.WsDevice;
 import jakarta.json.JsonArray;
 import jakarta.json.JsonObject;
+import java.sql.Connection;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
@@ -124,6 +127,21 @@ class ChatExtrasIT extends DeployedRoost {
         assertEquals(2, recallEvent.getInt("seq"));
     }
 
+    /**
+     * Moves message {@code seq} of the conversation back in time by {@code age}, in both timelines:
+     * a recall measures its window from the {@code created_at} of the sender's copy (the message's
+     * sentAt), so this is a message sent that long ago, without waiting the window out.
+     */
+    static void sentLongAgo(User sender, User peer, long seq, Duration age) throws Exception {
+        try (Connection c = Database.connect()) {
+            Long[] both = {Long.parseLong(sender.id()), Long.parseLong(peer.id())};
+            assertEquals(2, Database.execute(c, """
+                    UPDATE chat_timeline SET created_at = created_at - make_interval(secs => ?)
+                    WHERE owner_uid = ANY (?) AND peer_uid = ANY (?) AND seq = ?""",
+                    (double) age.toSeconds(), c.createArrayOf("int8", both), c.createArrayOf("int8", both), seq), "both copies");
+        }
+    }
+
     /** The roost-chat-events of a message: the message, then its recall, both keyed by msgId; the recall's. */
     static JsonObject recallEvent(String msgId) throws InterruptedException {
         for (int i = 0; i < 2; i++) {
@@ -142,7 +160,7 @@ class ChatExtrasIT extends DeployedRoost {
         User a = chats.user();
         User b = chats.user();
         JsonObject sent = chats.sendText(a, b, "too late to take back");
-        Thread.sleep((RECALL_WINDOW_SECONDS + 1) * 1000L);
+        sentLongAgo(a, b, 1, Duration.ofSeconds(RECALL_WINDOW_SECONDS + 1));
         assertProblem(chats.recall(a, a.auth(), b, 1), 409, "recall-window-passed");
         assertFalse(chats.items(b, a).getJsonObject(0).getBoolean("recalled"), "nothing changed");
 
