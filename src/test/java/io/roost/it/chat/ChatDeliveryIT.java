@@ -566,8 +566,8 @@ class ChatDeliveryIT extends DeployedRoost {
      */
     @Test
     void aReconnectStormDuringASendFloodLosesAndDuplicatesNothing() throws Exception {
-        long seed = System.nanoTime();
-        System.out.println("aReconnectStormDuringASendFloodLosesAndDuplicatesNothing seed=" + seed);
+        long seed = Long.getLong("chat.storm.seed", System.nanoTime());
+        System.out.println("aReconnectStormDuringASendFloodLosesAndDuplicatesNothing seed=" + seed + " (-Dchat.storm.seed= replays it)");
         java.util.Random random = new java.util.Random(seed);
         Chats chats = chats();
         int pairs = 6;
@@ -597,13 +597,16 @@ class ChatDeliveryIT extends DeployedRoost {
                 int senderDropAt = device == null ? -1 : 5 + random.nextInt(perSender - 10);
                 flood.add(pool.submit(() -> {
                     java.util.concurrent.Future<?> drop = null;
+                    long beat = System.nanoTime();
                     for (int n = 1; n <= perSender; n++) {
                         if (device == null) {
                             chats.sendText(from, to.user, "m" + n);
                         } else {
                             assertEquals(n, device.send(to.user, n, n == senderDropAt), "the message's one seq (seed " + seed + ")");
                         }
-                        if (n % 10 == 0) {
+                        // by the clock, not every so many messages: on a busy box ten sends can outlast the heartbeat timeout
+                        if (System.nanoTime() - beat > HEARTBEAT_EVERY.toNanos()) {
+                            beat = System.nanoTime();
                             to.heartbeat();
                             if (device != null) {
                                 device.heartbeat();
@@ -666,7 +669,13 @@ class ChatDeliveryIT extends DeployedRoost {
                 device.sendOpAndDrop("chatOp", fields);
                 connect();
             }
-            JsonObject answer = device.op("chatOp", fields);
+            JsonObject answer;
+            try {
+                answer = device.op("chatOp", fields);
+            } catch (RuntimeException | AssertionError e) {
+                throw new AssertionError("no answer to message " + n + (dropAfter ? ", sent again after a drop" : "") + ": close "
+                        + device.closed.getNow(null) + (device.received("kick") ? ", kicked" : ""), e);
+            }
             assertEquals("ok", answer.getString("result"), answer.toString());
             return answer.getJsonNumber("msgSeq").longValue();
         }
