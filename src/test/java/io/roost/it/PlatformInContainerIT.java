@@ -9,6 +9,7 @@ import io.roost.platform.cluster.OncePerCluster;
 import io.roost.platform.ids.IdGenerator;
 import io.roost.platform.ids.Snowflake;
 import io.roost.platform.messaging.ConsumedMessages;
+import io.roost.platform.messaging.RocketMqProducer;
 import io.roost.platform.outbox.OutboxPublisher;
 import io.roost.platform.outbox.OutboxRelay;
 import io.roost.platform.store.CustomPlans;
@@ -62,6 +63,9 @@ class PlatformInContainerIT {
 
     @EJB
     OncePerCluster once;
+
+    @EJB
+    RocketMqProducer producer;
 
     /** What two nodes' timers do at the same second: the second caller of a task skips it while the first one's transaction runs. */
     @Test
@@ -246,8 +250,7 @@ class PlatformInContainerIT {
     void aMessageCommittedLongAfterItsIdWasTakenIsStillSent() throws Exception {
         String body = "late-commit-" + UUID.randomUUID();
         tx.begin();
-        long id = outbox.publish(ProbeConsumer.TOPIC, "probe", "k-" + body, body);
-        Thread.sleep(OutboxRelay.RECENT.toMillis() + 1_000);
+        long id = takenLongAgo(outbox.publish(ProbeConsumer.TOPIC, "probe", "k-" + body, body));
         tx.commit();
         long committed = System.nanoTime();
         // commits after it nudge rounds that start above its id
@@ -260,6 +263,22 @@ class PlatformInContainerIT {
         long waitedMs = (System.nanoTime() - committed) / 1_000_000;
         assertTrue(waitedMs < 5_000, "sent " + waitedMs + " ms after its commit");
         awaitRelayDeleted(List.of(id));
+    }
+
+    /**
+     * Gives the outbox row {@code id}, written in the running transaction, an id taken a second
+     * before a relay round's reach back ({@link OutboxRelay#RECENT}): what the relay goes by is
+     * the id alone, so this is a transaction that took its id that long ago, without the wait. The
+     * id is of node {@value Snowflake#MAX_NODE_ID}, which no node of the suite is, so no id taken
+     * then can be the same. Returns the new id.
+     */
+    private long takenLongAgo(long id) {
+        long old = Snowflake.firstIdAt(System.currentTimeMillis() - OutboxRelay.RECENT.toMillis() - 1_000)
+                | ((long) Snowflake.MAX_NODE_ID << Snowflake.SEQUENCE_BITS) | (id & ((1L << Snowflake.SEQUENCE_BITS) - 1));
+        em.joinTransaction();
+        assertEquals(1, em.createNativeQuery("UPDATE outbox SET id = ?1 WHERE id = ?2").setParameter(1, old).setParameter(2, id)
+                .executeUpdate());
+        return old;
     }
 
     @Test
@@ -280,8 +299,32 @@ class PlatformInContainerIT {
         assertFalse(ProbeConsumer.DELIVERED.contains(rolledBack));
     }
 
+    /**
+     * RocketMQ delivers at least once: the same message twice (the relay sending a row again keeps
+     * its id as the message's roostId) reaches the consumer twice, is applied once and skipped once.
+     */
     @Test
     void aRedeliveredMessageIsAppliedOnce() throws Exception {
+        String body = "redelivered-" + UUID.randomUUID();
+        long id = ids.nextId();
+        for (int delivery = 0; delivery < 2; delivery++) {
+            producer.send(id, ProbeConsumer.TOPIC, "probe", "k-" + body, body);
+        }
+        // both deliveries decided (each one's transaction ran), not only handed to the consumer
+        Wait.until("both deliveries reach the consumer and are decided", Duration.ofSeconds(60),
+                () -> count(ProbeConsumer.APPLIED, body) + count(ProbeConsumer.SKIPPED, body) == 2);
+        assertEquals(2, count(ProbeConsumer.DELIVERED, body), "delivered twice");
+        assertEquals(1, count(ProbeConsumer.APPLIED, body), "applied once");
+        assertEquals(1, count(ProbeConsumer.SKIPPED, body), "the redelivery skipped");
+    }
+
+    private static long count(java.util.Collection<String> bodies, String body) {
+        return bodies.stream().filter(body::equals).count();
+    }
+
+    /** What the consumers' skip rests on: the first delivery per consumer group counts, and a rolled-back one does not. */
+    @Test
+    void aDeliveryIsFirstOncePerConsumerGroupAndARolledBackOneDoesNotCount() throws Exception {
         String messageId = "m-" + UUID.randomUUID();
         tx.begin();
         assertTrue(consumed.firstDelivery("it-group", messageId));

@@ -21,7 +21,8 @@ import org.apache.rocketmq.common.message.MessageExt;
 
 /**
  * Test-only consumer deployed with the in-container tests: consumes the probe topic through the
- * platform's consumer plumbing and remembers what it applied (once per message id).
+ * platform's consumer plumbing and remembers what it was delivered, and of that what it applied
+ * (once per message id) and what it skipped as a redelivery.
  */
 @Singleton
 @Startup
@@ -31,6 +32,8 @@ public class ProbeConsumer {
     public static final String TOPIC = "roost-it-probe";
     public static final ConcurrentLinkedQueue<String> APPLIED = new ConcurrentLinkedQueue<>();
     public static final ConcurrentLinkedQueue<String> DELIVERED = new ConcurrentLinkedQueue<>();
+    /** Deliveries the consumer skipped as redeliveries of a message it applied already. */
+    public static final ConcurrentLinkedQueue<String> SKIPPED = new ConcurrentLinkedQueue<>();
 
     @Inject
     PushConsumers consumers;
@@ -72,6 +75,8 @@ public class ProbeConsumer {
                 DELIVERED.add(body);
                 if (consumed.firstDelivery("roost-it-probe", MessageIds.of(m))) {
                     APPLIED.add(body);
+                } else {
+                    SKIPPED.add(body);
                 }
             }
         }

@@ -8,12 +8,22 @@ public final class Ids {
     private Ids() {
     }
 
-    /** The id, or 400 {@code invalid-id}. */
+    /**
+     * The id, or 400 {@code invalid-id}: a string of digits that fits a long. Long.parseLong alone
+     * would also take a sign ("-5", "+5"), which no id has (docs/protocol.md: ids are strings of digits).
+     */
     public static long parse(String id) {
+        if (id == null || id.isEmpty() || !id.chars().allMatch(c -> c >= '0' && c <= '9')) {
+            throw invalid(id);
+        }
         try {
             return Long.parseLong(id);
         } catch (NumberFormatException e) {
-            throw ProblemException.badRequest("invalid-id", "'" + id + "' is not a decimal id.");
+            throw invalid(id); // more than a long holds
         }
+    }
+
+    private static ProblemException invalid(String id) {
+        return ProblemException.badRequest("invalid-id", "'" + id + "' is not a decimal id.");
     }
 }

@@ -2,6 +2,7 @@ package io.roost.it.chat;
 
 import static io.roost.it.Http.json;
 import static io.roost.it.Problems.assertProblem;
+import static io.roost.it.chat.Chats.sid;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -11,7 +12,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.roost.it.AtOnce;
 import io.roost.it.DeployedRoost;
 import io.roost.it.Http;
-import io.roost.it.TestUsers;
 import io.roost.it.TestUsers.User;
 import io.roost.it.TopicEvents;
 import io.roost.it.WsDevice;
@@ -20,7 +20,6 @@ import jakarta.json.JsonObject;
 import java.net.http.HttpResponse;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.UUID;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.LongStream;
@@ -34,60 +33,34 @@ class ChatApiIT extends DeployedRoost {
     @RegisterExtension
     static final TopicEvents events = new TopicEvents("roost-chat-events", "msgId");
 
-    User user() throws Exception {
-        return TestUsers.registerWithoutPassword(baseUrl, "ch-", "web", "w");
-    }
-
-    static String sid() {
-        return "s-" + UUID.randomUUID();
-    }
-
-    HttpResponse<String> send(String auth, String fields) {
-        return http().post("api/v1/chat/messages", auth, "{" + fields + "}");
-    }
-
-    JsonObject sendText(User from, User to, String sendId, String text) {
-        var r = send(from.auth(), "\"peer\":\"" + to.id() + "\",\"sendId\":\"" + sendId + "\",\"type\":\"text\",\"text\":\"" + text + "\"");
-        assertEquals(201, r.statusCode(), r.body());
-        return json(r);
-    }
-
-    JsonArray messages(User owner, String auth, User peer, String query) {
-        var r = http().get("api/v1/chat/users/" + owner.id() + "/conversations/" + peer.id() + "/messages" + query, auth);
-        assertEquals(200, r.statusCode(), r.body());
-        return json(r).getJsonArray("items");
-    }
-
-    JsonObject conversation(User owner, User peer) {
-        var r = http().get("api/v1/chat/users/me/conversations?limit=100", owner.auth());
-        assertEquals(200, r.statusCode(), r.body());
-        return json(r).getJsonArray("items").stream().map(JsonObject.class::cast)
-                .filter(c -> c.getString("peer").equals(peer.id())).findFirst().orElse(null);
+    Chats chats() {
+        return new Chats(baseUrl);
     }
 
     @Test
     void aMessageIsStoredForBothSidesWithOneSeqAndAResendGetsTheSameAnswer() throws Exception {
-        User a = user();
-        User b = user();
+        Chats chats = chats();
+        User a = chats.user();
+        User b = chats.user();
         String s1 = sid();
-        JsonObject first = sendText(a, b, s1, "hello b");
+        JsonObject first = chats.sendText(a, b, s1, "hello b");
         assertEquals(s1, first.getString("sendId"));
         assertEquals(1, first.getInt("seq"));
         assertTrue(first.getJsonNumber("tm").longValue() > 0);
         String msgId = first.getString("msgId");
 
-        var again = send(a.auth(), "\"peer\":\"" + b.id() + "\",\"sendId\":\"" + s1 + "\",\"type\":\"text\",\"text\":\"hello b\"");
+        var again = chats.send(a.auth(), "\"peer\":\"" + b.id() + "\",\"sendId\":\"" + s1 + "\",\"type\":\"text\",\"text\":\"hello b\"");
         assertEquals(200, again.statusCode(), again.body());
         assertEquals(first, json(again), "a resend gets the stored answer");
-        assertProblem(send(a.auth(), "\"peer\":\"" + b.id() + "\",\"sendId\":\"" + s1 + "\",\"type\":\"text\",\"text\":\"other\""),
+        assertProblem(chats.send(a.auth(), "\"peer\":\"" + b.id() + "\",\"sendId\":\"" + s1 + "\",\"type\":\"text\",\"text\":\"other\""),
                 409, "send-id-conflict");
 
-        JsonObject reply = sendText(b, a, sid(), "hi a");
+        JsonObject reply = chats.sendText(b, a, sid(), "hi a");
         assertEquals(2, reply.getInt("seq"));
 
         for (User owner : List.of(a, b)) {
             User peer = owner == a ? b : a;
-            JsonArray items = messages(owner, owner.auth(), peer, "");
+            JsonArray items = chats.items(owner, peer);
             assertEquals(2, items.size(), items.toString());
             assertEquals(msgId, items.getJsonObject(0).getString("msgId"));
             assertEquals("hello b", items.getJsonObject(0).getString("text"));
@@ -95,18 +68,18 @@ class ChatApiIT extends DeployedRoost {
             assertEquals(reply.getString("msgId"), items.getJsonObject(1).getString("msgId"));
             assertEquals(peer.id(), items.getJsonObject(0).getString("peer"));
         }
-        JsonObject ofA = conversation(a, b);
+        JsonObject ofA = chats.conversation(a, b);
         assertEquals(2, ofA.getInt("lastSeq"));
         assertEquals(1, ofA.getInt("unread"), "b's message is unread for a; a's own is not");
         assertEquals("hi a", ofA.getString("lastPreview"));
-        JsonObject ofB = conversation(b, a);
+        JsonObject ofB = chats.conversation(b, a);
         assertEquals(1, ofB.getInt("unread"));
 
         // sync: nothing changed since the version a holds; a new message moves it
         long version = ofA.getJsonNumber("syncVersion").longValue();
         var since = json(http().get("api/v1/chat/users/me/conversations?since=" + version, a.auth()));
         assertEquals(0, since.getJsonArray("items").size(), since.toString());
-        sendText(b, a, sid(), "third");
+        chats.sendText(b, a, sid(), "third");
         since = json(http().get("api/v1/chat/users/me/conversations?since=" + version, a.auth()));
         assertEquals(1, since.getJsonArray("items").size(), since.toString());
         assertTrue(since.getJsonArray("items").getJsonObject(0).getJsonNumber("syncVersion").longValue() > version);
@@ -134,55 +107,57 @@ class ChatApiIT extends DeployedRoost {
 
     @Test
     void mediaLocationAndQuotes() throws Exception {
-        User a = user();
-        User b = user();
-        var image = send(a.auth(), "\"peer\":\"" + b.id() + "\",\"sendId\":\"" + sid() + "\",\"type\":\"image\",\"media\":{\"url\":"
+        Chats chats = chats();
+        User a = chats.user();
+        User b = chats.user();
+        var image = chats.send(a.auth(), "\"peer\":\"" + b.id() + "\",\"sendId\":\"" + sid() + "\",\"type\":\"image\",\"media\":{\"url\":"
                 + "\"https://cdn.example/p.png\",\"size\":2048,\"mime\":\"image/png\",\"width\":640,\"height\":480}");
         assertEquals(201, image.statusCode(), image.body());
-        var here = send(b.auth(), "\"peer\":\"" + a.id() + "\",\"sendId\":\"" + sid() + "\",\"type\":\"location\",\"location\":"
+        var here = chats.send(b.auth(), "\"peer\":\"" + a.id() + "\",\"sendId\":\"" + sid() + "\",\"type\":\"location\",\"location\":"
                 + "{\"lat\":52.52,\"lon\":13.4,\"title\":\"Berlin\"},\"quote\":\"" + json(image).getString("msgId") + "\",\"priority\":3");
         assertEquals(201, here.statusCode(), here.body());
-        JsonArray items = messages(a, a.auth(), b, "");
+        JsonArray items = chats.items(a, b);
         assertEquals(640, items.getJsonObject(0).getJsonObject("media").getInt("width"));
         assertEquals("image/png", items.getJsonObject(0).getJsonObject("media").getString("mime"));
         assertEquals("Berlin", items.getJsonObject(1).getJsonObject("location").getString("title"));
         assertEquals(json(image).getString("msgId"), items.getJsonObject(1).getString("quote"));
         assertEquals(3, items.getJsonObject(1).getInt("priority"));
-        assertEquals("[location]", conversation(a, b).getString("lastPreview"));
+        assertEquals("[location]", chats.conversation(a, b).getString("lastPreview"));
     }
 
     @Test
     void badInputIsRefusedAndWritesNothing() throws Exception {
-        User a = user();
-        User b = user();
-        User c = user();
+        Chats chats = chats();
+        User a = chats.user();
+        User b = chats.user();
+        User c = chats.user();
         String to = "\"peer\":\"" + b.id() + "\",";
-        assertProblem(send(a.auth(), to + "\"type\":\"text\",\"text\":\"x\""), 400, "invalid-send-id");
-        assertProblem(send(a.auth(), to + "\"sendId\":\"has space\",\"type\":\"text\",\"text\":\"x\""), 400, "invalid-send-id");
-        assertProblem(send(a.auth(), to + "\"sendId\":\"" + "x".repeat(65) + "\",\"type\":\"text\",\"text\":\"x\""), 400, "invalid-send-id");
-        assertProblem(send(a.auth(), to + "\"sendId\":\"" + sid() + "\",\"type\":\"video\",\"text\":\"x\""), 400, "invalid-type");
-        assertProblem(send(a.auth(), to + "\"sendId\":\"" + sid() + "\",\"type\":\"text\""), 400, "invalid-body");
-        assertProblem(send(a.auth(), to + "\"sendId\":\"" + sid() + "\",\"type\":\"image\",\"text\":\"x\""), 400, "invalid-body");
-        assertProblem(send(a.auth(), to + "\"sendId\":\"" + sid() + "\",\"type\":\"text\",\"text\":\"a\\u0000b\""), 400, "invalid-body");
-        assertProblem(send(a.auth(), to + "\"sendId\":\"" + sid() + "\",\"type\":\"text\",\"text\":\"x\",\"priority\":10"), 400,
+        assertProblem(chats.send(a.auth(), to + "\"type\":\"text\",\"text\":\"x\""), 400, "invalid-send-id");
+        assertProblem(chats.send(a.auth(), to + "\"sendId\":\"has space\",\"type\":\"text\",\"text\":\"x\""), 400, "invalid-send-id");
+        assertProblem(chats.send(a.auth(), to + "\"sendId\":\"" + "x".repeat(65) + "\",\"type\":\"text\",\"text\":\"x\""), 400, "invalid-send-id");
+        assertProblem(chats.send(a.auth(), to + "\"sendId\":\"" + sid() + "\",\"type\":\"video\",\"text\":\"x\""), 400, "invalid-type");
+        assertProblem(chats.send(a.auth(), to + "\"sendId\":\"" + sid() + "\",\"type\":\"text\""), 400, "invalid-body");
+        assertProblem(chats.send(a.auth(), to + "\"sendId\":\"" + sid() + "\",\"type\":\"image\",\"text\":\"x\""), 400, "invalid-body");
+        assertProblem(chats.send(a.auth(), to + "\"sendId\":\"" + sid() + "\",\"type\":\"text\",\"text\":\"a\\u0000b\""), 400, "invalid-body");
+        assertProblem(chats.send(a.auth(), to + "\"sendId\":\"" + sid() + "\",\"type\":\"text\",\"text\":\"x\",\"priority\":10"), 400,
                 "invalid-priority");
-        assertProblem(send(a.auth(), to + "\"sendId\":\"" + sid() + "\",\"type\":\"text\",\"text\":\"" + "y".repeat(17_000) + "\""), 413,
+        assertProblem(chats.send(a.auth(), to + "\"sendId\":\"" + sid() + "\",\"type\":\"text\",\"text\":\"" + "y".repeat(17_000) + "\""), 413,
                 "body-too-large");
-        assertProblem(send(a.auth(), "\"peer\":\"" + a.id() + "\",\"sendId\":\"" + sid() + "\",\"type\":\"text\",\"text\":\"x\""), 400,
+        assertProblem(chats.send(a.auth(), "\"peer\":\"" + a.id() + "\",\"sendId\":\"" + sid() + "\",\"type\":\"text\",\"text\":\"x\""), 400,
                 "self-message");
-        assertProblem(send(a.auth(), "\"peer\":\"42\",\"sendId\":\"" + sid() + "\",\"type\":\"text\",\"text\":\"x\""), 404, "not-found");
-        assertProblem(send(a.auth(), "\"peer\":\"abc\",\"sendId\":\"" + sid() + "\",\"type\":\"text\",\"text\":\"x\""), 400, "invalid-id");
-        assertProblem(send(a.auth(), "\"sendId\":\"" + sid() + "\",\"type\":\"text\",\"text\":\"x\""), 400, "validation-failed");
-        assertProblem(send(a.auth(), to + "\"from\":\"" + c.id() + "\",\"sendId\":\"" + sid() + "\",\"type\":\"text\",\"text\":\"x\""), 403,
+        assertProblem(chats.send(a.auth(), "\"peer\":\"42\",\"sendId\":\"" + sid() + "\",\"type\":\"text\",\"text\":\"x\""), 404, "not-found");
+        assertProblem(chats.send(a.auth(), "\"peer\":\"abc\",\"sendId\":\"" + sid() + "\",\"type\":\"text\",\"text\":\"x\""), 400, "invalid-id");
+        assertProblem(chats.send(a.auth(), "\"sendId\":\"" + sid() + "\",\"type\":\"text\",\"text\":\"x\""), 400, "validation-failed");
+        assertProblem(chats.send(a.auth(), to + "\"from\":\"" + c.id() + "\",\"sendId\":\"" + sid() + "\",\"type\":\"text\",\"text\":\"x\""), 403,
                 "forbidden");
-        assertProblem(send(a.auth(), to + "\"sendId\":\"" + sid() + "\",\"type\":\"system\",\"text\":\"x\""), 403, "forbidden");
-        assertProblem(send(Http.ADMIN, to + "\"sendId\":\"" + sid() + "\",\"type\":\"text\",\"text\":\"x\""), 400, "from-required");
+        assertProblem(chats.send(a.auth(), to + "\"sendId\":\"" + sid() + "\",\"type\":\"system\",\"text\":\"x\""), 403, "forbidden");
+        assertProblem(chats.send(Http.ADMIN, to + "\"sendId\":\"" + sid() + "\",\"type\":\"text\",\"text\":\"x\""), 400, "from-required");
         // a quote of a message of another conversation
-        String elsewhere = sendText(a, c, sid(), "for c").getString("msgId");
-        assertProblem(send(a.auth(), to + "\"sendId\":\"" + sid() + "\",\"type\":\"text\",\"text\":\"x\",\"quote\":\"" + elsewhere + "\""),
+        String elsewhere = chats.sendText(a, c, sid(), "for c").getString("msgId");
+        assertProblem(chats.send(a.auth(), to + "\"sendId\":\"" + sid() + "\",\"type\":\"text\",\"text\":\"x\",\"quote\":\"" + elsewhere + "\""),
                 400, "invalid-quote");
-        assertNull(conversation(a, b), "nothing was written for a-b");
-        assertNull(conversation(b, a));
+        assertNull(chats.conversation(a, b), "nothing was written for a-b");
+        assertNull(chats.conversation(b, a));
 
         String mine = "api/v1/chat/users/me/conversations/" + b.id() + "/messages";
         assertProblem(http().get(mine + "?limit=101", a.auth()), 400, "invalid-limit");
@@ -195,39 +170,41 @@ class ChatApiIT extends DeployedRoost {
 
     @Test
     void aBlockEitherWayRefusesTheMessageAndWritesNothingButAStoredMessageStaysAccepted() throws Exception {
-        User a = user();
-        User b = user();
+        Chats chats = chats();
+        User a = chats.user();
+        User b = chats.user();
         String before = sid();
-        JsonObject stored = sendText(a, b, before, "before the block");
+        JsonObject stored = chats.sendText(a, b, before, "before the block");
         assertEquals(201, http().put("api/v1/social/blocks/" + a.id(), b.auth(), "").statusCode());
-        assertProblem(send(a.auth(), "\"peer\":\"" + b.id() + "\",\"sendId\":\"" + sid() + "\",\"type\":\"text\",\"text\":\"x\""), 403,
+        assertProblem(chats.send(a.auth(), "\"peer\":\"" + b.id() + "\",\"sendId\":\"" + sid() + "\",\"type\":\"text\",\"text\":\"x\""), 403,
                 "blocked");
-        assertProblem(send(b.auth(), "\"peer\":\"" + a.id() + "\",\"sendId\":\"" + sid() + "\",\"type\":\"text\",\"text\":\"x\""), 403,
+        assertProblem(chats.send(b.auth(), "\"peer\":\"" + a.id() + "\",\"sendId\":\"" + sid() + "\",\"type\":\"text\",\"text\":\"x\""), 403,
                 "blocked");
-        var resend = send(a.auth(), "\"peer\":\"" + b.id() + "\",\"sendId\":\"" + before + "\",\"type\":\"text\",\"text\":\"before the block\"");
+        var resend = chats.postText(a, b, before, "before the block");
         assertEquals(200, resend.statusCode(), resend.body());
         assertEquals(stored, json(resend), "a resend of a message stored before the block gets its stored answer");
-        assertEquals(1, messages(b, b.auth(), a, "").size(), "the refused ones wrote nothing");
+        assertEquals(1, chats.items(b, a).size(), "the refused ones wrote nothing");
         assertEquals(204, http().delete("api/v1/social/blocks/" + a.id(), b.auth()).statusCode());
-        assertEquals(2, sendText(a, b, sid(), "sorry").getInt("seq"), "no seq was spent on the refused ones");
+        assertEquals(2, chats.sendText(a, b, sid(), "sorry").getInt("seq"), "no seq was spent on the refused ones");
     }
 
     @Test
     void refusedAndAcceptedSendsInOneBatchEachGetTheirOwnAnswer() throws Exception {
-        User a = user();
-        User b = user();
-        User c = user();
-        User d = user();
-        User gone = user();
+        Chats chats = chats();
+        User a = chats.user();
+        User b = chats.user();
+        User c = chats.user();
+        User d = chats.user();
+        User gone = chats.user();
         assertEquals(201, http().put("api/v1/social/blocks/" + c.id(), d.auth(), "").statusCode());
         assertEquals(200, http().post("api/v1/accounts/" + gone.id() + "/disable", Http.ADMIN, "").statusCode());
         // sent at once, so that they share send batches: the checks in the claim's statement refuse some rows of a batch
         int each = 8;
         List<Callable<HttpResponse<String>>> sends = new ArrayList<>();
         for (int i = 0; i < each; i++) {
-            sends.add(() -> send(a.auth(), "\"peer\":\"" + b.id() + "\",\"sendId\":\"" + sid() + "\",\"type\":\"text\",\"text\":\"ok\""));
-            sends.add(() -> send(c.auth(), "\"peer\":\"" + d.id() + "\",\"sendId\":\"" + sid() + "\",\"type\":\"text\",\"text\":\"x\""));
-            sends.add(() -> send(a.auth(), "\"peer\":\"" + gone.id() + "\",\"sendId\":\"" + sid() + "\",\"type\":\"text\",\"text\":\"x\""));
+            sends.add(() -> chats.send(a.auth(), "\"peer\":\"" + b.id() + "\",\"sendId\":\"" + sid() + "\",\"type\":\"text\",\"text\":\"ok\""));
+            sends.add(() -> chats.send(c.auth(), "\"peer\":\"" + d.id() + "\",\"sendId\":\"" + sid() + "\",\"type\":\"text\",\"text\":\"x\""));
+            sends.add(() -> chats.send(a.auth(), "\"peer\":\"" + gone.id() + "\",\"sendId\":\"" + sid() + "\",\"type\":\"text\",\"text\":\"x\""));
         }
         List<HttpResponse<String>> answers = AtOnce.run(sends);
         List<Long> seqs = new ArrayList<>();
@@ -243,89 +220,94 @@ class ChatApiIT extends DeployedRoost {
             }
         }
         assertEquals(LongStream.rangeClosed(1, each).boxed().toList(), seqs.stream().sorted().toList(), "a-b: seqs 1.." + each);
-        assertEquals(each, messages(b, b.auth(), a, "").size());
-        assertNull(conversation(d, c), "nothing was written for c-d");
-        assertNull(conversation(a, gone), "nothing was written for a and the disabled account");
+        assertEquals(each, chats.items(b, a).size());
+        assertNull(chats.conversation(d, c), "nothing was written for c-d");
+        assertNull(chats.conversation(a, gone), "nothing was written for a and the disabled account");
     }
 
     @Test
     void usersReadOnlyTheirOwnConversationsAndBackEndsSendForThemOrAsTheSystem() throws Exception {
-        User a = user();
-        User b = user();
-        User c = user();
-        sendText(a, b, sid(), "private");
+        Chats chats = chats();
+        User a = chats.user();
+        User b = chats.user();
+        User c = chats.user();
+        chats.sendText(a, b, sid(), "private");
         assertProblem(http().get("api/v1/chat/users/" + a.id() + "/conversations", c.auth()), 403, "forbidden");
         assertProblem(http().get("api/v1/chat/users/" + a.id() + "/conversations/" + b.id() + "/messages", c.auth()), 403, "forbidden");
         assertProblem(http().delete("api/v1/chat/users/" + a.id() + "/conversations/" + b.id() + "/messages/1", c.auth()), 403,
                 "forbidden");
-        assertEquals(1, messages(a, Http.ADMIN, b, "").size(), "operators read anyone's");
+        assertEquals(1, chats.messages(a, Http.ADMIN, b, "").getJsonArray("items").size(), "operators read anyone's");
         assertEquals(401, http().get("api/v1/chat/users/me/conversations", null).statusCode());
 
         String s = sid();
-        var onBehalf = send(Http.ADMIN, "\"from\":\"" + a.id() + "\",\"peer\":\"" + b.id() + "\",\"sendId\":\"" + s
+        var onBehalf = chats.send(Http.ADMIN, "\"from\":\"" + a.id() + "\",\"peer\":\"" + b.id() + "\",\"sendId\":\"" + s
                 + "\",\"type\":\"text\",\"text\":\"from the shop\"");
         assertEquals(201, onBehalf.statusCode(), onBehalf.body());
         assertEquals(2, json(onBehalf).getInt("seq"));
-        assertEquals(200, send(Http.ADMIN, "\"from\":\"" + a.id() + "\",\"peer\":\"" + b.id() + "\",\"sendId\":\"" + s
+        assertEquals(200, chats.send(Http.ADMIN, "\"from\":\"" + a.id() + "\",\"peer\":\"" + b.id() + "\",\"sendId\":\"" + s
                 + "\",\"type\":\"text\",\"text\":\"from the shop\"").statusCode(), "the back end's resend");
         // the same sendId from another device of a (the REST device) is another message
-        assertEquals(3, sendText(a, b, s, "from a").getInt("seq"));
+        assertEquals(3, chats.sendText(a, b, s, "from a").getInt("seq"));
 
-        var system = send(Http.ADMIN, "\"from\":\"" + a.id() + "\",\"peer\":\"" + b.id() + "\",\"sendId\":\"" + sid()
+        var system = chats.send(Http.ADMIN, "\"from\":\"" + a.id() + "\",\"peer\":\"" + b.id() + "\",\"sendId\":\"" + sid()
                 + "\",\"type\":\"system\",\"text\":\"You are now connected\"");
         assertEquals(201, system.statusCode(), system.body());
-        JsonObject last = messages(b, b.auth(), a, "?after=3").getJsonObject(0);
+        JsonObject last = chats.messages(b, a, "?after=3").getJsonArray("items").getJsonObject(0);
         assertEquals("0", last.getString("senderUid"));
         assertEquals("system", last.getString("type"));
-        assertEquals(1, conversation(a, b).getInt("unread"), "a system message is unread for both");
-        assertEquals(4, conversation(b, a).getInt("unread"));
+        assertEquals(1, chats.conversation(a, b).getInt("unread"), "a system message is unread for both");
+        assertEquals(4, chats.conversation(b, a).getInt("unread"));
     }
 
     @Test
     void blockedWordsAreMaskedAndDeleteForMeLeavesATombstone() throws Exception {
-        User a = user();
-        User b = user();
-        sendText(a, b, sid(), "what a RoostBadWord day");
-        assertEquals("what a ************ day", messages(b, b.auth(), a, "").getJsonObject(0).getString("text"));
-        sendText(b, a, sid(), "second");
-        long before = conversation(a, b).getJsonNumber("syncVersion").longValue();
+        Chats chats = chats();
+        User a = chats.user();
+        User b = chats.user();
+        chats.sendText(a, b, sid(), "what a RoostBadWord day");
+        assertEquals("what a ************ day", chats.items(b, a).getJsonObject(0).getString("text"));
+        chats.sendText(b, a, sid(), "second");
+        long before = chats.conversation(a, b).getJsonNumber("syncVersion").longValue();
         assertEquals(204, http().delete("api/v1/chat/users/me/conversations/" + b.id() + "/messages/1", a.auth()).statusCode());
         assertEquals(204, http().delete("api/v1/chat/users/me/conversations/" + b.id() + "/messages/1", a.auth()).statusCode(),
                 "deleting twice is fine");
-        JsonArray mine = messages(a, a.auth(), b, "");
+        JsonArray mine = chats.items(a, b);
         assertEquals(2, mine.size(), "the tombstone keeps its seq");
         assertTrue(mine.getJsonObject(0).getBoolean("deleted"));
         assertNull(mine.getJsonObject(0).getString("text", null), "a tombstone has no content");
         assertFalse(mine.getJsonObject(1).getBoolean("deleted"));
-        assertFalse(messages(b, b.auth(), a, "").getJsonObject(0).getBoolean("deleted"), "only my timeline");
-        assertTrue(conversation(a, b).getJsonNumber("syncVersion").longValue() > before, "other devices see the change");
+        assertFalse(chats.items(b, a).getJsonObject(0).getBoolean("deleted"), "only my timeline");
+        assertTrue(chats.conversation(a, b).getJsonNumber("syncVersion").longValue() > before, "other devices see the change");
         // a deleted message cannot be quoted any more
-        String msgId = messages(b, b.auth(), a, "").getJsonObject(0).getString("msgId");
-        assertProblem(send(a.auth(), "\"peer\":\"" + b.id() + "\",\"sendId\":\"" + sid() + "\",\"type\":\"text\",\"text\":\"x\",\"quote\":\""
+        String msgId = chats.items(b, a).getJsonObject(0).getString("msgId");
+        assertProblem(chats.send(a.auth(), "\"peer\":\"" + b.id() + "\",\"sendId\":\"" + sid() + "\",\"type\":\"text\",\"text\":\"x\",\"quote\":\""
                 + msgId + "\""), 400, "invalid-quote");
     }
 
     @Test
     void customMessagesPassTheContentFilterToo() throws Exception {
-        User a = user();
-        User b = user();
-        var custom = send(a.auth(), "\"peer\":\"" + b.id() + "\",\"sendId\":\"" + sid() + "\",\"type\":\"custom\",\"text\":\"a roostawfulword card\"");
+        Chats chats = chats();
+        User a = chats.user();
+        User b = chats.user();
+        var custom = chats.send(a.auth(), "\"peer\":\"" + b.id() + "\",\"sendId\":\"" + sid()
+                + "\",\"type\":\"custom\",\"text\":\"a roostawfulword card\"");
         assertEquals(201, custom.statusCode(), custom.body());
-        assertEquals("a ************** card", messages(b, b.auth(), a, "").getJsonObject(0).getString("text"));
-        assertEquals("a ************** card", conversation(b, a).getString("lastPreview"));
+        assertEquals("a ************** card", chats.items(b, a).getJsonObject(0).getString("text"));
+        assertEquals("a ************** card", chats.conversation(b, a).getString("lastPreview"));
     }
 
     @Test
     void aFileNameAndALocationTitlePassTheContentFilterToo() throws Exception {
-        User a = user();
-        User b = user();
-        var file = send(a.auth(), "\"peer\":\"" + b.id() + "\",\"sendId\":\"" + sid() + "\",\"type\":\"file\",\"media\":{\"url\":"
+        Chats chats = chats();
+        User a = chats.user();
+        User b = chats.user();
+        var file = chats.send(a.auth(), "\"peer\":\"" + b.id() + "\",\"sendId\":\"" + sid() + "\",\"type\":\"file\",\"media\":{\"url\":"
                 + "\"https://cdn.example/f.pdf\",\"size\":10,\"mime\":\"application/pdf\",\"name\":\"roostbadword.pdf\"}");
         assertEquals(201, file.statusCode(), file.body());
-        var here = send(a.auth(), "\"peer\":\"" + b.id() + "\",\"sendId\":\"" + sid() + "\",\"type\":\"location\",\"location\":"
+        var here = chats.send(a.auth(), "\"peer\":\"" + b.id() + "\",\"sendId\":\"" + sid() + "\",\"type\":\"location\",\"location\":"
                 + "{\"lat\":1.5,\"lon\":2.5,\"title\":\"the RoostAwfulWord bar\"}");
         assertEquals(201, here.statusCode(), here.body());
-        JsonArray items = messages(b, b.auth(), a, "");
+        JsonArray items = chats.items(b, a);
         assertEquals("************.pdf", items.getJsonObject(0).getJsonObject("media").getString("name"));
         assertEquals("https://cdn.example/f.pdf", items.getJsonObject(0).getJsonObject("media").getString("url"), "the rest is as sent");
         assertEquals("the ************** bar", items.getJsonObject(1).getJsonObject("location").getString("title"));
@@ -334,43 +316,44 @@ class ChatApiIT extends DeployedRoost {
 
     @Test
     void deletingAnUnreadMessageForMeTakesItOutOfMyUnreadCountOnce() throws Exception {
-        User a = user();
-        User b = user();
+        Chats chats = chats();
+        User a = chats.user();
+        User b = chats.user();
         for (String text : List.of("one", "two", "three")) {
-            sendText(a, b, sid(), text);
+            chats.sendText(a, b, sid(), text);
         }
-        sendText(b, a, sid(), "mine");
-        assertEquals(3, conversation(b, a).getInt("unread"));
+        chats.sendText(b, a, sid(), "mine");
+        assertEquals(3, chats.conversation(b, a).getInt("unread"));
         String mine = "api/v1/chat/users/me/conversations/" + a.id() + "/messages/";
         for (int twice = 0; twice < 2; twice++) {
             assertEquals(204, http().delete(mine + "2", b.auth()).statusCode());
         }
-        assertEquals(2, conversation(b, a).getInt("unread"), "one fewer, however often it is deleted");
+        assertEquals(2, chats.conversation(b, a).getInt("unread"), "one fewer, however often it is deleted");
         assertEquals(204, http().delete(mine + "4", b.auth()).statusCode());
-        assertEquals(2, conversation(b, a).getInt("unread"), "my own message was never unread");
-        assertEquals(1, conversation(a, b).getInt("unread"), "the peer's count is the peer's (b's own message, unread for a)");
+        assertEquals(2, chats.conversation(b, a).getInt("unread"), "my own message was never unread");
+        assertEquals(1, chats.conversation(a, b).getInt("unread"), "the peer's count is the peer's (b's own message, unread for a)");
         // a recall takes a message out of the count once too: not again for the copy b deleted already
-        String recall = "api/v1/chat/users/me/conversations/" + b.id() + "/messages/%d/recall";
-        assertEquals(200, http().post(recall.formatted(2), a.auth(), "").statusCode());
-        assertEquals(2, conversation(b, a).getInt("unread"), "deleted, then recalled: one fewer in all");
-        assertEquals(200, http().post(recall.formatted(3), a.auth(), "").statusCode());
-        assertEquals(1, conversation(b, a).getInt("unread"));
+        Http.ok(chats.recall(a, a.auth(), b, 2));
+        assertEquals(2, chats.conversation(b, a).getInt("unread"), "deleted, then recalled: one fewer in all");
+        Http.ok(chats.recall(a, a.auth(), b, 3));
+        assertEquals(1, chats.conversation(b, a).getInt("unread"));
         // a recalled message cannot be quoted any more, by either side
-        String recalled = messages(b, b.auth(), a, "").getJsonObject(2).getString("msgId");
+        String recalled = chats.items(b, a).getJsonObject(2).getString("msgId");
         for (User[] fromTo : new User[][] {{a, b}, {b, a}}) {
-            assertProblem(send(fromTo[0].auth(), "\"peer\":\"" + fromTo[1].id() + "\",\"sendId\":\"" + sid()
+            assertProblem(chats.send(fromTo[0].auth(), "\"peer\":\"" + fromTo[1].id() + "\",\"sendId\":\"" + sid()
                     + "\",\"type\":\"text\",\"text\":\"x\",\"quote\":\"" + recalled + "\""), 400, "invalid-quote");
         }
     }
 
     @Test
     void connectedDevicesOfBothSidesGetTheChatMsgNotice() throws Exception {
-        User a = user();
-        User b = user();
+        Chats chats = chats();
+        User a = chats.user();
+        User b = chats.user();
         WsDevice bDevice = WsDevice.login(baseUrl, b.token(), "web", "w");
         WsDevice aDevice = WsDevice.login(baseUrl, a.token(), "web", "w");
         try {
-            JsonObject sent = sendText(a, b, sid(), "are you there");
+            JsonObject sent = chats.sendText(a, b, sid(), "are you there");
             for (WsDevice d : List.of(bDevice, aDevice)) {
                 JsonObject frame = d.await("chatMsg");
                 assertEquals(sent.getString("msgId"), frame.getString("msgId"), frame.toString());
@@ -392,8 +375,9 @@ class ChatApiIT extends DeployedRoost {
      */
     @Test
     void aSendRepeatedOnTheDevicesNextConnectionAfterADropIsStoredOnce() throws Exception {
-        User a = user();
-        User b = user();
+        Chats chats = chats();
+        User a = chats.user();
+        User b = chats.user();
         String sendId = sid();
         String frame = "\"op\":\"send\",\"peer\":\"" + b.id() + "\",\"sendId\":\"" + sendId
                 + "\",\"msgType\":\"text\",\"body\":{\"text\":\"sent while the network went\"}";
@@ -403,7 +387,7 @@ class ChatApiIT extends DeployedRoost {
         try {
             JsonObject answer = again.op("chatOp", frame);
             assertEquals("ok", answer.getString("result"), answer.toString());
-            JsonArray stored = messages(b, b.auth(), a, "");
+            JsonArray stored = chats.items(b, a);
             assertEquals(1, stored.size(), stored.toString());
             assertEquals(stored.getJsonObject(0).getString("msgId"), answer.getString("msgId"));
             assertEquals(sendId, stored.getJsonObject(0).getString("sendId"));
@@ -414,8 +398,9 @@ class ChatApiIT extends DeployedRoost {
 
     @Test
     void aDeviceSendsOverItsWebSocketAndIsAnsweredAfterCommit() throws Exception {
-        User a = user();
-        User b = user();
+        Chats chats = chats();
+        User a = chats.user();
+        User b = chats.user();
         WsDevice bDevice = WsDevice.login(baseUrl, b.token(), "web", "w");
         WsDevice aDevice = WsDevice.login(baseUrl, a.token(), "web", "w");
         try {

@@ -8,12 +8,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.roost.it.Database;
 import io.roost.it.DeployedRoost;
+import io.roost.it.Http;
 import io.roost.it.LoginLog;
 import io.roost.it.Routes;
 import io.roost.it.TestUsers.User;
 import io.roost.it.TopicEvents;
 import io.roost.it.Wait;
 import io.roost.it.WsDevice;
+import io.roost.platform.ids.Snowflake;
 import jakarta.json.JsonObject;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -148,9 +150,12 @@ class ChatDeliveryIT extends DeployedRoost {
             }
             withinTheHold(held);
 
-            Wait.sleep(DELIVERED_HOLD.plusMillis(500).toMillis()); // a receipt of its own would have come by now
+            // a receipt of its own would go out once the hold of a's last acknowledgement is over (and the
+            // flush's pacing of 100 ms with it): wait that out, not more. Then every frame b's devices got
+            // counts, those that chatMsg() skipped on its way too.
+            Wait.sleep(Math.max(0, DELIVERED_HOLD.plusMillis(500).minusNanos(System.nanoTime() - held).toMillis()));
             for (WsDevice device : List.of(d.bPhone(), d.bDesk())) {
-                assertTrue(device.frames.stream().noneMatch(f -> f.getString("type").equals("chatReceipt")), device.frames.toString());
+                assertFalse(device.received("chatReceipt"), "a delivered receipt of its own reached b's device");
             }
         }
     }
@@ -180,16 +185,24 @@ class ChatDeliveryIT extends DeployedRoost {
         User a = chats.roaming();
         User b = chats.user();
         chats.sendText(a, b, "quietly read");
-        var off = http().put("api/v1/chat/users/me/settings", b.auth(), "{\"readReceipts\":false}");
-        assertEquals(200, off.statusCode(), off.body());
+        String settings = "api/v1/chat/users/me/settings";
+        String read = "api/v1/chat/users/me/conversations/" + a.id() + "/read";
+        Http.ok(http().put(settings, b.auth(), "{\"readReceipts\":false}"));
         WsDevice aPhone = WsDevice.login(baseUrl, a.token(), "android", "a-phone");
         try {
-            var r = http().post("api/v1/chat/users/me/conversations/" + a.id() + "/read", b.auth(), "{\"readSeq\":1}");
-            assertEquals(200, r.statusCode(), r.body());
+            Http.ok(http().post(read, b.auth(), "{\"readSeq\":1}"));
             assertEquals(0, chats.conversation(b, a).getInt("unread"));
             assertEquals(0, chats.conversation(a, b).getInt("peerReadSeq"));
-            Wait.sleep(1000);
-            assertTrue(aPhone.frames.stream().noneMatch(f -> f.getString("type").equals("chatReceipt")), aPhone.frames.toString());
+            // no wait for what does not come: with read receipts on again, b's next report reaches a's phone as a
+            // receipt, and one delivery thread keeps a connection's frames in the order they were fired, so a
+            // receipt of the first report would have come before it
+            Http.ok(http().put(settings, b.auth(), "{\"readReceipts\":true}"));
+            chats.sendText(a, b, "read out loud");
+            Http.ok(http().post(read, b.auth(), "{\"readSeq\":2}"));
+            JsonObject receipt = aPhone.await("chatReceipt");
+            assertEquals("read", receipt.getString("kind"), receipt.toString());
+            assertEquals(2, receipt.getInt("seq"), "the first read receipt is the second report's: " + receipt);
+            assertEquals(2, chats.conversation(a, b).getInt("peerReadSeq"));
         } finally {
             aPhone.bye();
         }
@@ -390,10 +403,13 @@ class ChatDeliveryIT extends DeployedRoost {
         Chats chats = chats();
         User a = chats.user();
         User b = chats.user();
-        chats.sendText(a, b, "before the login");
+        long before = Long.parseLong(chats.sendText(a, b, "before the login").getString("msgId"));
         assertEquals(1, offlinePush(b).getInt("count"), "b was offline");
         Routes.node(node, Duration.ZERO);
-        Wait.sleep(50); // the login after that message, on every clock
+        // the login (the route's login_at, the database's now()) after that message's id time, which the lost
+        // node's window of messages is measured against
+        Wait.until("the database's clock is past the message's id", Duration.ofSeconds(5),
+                () -> databaseMillis() > Snowflake.timestampMs(before));
         String[] devices = {"dying-phone-" + b.id(), "dying-desk-" + b.id()};
         Routes.ghost(b.id(), node, "android", devices[0]);
         Routes.ghost(b.id(), node, "desktop", devices[1]);
@@ -411,6 +427,12 @@ class ChatDeliveryIT extends DeployedRoost {
         assertEquals(2, push.getInt("count"), push.toString());
         assertEquals(last.getString("msgId"), push.getString("msgId"), push.toString());
         assertEquals(4, push.getInt("seq"), push.toString());
+    }
+
+    private static long databaseMillis() throws Exception {
+        try (Connection c = Database.connect()) {
+            return Database.queryLong(c, "SELECT (extract(epoch FROM clock_timestamp()) * 1000)::int8");
+        }
     }
 
     private static void setDeliveredSeq(User owner, User peer, long seq) throws Exception {
@@ -462,15 +484,75 @@ class ChatDeliveryIT extends DeployedRoost {
         try {
             chats.sendText(a, b, "got it?");
             phone.await("chatMsg");
+            long pushed = System.nanoTime();
             Wait.until("b's delivered cursor moves", Duration.ofSeconds(5), () -> chats.conversation(b, a).getInt("deliveredSeq") == 1);
-            for (int i = 0; i < 4; i++) { // past the deadline and its retry: still connected, nothing pushed again
-                phone.heartbeat();
-                Wait.sleep(2_000);
-            }
+            // an acknowledgement the wheel missed would show as a push again after the deadline and a kick after
+            // the retry's: wait out both (and a wheel tick), heartbeating, and no longer
+            heartbeatUntil(phone, pushed + ACK_TIMEOUT.multipliedBy(2).plusSeconds(1).toNanos());
             assertFalse(phone.closed.isDone(), "an acknowledging device stays connected");
             assertEquals(0, phone.frames.stream().filter(f -> f.getString("type").equals("chatMsg")).count(),
                     "not pushed again: " + phone.frames);
             assertNull(offlinePushes.events(b.id()).poll(1, TimeUnit.SECONDS));
+        } finally {
+            if (!phone.closed.isDone()) { // a kicked device cannot say bye, and trying would hide why the test failed
+                phone.bye();
+            }
+        }
+    }
+
+    /** The suite's {@code ROOST_CHAT_ACK_TIMEOUT}. */
+    static final Duration ACK_TIMEOUT = Duration.ofSeconds(3);
+
+    /** How often a test that keeps a device heartbeats (the suite's heartbeat timeout is 8 s). */
+    static final Duration HEARTBEAT_EVERY = Duration.ofSeconds(2);
+
+    /** Heartbeats every {@link #HEARTBEAT_EVERY} until {@code deadline} (nanoTime). */
+    private static void heartbeatUntil(WsDevice device, long deadline) {
+        for (long left; (left = deadline - System.nanoTime()) > 0; ) {
+            device.heartbeat();
+            Wait.sleep(Math.min(HEARTBEAT_EVERY.toMillis(), TimeUnit.NANOSECONDS.toMillis(left) + 1));
+        }
+    }
+
+    /**
+     * A message recalled while its push waits for the device's acknowledgement is pushed again as
+     * it now is (docs/protocol.md, chatMsg): the same msgId and seq, {@code again} and
+     * {@code recalled}, and no body; acknowledged, it counts as delivered like any other.
+     */
+    @Test
+    void aMessageRecalledBeforeItsAcknowledgementIsPushedAgainAsRecalledWithoutItsBody() throws Exception {
+        Chats chats = chats();
+        User a = chats.user();
+        User b = chats.roaming();
+        WsDevice phone = WsDevice.login(baseUrl, b.token(), "android", "b-phone");
+        phone.autoAck = false;
+        try {
+            JsonObject sent = chats.sendText(a, b, "take it back");
+            JsonObject first = phone.await("chatMsg");
+            long pushed = System.nanoTime();
+            assertEquals(sent.getString("msgId"), first.getString("msgId"), first.toString());
+            assertEquals("take it back", first.getJsonObject("body").getString("text"), first.toString());
+            Http.ok(chats.recall(a, a.auth(), b, 1));
+            long recalledAfterMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - pushed);
+            phone.heartbeat();
+
+            // every frame up to the push again: the recall's notice among them, since it came within the deadline
+            List<JsonObject> meanwhile = new java.util.ArrayList<>();
+            JsonObject again;
+            while (!(again = phone.next()).getString("type").equals("chatMsg")) {
+                meanwhile.add(again);
+            }
+            assertTrue(meanwhile.stream().anyMatch(f -> f.getString("type").equals("chatRecall")),
+                    "recalled " + recalledAfterMs + " ms after the push (the deadline is " + ACK_TIMEOUT.toMillis() + "), before the push again: "
+                            + meanwhile);
+            assertTrue(again.getBoolean("again", false), again.toString());
+            assertTrue(again.getBoolean("recalled", false), "pushed again as it now is: " + again);
+            assertFalse(again.containsKey("body"), "a recalled message's content is nobody's any more: " + again);
+            assertEquals(List.of(sent.getString("msgId"), 1, a.id(), b.id()),
+                    List.of(again.getString("msgId"), again.getInt("seq"), again.getString("from"), again.getString("to")), again.toString());
+
+            phone.ack(a.id(), 1);
+            Wait.until("b's delivered cursor moves", Duration.ofSeconds(5), () -> chats.conversation(b, a).getInt("deliveredSeq") == 1);
         } finally {
             phone.bye();
         }
@@ -486,8 +568,8 @@ class ChatDeliveryIT extends DeployedRoost {
      */
     @Test
     void aReconnectStormDuringASendFloodLosesAndDuplicatesNothing() throws Exception {
-        long seed = System.nanoTime();
-        System.out.println("aReconnectStormDuringASendFloodLosesAndDuplicatesNothing seed=" + seed);
+        long seed = Long.getLong("chat.storm.seed", System.nanoTime());
+        System.out.println("aReconnectStormDuringASendFloodLosesAndDuplicatesNothing seed=" + seed + " (-Dchat.storm.seed= replays it)");
         java.util.Random random = new java.util.Random(seed);
         Chats chats = chats();
         int pairs = 6;
@@ -517,13 +599,16 @@ class ChatDeliveryIT extends DeployedRoost {
                 int senderDropAt = device == null ? -1 : 5 + random.nextInt(perSender - 10);
                 flood.add(pool.submit(() -> {
                     java.util.concurrent.Future<?> drop = null;
+                    long beat = System.nanoTime();
                     for (int n = 1; n <= perSender; n++) {
                         if (device == null) {
                             chats.sendText(from, to.user, "m" + n);
                         } else {
                             assertEquals(n, device.send(to.user, n, n == senderDropAt), "the message's one seq (seed " + seed + ")");
                         }
-                        if (n % 10 == 0) {
+                        // by the clock, not every so many messages: on a busy box ten sends can outlast the heartbeat timeout
+                        if (System.nanoTime() - beat > HEARTBEAT_EVERY.toNanos()) {
+                            beat = System.nanoTime();
                             to.heartbeat();
                             if (device != null) {
                                 device.heartbeat();
@@ -586,7 +671,13 @@ class ChatDeliveryIT extends DeployedRoost {
                 device.sendOpAndDrop("chatOp", fields);
                 connect();
             }
-            JsonObject answer = device.op("chatOp", fields);
+            JsonObject answer;
+            try {
+                answer = device.op("chatOp", fields);
+            } catch (RuntimeException | AssertionError e) {
+                throw new AssertionError("no answer to message " + n + (dropAfter ? ", sent again after a drop" : "") + ": close "
+                        + device.closed.getNow(null) + (device.received("kick") ? ", kicked" : ""), e);
+            }
             assertEquals("ok", answer.getString("result"), answer.toString());
             return answer.getJsonNumber("msgSeq").longValue();
         }

@@ -2,6 +2,7 @@ package io.roost.it.chat;
 
 import static io.roost.it.Http.ADMIN;
 import static io.roost.it.Http.json;
+import static io.roost.it.Http.okJson;
 import static io.roost.it.Problems.assertProblem;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -9,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.roost.it.Database;
 import io.roost.it.DeployedRoost;
 import io.roost.it.TestUsers;
 import io.roost.it.TestUsers.User;
@@ -16,9 +18,9 @@ import io.roost.it.TopicEvents;
 import io.roost.it.WsDevice;
 import jakarta.json.JsonArray;
 import jakarta.json.JsonObject;
-import java.net.http.HttpResponse;
+import java.sql.Connection;
+import java.time.Duration;
 import java.util.List;
-import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
@@ -37,27 +39,8 @@ class ChatExtrasIT extends DeployedRoost {
     @RegisterExtension
     static final TopicEvents events = new TopicEvents("roost-chat-events", "msgId");
 
-    User user() throws Exception {
-        return TestUsers.registerWithoutPassword(baseUrl, "cx-", "web", "w");
-    }
-
-    JsonObject sendText(User from, User to, String text) {
-        return new Chats(baseUrl).sendText(from, to, text);
-    }
-
-    HttpResponse<String> recall(User owner, String auth, User peer, long seq) {
-        return http().post("api/v1/chat/users/" + owner.id() + "/conversations/" + peer.id() + "/messages/" + seq + "/recall", auth, "");
-    }
-
-    JsonArray messages(User owner, User peer) {
-        var r = http().get("api/v1/chat/users/me/conversations/" + peer.id() + "/messages?limit=100", owner.auth());
-        assertEquals(200, r.statusCode(), r.body());
-        return json(r).getJsonArray("items");
-    }
-
-    JsonObject conversation(User owner, User peer) {
-        return json(http().get("api/v1/chat/users/me/conversations?limit=100", owner.auth())).getJsonArray("items").stream()
-                .map(JsonObject.class::cast).filter(c -> c.getString("peer").equals(peer.id())).findFirst().orElseThrow();
+    Chats chats() {
+        return new Chats(baseUrl);
     }
 
     static List<Integer> seqs(JsonArray items) {
@@ -66,14 +49,15 @@ class ChatExtrasIT extends DeployedRoost {
 
     @Test
     void theSenderRecallsOverTheSocketAndBothSidesDevicesAreTold() throws Exception {
-        User a = user();
-        User b = user();
-        sendText(a, b, "first");
-        JsonObject sent = sendText(a, b, "oops, wrong chat");
+        Chats chats = chats();
+        User a = chats.user();
+        User b = chats.user();
+        chats.sendText(a, b, "first");
+        JsonObject sent = chats.sendText(a, b, "oops, wrong chat");
         String msgId = sent.getString("msgId");
-        long versionA = conversation(a, b).getJsonNumber("syncVersion").longValue();
-        long versionB = conversation(b, a).getJsonNumber("syncVersion").longValue();
-        assertEquals(2, conversation(b, a).getInt("unread"));
+        long versionA = chats.existingConversation(a, b).getJsonNumber("syncVersion").longValue();
+        long versionB = chats.existingConversation(b, a).getJsonNumber("syncVersion").longValue();
+        assertEquals(2, chats.existingConversation(b, a).getInt("unread"));
 
         // the devices stay only as long as they are needed: the suite's heartbeat timeout is 8 s
         JsonObject ret;
@@ -105,42 +89,57 @@ class ChatExtrasIT extends DeployedRoost {
         }
 
         for (User[] side : new User[][] {{a, b}, {b, a}}) {
-            JsonObject m = messages(side[0], side[1]).getJsonObject(1);
+            JsonObject m = chats.items(side[0], side[1]).getJsonObject(1);
             assertTrue(m.getBoolean("recalled"), m.toString());
             assertNull(m.getString("text", null), "no content is shown: " + m);
             assertEquals(msgId, m.getString("msgId"));
-            assertEquals("[recalled]", conversation(side[0], side[1]).getString("lastPreview"), "it was the last message");
+            assertEquals("[recalled]", chats.existingConversation(side[0], side[1]).getString("lastPreview"), "it was the last message");
         }
-        assertTrue(conversation(a, b).getJsonNumber("syncVersion").longValue() > versionA, "a's other devices see the change");
-        assertTrue(conversation(b, a).getJsonNumber("syncVersion").longValue() > versionB, "so do b's");
-        assertEquals(1, conversation(b, a).getInt("unread"), "a recalled message is no longer unread");
-        assertFalse(messages(b, a).getJsonObject(0).getBoolean("recalled"), "only that message");
+        assertTrue(chats.existingConversation(a, b).getJsonNumber("syncVersion").longValue() > versionA, "a's other devices see the change");
+        assertTrue(chats.existingConversation(b, a).getJsonNumber("syncVersion").longValue() > versionB, "so do b's");
+        assertEquals(1, chats.existingConversation(b, a).getInt("unread"), "a recalled message is no longer unread");
+        assertFalse(chats.items(b, a).getJsonObject(0).getBoolean("recalled"), "only that message");
 
         // again: the same answer, nothing changes
-        long after = conversation(a, b).getJsonNumber("syncVersion").longValue();
-        var again = recall(a, a.auth(), b, 2);
+        long after = chats.existingConversation(a, b).getJsonNumber("syncVersion").longValue();
+        var again = chats.recall(a, a.auth(), b, 2);
         assertEquals(200, again.statusCode(), again.body());
         assertEquals(ret.getJsonObject("message"), json(again));
-        assertEquals(after, conversation(a, b).getJsonNumber("syncVersion").longValue());
+        assertEquals(after, chats.existingConversation(a, b).getJsonNumber("syncVersion").longValue());
 
         // a message that is not the last: the preview stays
-        sendText(b, a, "mine");
-        sendText(b, a, "later");
-        assertEquals(200, recall(b, b.auth(), a, 3).statusCode());
-        assertEquals("later", conversation(a, b).getString("lastPreview"));
-        assertEquals(1, conversation(a, b).getInt("unread"));
+        chats.sendText(b, a, "mine");
+        chats.sendText(b, a, "later");
+        assertEquals(200, chats.recall(b, b.auth(), a, 3).statusCode());
+        assertEquals("later", chats.existingConversation(a, b).getString("lastPreview"));
+        assertEquals(1, chats.existingConversation(a, b).getInt("unread"));
 
         // refusals: the peer's message, no such message, another user's timeline; a recalled message cannot be quoted
-        assertProblem(recall(a, a.auth(), b, 4), 403, "not-sender");
-        assertProblem(recall(a, a.auth(), b, 99), 404, "not-found");
-        assertProblem(recall(a, b.auth(), b, 1), 403, "forbidden");
-        var quote = http().post("api/v1/chat/messages", b.auth(), "{\"peer\":\"" + a.id() + "\",\"sendId\":\"q-" + UUID.randomUUID()
-                + "\",\"type\":\"text\",\"text\":\"re\",\"quote\":\"" + msgId + "\"}");
+        assertProblem(chats.recall(a, a.auth(), b, 4), 403, "not-sender");
+        assertProblem(chats.recall(a, a.auth(), b, 99), 404, "not-found");
+        assertProblem(chats.recall(a, b.auth(), b, 1), 403, "forbidden");
+        var quote = chats.send(b.auth(), "\"peer\":\"" + a.id() + "\",\"sendId\":\"" + Chats.sid()
+                + "\",\"type\":\"text\",\"text\":\"re\",\"quote\":\"" + msgId + "\"");
         assertProblem(quote, 400, "invalid-quote");
 
         JsonObject recallEvent = recallEvent(msgId);
         assertEquals(a.id(), recallEvent.getString("by"));
         assertEquals(2, recallEvent.getInt("seq"));
+    }
+
+    /**
+     * Moves message {@code seq} of the conversation back in time by {@code age}, in both timelines:
+     * a recall measures its window from the {@code created_at} of the sender's copy (the message's
+     * sentAt), so this is a message sent that long ago, without waiting the window out.
+     */
+    static void sentLongAgo(User sender, User peer, long seq, Duration age) throws Exception {
+        try (Connection c = Database.connect()) {
+            Long[] both = {Long.parseLong(sender.id()), Long.parseLong(peer.id())};
+            assertEquals(2, Database.execute(c, """
+                    UPDATE chat_timeline SET created_at = created_at - make_interval(secs => ?)
+                    WHERE owner_uid = ANY (?) AND peer_uid = ANY (?) AND seq = ?""",
+                    (double) age.toSeconds(), c.createArrayOf("int8", both), c.createArrayOf("int8", both), seq), "both copies");
+        }
     }
 
     /** The roost-chat-events of a message: the message, then its recall, both keyed by msgId; the recall's. */
@@ -157,16 +156,17 @@ class ChatExtrasIT extends DeployedRoost {
 
     @Test
     void afterTheWindowOnlyAnOperatorRecallsAndIsAudited() throws Exception {
-        User a = user();
-        User b = user();
-        JsonObject sent = sendText(a, b, "too late to take back");
-        Thread.sleep((RECALL_WINDOW_SECONDS + 1) * 1000L);
-        assertProblem(recall(a, a.auth(), b, 1), 409, "recall-window-passed");
-        assertFalse(messages(b, a).getJsonObject(0).getBoolean("recalled"), "nothing changed");
+        Chats chats = chats();
+        User a = chats.user();
+        User b = chats.user();
+        JsonObject sent = chats.sendText(a, b, "too late to take back");
+        sentLongAgo(a, b, 1, Duration.ofSeconds(RECALL_WINDOW_SECONDS + 1));
+        assertProblem(chats.recall(a, a.auth(), b, 1), 409, "recall-window-passed");
+        assertFalse(chats.items(b, a).getJsonObject(0).getBoolean("recalled"), "nothing changed");
 
         String body = "{\"owner\":\"" + b.id() + "\",\"peer\":\"" + a.id() + "\",\"seq\":1}";
         assertProblem(http().post("api/v1/admin/chat/messages/recall", b.auth(), body), 403, "forbidden");
-        String admin = json(http().get("api/v1/accounts/me", ADMIN)).getString("id");
+        String admin = okJson(http().get("api/v1/accounts/me", ADMIN)).getString("id");
         WsDevice bDevice = WsDevice.login(baseUrl, b.token(), "web", "w");
         try {
             var r = http().post("api/v1/admin/chat/messages/recall", ADMIN, body);
@@ -179,7 +179,7 @@ class ChatExtrasIT extends DeployedRoost {
         } finally {
             bDevice.bye();
         }
-        assertTrue(messages(a, b).getJsonObject(0).getBoolean("recalled"));
+        assertTrue(chats.items(a, b).getJsonObject(0).getBoolean("recalled"));
         assertProblem(http().post("api/v1/admin/chat/messages/recall", ADMIN,
                 "{\"owner\":\"" + b.id() + "\",\"peer\":\"" + a.id() + "\",\"seq\":7}"), 404, "not-found");
 
@@ -196,10 +196,11 @@ class ChatExtrasIT extends DeployedRoost {
 
     @Test
     void aLongAwayDeviceGetsTheNewestHundredAGapMarkerAndPagesBack() throws Exception {
-        User a = user();
-        User b = user();
+        Chats chats = chats();
+        User a = chats.user();
+        User b = chats.user();
         for (int i = 1; i <= 150; i++) {
-            sendText(i % 2 == 0 ? a : b, i % 2 == 0 ? b : a, "m" + i);
+            chats.sendText(i % 2 == 0 ? a : b, i % 2 == 0 ? b : a, "m" + i);
         }
         var r = http().get("api/v1/chat/users/me/conversations/" + b.id() + "/sync?after=0&limit=100", a.auth());
         assertEquals(200, r.statusCode(), r.body());
@@ -236,23 +237,24 @@ class ChatExtrasIT extends DeployedRoost {
         } finally {
             aDevice.bye();
         }
-        assertProblem(http().get("api/v1/chat/users/" + a.id() + "/conversations/" + b.id() + "/sync", user().auth()), 403, "forbidden");
+        assertProblem(http().get("api/v1/chat/users/" + a.id() + "/conversations/" + b.id() + "/sync", chats.user().auth()), 403, "forbidden");
         assertProblem(http().get("api/v1/chat/users/me/conversations/" + b.id() + "/sync?limit=0", a.auth()), 400, "invalid-limit");
     }
 
     @Test
     void aDeviceListsReadsAndDeletesOverItsSocket() throws Exception {
-        User a = user();
-        User b = user();
-        sendText(a, b, "one");
-        sendText(b, a, "two");
+        Chats chats = chats();
+        User a = chats.user();
+        User b = chats.user();
+        chats.sendText(a, b, "one");
+        chats.sendText(b, a, "two");
         WsDevice aDevice = WsDevice.login(baseUrl, a.token(), "web", "w");
         try {
             JsonObject list = aDevice.op("chatOp", "\"op\":\"conversations\",\"since\":0");
             assertEquals("ok", list.getString("result"), list.toString());
             JsonObject mine = list.getJsonArray("items").getJsonObject(0);
             assertEquals(b.id(), mine.getString("peer"));
-            assertEquals(conversation(a, b), mine, "the REST API's view");
+            assertEquals(chats.existingConversation(a, b), mine, "the REST API's view");
             long version = mine.getJsonNumber("syncVersion").longValue();
             assertEquals(0, aDevice.op("chatOp", "\"op\":\"conversations\",\"since\":\"" + version + "\"").getJsonArray("items").size());
 
@@ -261,8 +263,8 @@ class ChatExtrasIT extends DeployedRoost {
 
             JsonObject deleted = aDevice.op("chatOp", "\"op\":\"delete\",\"peer\":\"" + b.id() + "\",\"msgSeq\":1");
             assertEquals("ok", deleted.getString("result"), deleted.toString());
-            assertTrue(messages(a, b).getJsonObject(0).getBoolean("deleted"));
-            assertFalse(messages(b, a).getJsonObject(0).getBoolean("deleted"), "only for me");
+            assertTrue(chats.items(a, b).getJsonObject(0).getBoolean("deleted"));
+            assertFalse(chats.items(b, a).getJsonObject(0).getBoolean("deleted"), "only for me");
             assertEquals("not-found", aDevice.op("chatOp", "\"op\":\"delete\",\"peer\":\"" + b.id() + "\",\"msgSeq\":9").getString("code"));
             assertEquals("invalid-id", aDevice.op("chatOp", "\"op\":\"messages\",\"peer\":\"x\"").getString("code"));
             assertEquals("one-cursor", aDevice.op("chatOp", "\"op\":\"messages\",\"peer\":\"" + b.id() + "\",\"after\":1,\"before\":2")
@@ -276,38 +278,37 @@ class ChatExtrasIT extends DeployedRoost {
 
     @Test
     void aServiceAccountSendsForAUserOrAsTheSystemAndReadsAndRecallsForThem() throws Exception {
+        Chats chats = chats();
         User shop = TestUsers.service(baseUrl, "cx-svc-");
-        User a = user();
-        User b = user();
-        String to = "\"peer\":\"" + b.id() + "\",\"sendId\":\"s-" + UUID.randomUUID() + "\",";
-        assertProblem(http().post("api/v1/chat/messages", shop.auth(), "{" + to + "\"type\":\"text\",\"text\":\"x\"}"), 400,
-                "from-required");
-        var onBehalf = http().post("api/v1/chat/messages", shop.auth(), "{" + to + "\"from\":\"" + a.id()
-                + "\",\"type\":\"text\",\"text\":\"your order shipped\"}");
+        User a = chats.user();
+        User b = chats.user();
+        String to = "\"peer\":\"" + b.id() + "\",\"sendId\":\"" + Chats.sid() + "\",";
+        assertProblem(chats.send(shop.auth(), to + "\"type\":\"text\",\"text\":\"x\""), 400, "from-required");
+        var onBehalf = chats.send(shop.auth(), to + "\"from\":\"" + a.id() + "\",\"type\":\"text\",\"text\":\"your order shipped\"");
         assertEquals(201, onBehalf.statusCode(), onBehalf.body());
-        var system = http().post("api/v1/chat/messages", shop.auth(), "{\"peer\":\"" + b.id() + "\",\"sendId\":\"s-" + UUID.randomUUID()
-                + "\",\"from\":\"" + a.id() + "\",\"type\":\"system\",\"text\":\"Order 42 closed\"}");
+        var system = chats.send(shop.auth(), "\"peer\":\"" + b.id() + "\",\"sendId\":\"" + Chats.sid()
+                + "\",\"from\":\"" + a.id() + "\",\"type\":\"system\",\"text\":\"Order 42 closed\"");
         assertEquals(201, system.statusCode(), system.body());
 
-        JsonArray ofB = json(http().get("api/v1/chat/users/" + b.id() + "/conversations/" + a.id() + "/messages", shop.auth()))
-                .getJsonArray("items");
+        JsonArray ofB = chats.messages(b, shop.auth(), a, "").getJsonArray("items");
         assertEquals(List.of(a.id(), "0"), ofB.stream().map(m -> m.asJsonObject().getString("senderUid")).toList(),
                 "a back end reads anyone's conversations");
         assertEquals(2, json(http().get("api/v1/chat/users/" + a.id() + "/conversations/" + b.id() + "/sync", shop.auth()))
                 .getJsonArray("items").size());
-        var recalled = recall(a, shop.auth(), b, 1);
+        var recalled = chats.recall(a, shop.auth(), b, 1);
         assertEquals(200, recalled.statusCode(), recalled.body());
         assertTrue(json(recalled).getBoolean("recalled"), "on a's behalf, within a's window");
         assertEquals(shop.id(), recallEvent(json(recalled).getString("msgId")).getString("by"), "the recall names who made it");
-        assertProblem(recall(a, shop.auth(), b, 2), 403, "not-sender");
+        assertProblem(chats.recall(a, shop.auth(), b, 2), 403, "not-sender");
         assertProblem(http().post("api/v1/admin/chat/messages/recall", shop.auth(),
                 "{\"owner\":\"" + a.id() + "\",\"peer\":\"" + b.id() + "\",\"seq\":2}"), 403, "forbidden");
     }
 
     @Test
     void settingsRoundTripWithDefaultsPartialChangesAndValidation() throws Exception {
-        User a = user();
-        User c = user();
+        Chats chats = chats();
+        User a = chats.user();
+        User c = chats.user();
         String mine = "api/v1/chat/users/me/settings";
         JsonObject defaults = json(http().get(mine, a.auth()));
         assertTrue(defaults.getBoolean("readReceipts"), defaults.toString());

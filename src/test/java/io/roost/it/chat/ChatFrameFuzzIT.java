@@ -3,11 +3,13 @@ package io.roost.it.chat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import io.roost.it.Database;
 import io.roost.it.DeployedRoost;
+import io.roost.it.Http;
 import io.roost.it.TestUsers.User;
 import io.roost.it.WsDevice;
 import jakarta.json.JsonObject;
@@ -16,7 +18,6 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -31,9 +32,11 @@ import org.junit.jupiter.api.Test;
 /**
  * Random {@code chatOp} and {@code chatAck} frames from one device, half of them broken in a field
  * or two (missing, null, of another JSON type, out of range, too long, malformed): every op gets
- * its answer, a failure names a code that docs/protocol.md documents and never
- * {@code internal-error}, the connection stays open, and what the answers say was stored is all
- * that was stored. The seed is printed; {@code -Dchat.fuzz.seed=} replays a run.
+ * its answer; one that the protocol makes certainly invalid ({@link ChatFrameOracle}) is refused,
+ * as is every certainly invalid acknowledgement; a failure names a code that docs/protocol.md's
+ * error lists document and never {@code internal-error}; the connection stays open; and what the
+ * answers say was stored is all that was stored. The seed is printed; {@code -Dchat.fuzz.seed=}
+ * replays a run.
  */
 class ChatFrameFuzzIT extends DeployedRoost {
 
@@ -49,31 +52,39 @@ class ChatFrameFuzzIT extends DeployedRoost {
         long seed = Long.getLong("chat.fuzz.seed", System.nanoTime());
         System.out.println("ChatFrameFuzzIT seed=" + seed);
         Random random = new Random(seed);
-        Set<String> documented = documentedCodes();
+        Codes documented = Codes.of(Files.readString(Path.of("docs/protocol.md")));
         Chats chats = new Chats(baseUrl);
         User a = chats.user();
         User b = chats.user();
         WsDevice device = WsDevice.login(baseUrl, a.token(), "web", "w");
         Frames frames = new Frames(random, a, b);
+        ChatFrameOracle oracle = new ChatFrameOracle(a.id(), b.id(), frames.msgIds);
+        Run run = new Run(seed, documented);
         TreeSet<Long> storedSeqs = new TreeSet<>();
         List<String> failures = new ArrayList<>();
         try {
-            for (int i = 0; i < FRAMES; i++) {
-                if (random.nextInt(8) == 0) {
-                    device.send(frames.ack());
+            for (int i = 0; i <= FRAMES; i++) {
+                if (i < FRAMES && random.nextInt(8) == 0) {
+                    String ack = frames.ack();
+                    run.acked(oracle, ack);
+                    device.send(ack);
                     continue;
                 }
                 String seq = "f" + i;
-                String frame = frames.op(seq);
+                // the last op, a valid one, is answered after every acknowledgement before it was handled
+                String frame = i < FRAMES ? frames.op(seq) : "{\"v\":1,\"type\":\"chatOp\",\"seq\":\"" + seq + "\",\"op\":\"conversations\"}";
+                String refusal = oracle.refusal(Http.json(frame));
                 device.send(frame);
-                JsonObject answer = answerTo(device, seq, frame, seed, documented);
+                JsonObject answer = run.answerTo(device, seq, frame);
                 if (answer.getString("result").equals("ok")) {
+                    assertNull(refusal, "certainly invalid (" + refusal + ") but answered ok: " + frame + " -> " + answer + " (seed " + seed + ")");
                     frames.answered(answer);
                     if (answer.getString("op").equals("send") && !answer.getBoolean("resent")) {
                         assertTrue(storedSeqs.add(answer.getJsonNumber("msgSeq").longValue()), "a new message, a new seq: " + answer);
                     }
                 } else {
                     failures.add(answer.getString("code"));
+                    run.refused += refusal == null ? 0 : 1;
                 }
                 if (i % 50 == 0) {
                     device.heartbeat(); // the suite's heartbeat timeout is 8 s
@@ -83,9 +94,11 @@ class ChatFrameFuzzIT extends DeployedRoost {
         } finally {
             device.bye();
         }
-        System.out.println("ChatFrameFuzzIT: " + storedSeqs.size() + " stored, failure codes " + new TreeSet<>(failures));
-        assertTrue(storedSeqs.size() > 10 && failures.size() > FRAMES / 8,
-                "the frames mix stored sends and refusals (seed " + seed + "): " + storedSeqs.size() + " / " + failures.size());
+        System.out.println("ChatFrameFuzzIT: " + storedSeqs.size() + " stored, " + run.refused + " certainly invalid ops refused, "
+                + run.invalidAcks + " of " + run.acks + " acknowledgements certainly invalid, failure codes " + new TreeSet<>(failures));
+        assertTrue(storedSeqs.size() > 10 && run.refused > FRAMES / 8 && run.invalidAcks > 0,
+                "the frames mix stored sends, certainly invalid ops and acknowledgements (seed " + seed + "): " + storedSeqs.size()
+                        + " / " + run.refused + " / " + run.invalidAcks);
         try (Connection c = Database.connect()) {
             long aId = Long.parseLong(a.id());
             long stored = Database.queryLong(c, "SELECT count(*) FROM chat_timeline WHERE owner_uid = ? AND sender_uid = ?", aId, aId);
@@ -96,39 +109,102 @@ class ChatFrameFuzzIT extends DeployedRoost {
         }
     }
 
-    /** The answer to the op with this seq; every error frame on the way must be a documented one that leaves the connection open. */
-    private static JsonObject answerTo(WsDevice device, String seq, String frame, long seed, Set<String> documented)
-            throws InterruptedException {
-        while (true) {
-            JsonObject f = device.frames.poll(20, TimeUnit.SECONDS);
-            if (f == null) {
-                fail("no answer within 20 s to " + frame + " (seed " + seed + ")");
-            }
-            switch (f.getString("type")) {
-                case "error" -> assertEquals("invalid-ack", f.getString("code"), "only an acknowledgement is answered by an error: " + f);
-                case "chatOpRet" -> {
-                    assertEquals(seq, f.getString("seq"), "answers come in order: " + f + " for " + frame);
-                    if (!f.getString("result").equals("ok")) {
-                        assertEquals("fail", f.getString("result"), f.toString());
-                        String code = f.getString("code");
-                        assertNotEquals("internal-error", code, "a server fault on " + frame + " (seed " + seed + ")");
-                        assertTrue(documented.contains(code), "undocumented code " + code + " for " + frame + " (seed " + seed + ")");
-                    }
-                    return f;
+    /**
+     * The documented codes: those of an {@code error} frame, the first column of docs/protocol.md's
+     * tables headed {@code code}; those of a failed {@code chatOpRet}, the lists that its chatOp
+     * sections give after "Failures".
+     */
+    record Codes(Set<String> errorFrame, Set<String> failedOp) {
+
+        static final Pattern TABLE_CODE = Pattern.compile("^\\|\\s*`([a-z][a-z-]*)`\\s*\\|");
+        /** Where a failure list starts: "Failures:", "Failures answer ... a `code`:", "Failures (..., `code`):". */
+        static final Pattern FAILURES = Pattern.compile("Failures(?:[^.]*?`code`\\)?)?:");
+        static final Pattern CODE = Pattern.compile("`([a-z][a-z-]*)`");
+
+        static Codes of(String doc) {
+            Set<String> errorFrame = new TreeSet<>();
+            boolean inCodeTable = false;
+            for (String line : doc.split("\n")) {
+                inCodeTable = line.startsWith("| code |") || inCodeTable && line.startsWith("|");
+                Matcher m = TABLE_CODE.matcher(line);
+                if (inCodeTable && m.find()) {
+                    errorFrame.add(m.group(1));
                 }
-                default -> { } // pushes of this user's own sends to b, receipts
             }
+            Set<String> failedOp = new TreeSet<>();
+            for (String paragraph : doc.split("\n\\s*\n")) {
+                String text = paragraph.replace('\n', ' ');
+                Matcher list = FAILURES.matcher(text);
+                while (list.find()) {
+                    // the list is the rest of its sentence; a code's explanation in parentheses is no code
+                    String items = text.substring(list.end()).replaceAll("\\([^()]*\\)", "").split("\\.(\\s|$)", 2)[0];
+                    CODE.matcher(items).results().forEach(c -> failedOp.add(c.group(1)));
+                }
+            }
+            Codes codes = new Codes(errorFrame, failedOp);
+            assertTrue(errorFrame.containsAll(Set.of("invalid-ack", "unknown-type", "login-first", "server-busy"))
+                    && failedOp.containsAll(Set.of("invalid-send-id", "invalid-body", "recall-window-passed", "invalid-seq", "unknown-op",
+                    "internal-error")) && failedOp.stream().noneMatch(Set.of("code", "system", "peer", "send", "text")::contains),
+                    "the error codes parsed from docs/protocol.md: " + codes);
+            return codes;
         }
     }
 
-    /** Every backquoted word of docs/protocol.md: the codes are among them. */
-    static Set<String> documentedCodes() throws Exception {
-        Set<String> codes = new HashSet<>();
-        Matcher m = Pattern.compile("`([a-z][a-z-]*)`").matcher(Files.readString(Path.of("docs/protocol.md")));
-        while (m.find()) {
-            codes.add(m.group(1));
+    /** What one run saw: acknowledgements sent and how the oracle judged them, the error frames, the refusals. */
+    static final class Run {
+        final long seed;
+        final Codes documented;
+        int acks;
+        int invalidAcks;
+        int unknownAcks;
+        int ackErrors;
+        int refused;
+
+        Run(long seed, Codes documented) {
+            this.seed = seed;
+            this.documented = documented;
         }
-        return codes;
+
+        void acked(ChatFrameOracle oracle, String ack) {
+            JsonObject f = Http.json(ack);
+            acks++;
+            invalidAcks += oracle.ackRefusal(f) != null ? 1 : 0;
+            unknownAcks += oracle.ackRefusal(f) == null && !oracle.ackValid(f) ? 1 : 0;
+        }
+
+        /**
+         * The answer to the op with this seq. Every error frame on the way must be a documented one
+         * that leaves the connection open; frames are handled in order, so by the answer each
+         * certainly invalid acknowledgement sent before it has had its error, and no valid one has.
+         */
+        JsonObject answerTo(WsDevice device, String seq, String frame) throws InterruptedException {
+            while (true) {
+                JsonObject f = device.frames.poll(20, TimeUnit.SECONDS);
+                if (f == null) {
+                    fail("no answer within 20 s to " + frame + " (seed " + seed + ")");
+                }
+                switch (f.getString("type")) {
+                    case "error" -> {
+                        assertEquals("invalid-ack", f.getString("code"), "only an acknowledgement is answered by an error: " + f);
+                        assertTrue(documented.errorFrame().contains(f.getString("code")), "undocumented error " + f);
+                        ackErrors++;
+                    }
+                    case "chatOpRet" -> {
+                        assertEquals(seq, f.getString("seq"), "answers come in order: " + f + " for " + frame);
+                        if (!f.getString("result").equals("ok")) {
+                            assertEquals("fail", f.getString("result"), f.toString());
+                            String code = f.getString("code");
+                            assertNotEquals("internal-error", code, "a server fault on " + frame + " (seed " + seed + ")");
+                            assertTrue(documented.failedOp().contains(code), "undocumented code " + code + " for " + frame + " (seed " + seed + ")");
+                        }
+                        assertTrue(ackErrors >= invalidAcks && ackErrors <= invalidAcks + unknownAcks, ackErrors + " invalid-ack errors for "
+                                + invalidAcks + " certainly invalid and " + unknownAcks + " maybe invalid acknowledgements (seed " + seed + ")");
+                        return f;
+                    }
+                    default -> { } // pushes of this user's own sends to b, receipts
+                }
+            }
+        }
     }
 
     /**
@@ -142,7 +218,8 @@ class ChatFrameFuzzIT extends DeployedRoost {
         private final User a;
         private final User b;
         private final List<String> sendIds = new ArrayList<>();
-        private final List<String> msgIds = new ArrayList<>();
+        /** The msgIds the answers gave, which later sends may quote. */
+        final List<String> msgIds = new ArrayList<>();
         private long lastSeq;
         private int sent;
 

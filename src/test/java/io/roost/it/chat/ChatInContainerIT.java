@@ -558,8 +558,12 @@ class ChatInContainerIT {
                 s.setLong(2, b);
                 assertEquals(1, s.executeUpdate());
             }
+            long submitted = Database.queryLong(db, NOW_MICROS);
             Future<Page<Conversation>> waiting = pool.submit(() -> chat.conversations(a, token, 10));
-            Thread.sleep(200);
+            // the sync reads, finds c's change above the horizon and reads again while the older transaction
+            // runs: it waits on no lock, so its repeated reads (pg_stat_activity) show that it waits
+            syncReadAfter(syncReadAfter(submitted));
+            assertFalse(waiting.isDone(), "the sync waits for the older transaction");
             older.commit();
             Page<Conversation> next = waiting.get(5, TimeUnit.SECONDS);
             assertEquals(List.of(b, c), peers(next), "both changes after the token, the older transaction's first");
@@ -567,6 +571,21 @@ class ChatInContainerIT {
         } finally {
             pool.shutdownNow();
         }
+    }
+
+    /** The database's clock, in µs since the epoch (pg_stat_activity's times are on it). */
+    static final String NOW_MICROS = "SELECT (extract(epoch FROM clock_timestamp()) * 1e6)::int8";
+
+    /** When the latest read of a sync ({@code ChatStore.conversationsSince}) of another backend started, in µs; 0 if none. */
+    static final String SYNC_READ_STARTED = """
+            SELECT coalesce(max((extract(epoch FROM query_start) * 1e6)::int8), 0) FROM pg_stat_activity
+            WHERE pid <> pg_backend_pid() AND query LIKE '%pg_snapshot_xmin(pg_current_snapshot())%'""";
+
+    /** Waits for a sync's read that started after {@code after} (µs); when it started. */
+    private long syncReadAfter(long after) throws Exception {
+        long[] started = new long[1];
+        Wait.until("a sync reads again", Duration.ofSeconds(5), () -> (started[0] = Database.queryLong(db, SYNC_READ_STARTED)) > after);
+        return started[0];
     }
 
     static List<Long> peers(Page<Conversation> page) {

@@ -1,7 +1,9 @@
 package io.roost.it.chat;
 
 import static io.roost.it.Http.json;
+import static io.roost.it.Http.okJson;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 
 import io.roost.it.Http;
 import io.roost.it.TestUsers;
@@ -14,7 +16,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 
-/** The chat calls the chat ITs share: users, sends over REST, conversations and history. */
+/** The chat calls the chat ITs share: users, sends and recalls over REST, conversations and history. */
 public final class Chats {
 
     private final URL base;
@@ -59,15 +61,40 @@ public final class Chats {
 
     /** The response to a text message over REST: 201 stored, 200 a resend answered with the stored answer. */
     public HttpResponse<String> postText(User from, User to, String sendId, String text) {
-        return http.post("api/v1/chat/messages", from.auth(),
-                "{\"peer\":\"" + to.id() + "\",\"sendId\":\"" + sendId + "\",\"type\":\"text\",\"text\":\"" + text + "\"}");
+        return send(from.auth(), "\"peer\":\"" + to.id() + "\",\"sendId\":\"" + sendId + "\",\"type\":\"text\",\"text\":\"" + text + "\"");
     }
 
-    /** A page of the owner's history with {@code peer}. */
+    /**
+     * The response to a REST send of these JSON fields, as they are (a back end's send naming
+     * {@code from}, a system message, or a refusal's bad input).
+     */
+    public HttpResponse<String> send(String authorization, String fields) {
+        return http.post("api/v1/chat/messages", authorization, "{" + fields + "}");
+    }
+
+    /** A page of the owner's history with {@code peer}, read by the owner. */
     public JsonObject messages(User owner, User peer, String query) {
-        var r = http.get("api/v1/chat/users/me/conversations/" + peer.id() + "/messages" + query, owner.auth());
-        assertEquals(200, r.statusCode(), r.body());
-        return json(r);
+        return page("api/v1/chat/users/me/conversations/" + peer.id() + "/messages" + query, owner.auth());
+    }
+
+    /** A page of the owner's history with {@code peer}, read with this authorization (the owner's, an operator's, a back end's). */
+    public JsonObject messages(User owner, String authorization, User peer, String query) {
+        return page("api/v1/chat/users/" + owner.id() + "/conversations/" + peer.id() + "/messages" + query, authorization);
+    }
+
+    /** The owner's history with {@code peer} as the owner reads it, up to 100 messages (the tests' conversations are shorter). */
+    public JsonArray items(User owner, User peer) {
+        return messages(owner, peer, "?limit=100").getJsonArray("items");
+    }
+
+    private JsonObject page(String path, String authorization) {
+        return okJson(http.get(path, authorization));
+    }
+
+    /** The response to a recall of the owner's message {@code seq} with {@code peer}, made with this authorization. */
+    public HttpResponse<String> recall(User owner, String authorization, User peer, long seq) {
+        return http.post("api/v1/chat/users/" + owner.id() + "/conversations/" + peer.id() + "/messages/" + seq + "/recall",
+                authorization, "");
     }
 
     /** The owner's messages with {@code peer} after seq {@code after}, in seq order: every page of them. */
@@ -85,9 +112,14 @@ public final class Chats {
 
     /** The owner's conversation with {@code peer}, or null. */
     public JsonObject conversation(User owner, User peer) {
-        var r = http.get("api/v1/chat/users/me/conversations?limit=100", owner.auth());
-        assertEquals(200, r.statusCode(), r.body());
-        JsonArray items = json(r).getJsonArray("items");
+        JsonArray items = okJson(http.get("api/v1/chat/users/me/conversations?limit=100", owner.auth())).getJsonArray("items");
         return items.stream().map(JsonObject.class::cast).filter(c -> c.getString("peer").equals(peer.id())).findFirst().orElse(null);
+    }
+
+    /** The owner's conversation with {@code peer}, which must exist. */
+    public JsonObject existingConversation(User owner, User peer) {
+        JsonObject c = conversation(owner, peer);
+        assertNotNull(c, "no conversation of " + owner.id() + " with " + peer.id());
+        return c;
     }
 }
