@@ -22,13 +22,13 @@ import io.roost.chat.store.OfflinePushStore;
 import io.roost.chat.store.SyncVersionSql;
 import io.roost.identity.AccountService;
 import io.roost.it.Database;
+import io.roost.it.InContainerUsers;
 import io.roost.it.LockOrder;
 import io.roost.it.Routes;
 import io.roost.it.Wait;
 import io.roost.platform.api.Page;
 import io.roost.platform.ids.Snowflake;
 import io.roost.platform.json.Jsonp;
-import io.roost.platform.security.Roles;
 import io.roost.presence.session.DeviceSessions;
 import jakarta.annotation.Resource;
 import jakarta.inject.Inject;
@@ -92,7 +92,7 @@ class ChatInContainerIT {
     DeviceSessions sessions;
 
     long user() {
-        return accounts.create("ci-" + UUID.randomUUID().toString().substring(0, 12), "long enough password", Set.of(Roles.USER)).getId();
+        return InContainerUsers.create(accounts, "ci-");
     }
 
     static JsonObject text(String t) {

@@ -11,15 +11,14 @@ import io.roost.chat.Conversation;
 import io.roost.chat.SendCommand;
 import io.roost.chat.store.SyncVersionSql;
 import io.roost.identity.AccountService;
+import io.roost.it.InContainerUsers;
 import io.roost.platform.json.Jsonp;
-import io.roost.platform.security.Roles;
 import jakarta.annotation.Resource;
 import jakarta.inject.Inject;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.time.Duration;
-import java.util.Set;
 import java.util.UUID;
 import javax.sql.DataSource;
 import org.jboss.arquillian.junit5.ArquillianExtension;
@@ -47,7 +46,7 @@ class ChatRetentionInContainerIT {
     DataSource db;
 
     long user() {
-        return accounts.create("cr-" + UUID.randomUUID().toString().substring(0, 12), "long enough password", Set.of(Roles.USER)).getId();
+        return InContainerUsers.create(accounts, "cr-");
     }
 
     /**

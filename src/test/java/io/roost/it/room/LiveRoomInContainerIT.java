@@ -9,10 +9,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.roost.identity.AccountService;
 import io.roost.it.DeadlockLog;
+import io.roost.it.InContainerUsers;
 import io.roost.it.LockOrder;
 import io.roost.it.Wait;
 import io.roost.platform.problem.ProblemException;
-import io.roost.platform.security.Roles;
 import io.roost.room.LiveRooms;
 import io.roost.room.LoyalFan;
 import io.roost.room.RoomHeartbeats;
@@ -82,8 +82,7 @@ class LiveRoomInContainerIT {
     static final AtomicLong VIEWER_IDS = new AtomicLong(7_000_000_000L + (System.nanoTime() % 1_000_000L) * 1_000L);
 
     long anchor() {
-        return accounts.create("lr-" + UUID.randomUUID().toString().substring(0, 12), "long enough password",
-                Set.of(Roles.USER)).getId();
+        return InContainerUsers.create(accounts, "lr-");
     }
 
     static long viewer() {

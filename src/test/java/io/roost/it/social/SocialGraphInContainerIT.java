@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.roost.identity.AccountService;
+import io.roost.it.InContainerUsers;
 import io.roost.platform.problem.ProblemException;
-import io.roost.platform.security.Roles;
 import io.roost.social.SocialGraph;
 import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
@@ -15,8 +15,6 @@ import jakarta.persistence.PersistenceContext;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
-import java.util.Set;
-import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -46,8 +44,7 @@ class SocialGraphInContainerIT {
     jakarta.transaction.UserTransaction tx;
 
     long user() {
-        return accounts.create("sg-" + UUID.randomUUID().toString().substring(0, 12), "long enough password",
-                Set.of(Roles.USER)).getId();
+        return InContainerUsers.create(accounts, "sg-");
     }
 
     @Test
