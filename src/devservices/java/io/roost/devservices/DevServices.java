@@ -78,7 +78,7 @@ public final class DevServices {
     static final long STOP_TIMEOUT_SECONDS = 60;
     static final long POSTGRES_STOP_TIMEOUT_SECONDS = 20;
 
-    private static final Set<String> FLAGS = Set.of("fresh", "no-db", "no-rocketmq", "no-fsync");
+    private static final Set<String> FLAGS = Set.of("fresh", "no-db", "no-rocketmq", "no-fsync", "discard");
     private static final Set<String> VALUED = Set.of("dir", "db-port", "namesrv-port", "broker-port",
             "classpath-file", "max-lifetime-minutes", "broker-pull-max", "pg-settings");
 
@@ -98,7 +98,7 @@ public final class DevServices {
         }
         switch (options.command()) {
             case "start" -> System.exit(start(options));
-            case "stop" -> System.exit(stop(options.dir(), true));
+            case "stop" -> System.exit(options.discard() ? discard(options.dir()) : stop(options.dir(), true));
             case "db-stop", "db-start", "broker-stop", "broker-start" -> {
                 control(options.dir(), options.command());
                 System.exit(0);
@@ -113,14 +113,15 @@ public final class DevServices {
         System.err.println("usage: DevServices start|run [--fresh] --dir=DIR --db-port=P --namesrv-port=P --broker-port=P"
                 + " --classpath-file=F [--max-lifetime-minutes=N] [--broker-pull-max=N] [--no-db] [--no-rocketmq] [--no-fsync]"
                 + " [--pg-settings='name=value ...']");
-        System.err.println("       DevServices stop|db-stop|db-start|broker-stop|broker-start --dir=DIR");
+        System.err.println("       DevServices stop [--discard] --dir=DIR");
+        System.err.println("       DevServices db-stop|db-start|broker-stop|broker-start --dir=DIR");
         System.exit(2);
     }
 
     /** The parsed command line; {@link #childArguments()} gives it back for the {@code run} child. */
     record Options(String command, Path dir, boolean fresh, boolean db, boolean rocketMq, int dbPort,
                    int namesrvPort, int brokerPort, Path classpathFile, long maxLifetimeMinutes, int brokerPullMax,
-                   boolean durableCommits, Map<String, String> pgSettings) {
+                   boolean durableCommits, Map<String, String> pgSettings, boolean discard) {
 
         static Options parse(String[] args) {
             Map<String, String> raw = new LinkedHashMap<>();
@@ -143,7 +144,7 @@ public final class DevServices {
             }
             Path dir = Path.of(dirValue).toAbsolutePath().normalize();
             if (command.equals("stop") || CONTROLS.contains(command)) {
-                return new Options(command, dir, false, false, false, 0, 0, 0, null, 0, 0, true, Map.of());
+                return new Options(command, dir, false, false, false, 0, 0, 0, null, 0, 0, true, Map.of(), raw.containsKey("discard"));
             }
             boolean db = !raw.containsKey("no-db");
             boolean rocketMq = !raw.containsKey("no-rocketmq");
@@ -175,7 +176,7 @@ public final class DevServices {
             }
             Options options = new Options(command, dir, raw.containsKey("fresh"), db, rocketMq, dbPort, namesrvPort,
                     brokerPort, classpathFile, lifetime, pullMax, !raw.containsKey("no-fsync"),
-                    pgSettings(raw.getOrDefault("pg-settings", "")));
+                    pgSettings(raw.getOrDefault("pg-settings", "")), false);
             options.checkDistinctPorts();
             return options;
         }
@@ -406,6 +407,32 @@ public final class DevServices {
         Files.deleteIfExists(pidFile);
         Files.deleteIfExists(dir.resolve(READY));
         return 0;
+    }
+
+    /**
+     * {@code stop --discard}: for services whose data is thrown away (the tests'), no clean
+     * shutdown: SIGKILL to the dev services process (the broker and the name server die with it,
+     * at once instead of in their 10-18 s shutdown), then PostgreSQL's fast shutdown. Returns 0.
+     */
+    static int discard(Path dir) throws IOException, InterruptedException {
+        dir = dir.toAbsolutePath().normalize();
+        Path pidFile = dir.resolve(PID);
+        if (Files.exists(pidFile)) {
+            try {
+                Optional<ProcessHandle> handle = ProcessHandle.of(Long.parseLong(Files.readString(pidFile).trim()))
+                        .filter(ProcessHandle::isAlive).filter(DevServices::isDevServicesProcess);
+                if (handle.isPresent()) {
+                    long begin = System.nanoTime();
+                    handle.get().destroyForcibly();
+                    handle.get().onExit().get(10, TimeUnit.SECONDS);
+                    log(String.format("dev services pid %d killed (their data is discarded) in %.1f s", handle.get().pid(),
+                            secondsSince(begin)));
+                }
+            } catch (NumberFormatException | java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+                log("could not kill the dev services of " + pidFile + ": " + e);
+            }
+        }
+        return stop(dir, false); // the orphaned PostgreSQL, the pid and ready files; a survivor, by SIGTERM
     }
 
     private static boolean isDevServicesProcess(ProcessHandle h) {

@@ -56,6 +56,29 @@ class DevServicesTest {
     }
 
     @Test
+    void aDiscardingStopKillsTheServicesAndLeavesNoPostgresRunning(@TempDir Path dir) throws Exception {
+        int port = freePort();
+        DevServices.Options options = DevServices.Options.parse(new String[] {"start", "--dir=" + dir, "--db-port=" + port,
+                "--no-rocketmq", "--no-fsync", "--classpath-file=" + Path.of("target/devservices.classpath").toAbsolutePath()});
+        assertTrue(DevServices.Options.parse(new String[] {"stop", "--dir=" + dir, "--discard"}).discard());
+        assertFalse(DevServices.Options.parse(new String[] {"stop", "--dir=" + dir}).discard());
+        try {
+            assertEquals(0, DevServices.start(options));
+            long pid = Long.parseLong(Files.readString(dir.resolve(DevServices.PID)).trim());
+            assertFalse(DevServices.postmastersOf(dir.resolve(DevServices.PGDATA)).isEmpty(), "PostgreSQL runs");
+            assertEquals(0, DevServices.discard(dir));
+            assertFalse(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false), "the dev services process is gone");
+            assertTrue(DevServices.postmastersOf(dir.resolve(DevServices.PGDATA)).isEmpty(), "and its PostgreSQL with it");
+            assertFalse(Files.exists(dir.resolve(DevServices.PID)));
+            try (ServerSocket again = new ServerSocket(port)) {
+                assertEquals(port, again.getLocalPort(), "the port is free again");
+            }
+        } finally {
+            DevServices.stop(dir, false);
+        }
+    }
+
+    @Test
     void malformedPgSettingsAreRefusedBeforeAnythingStarts() {
         for (String bad : List.of("max_wal_size", "=4GB", "max_wal_size=", "Max-Wal=1", "a=1;b=2 c")) {
             IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> DevServices.Options.parse(new String[] {
