@@ -218,8 +218,8 @@ class ChatDeliveryIT extends DeployedRoost {
             chats.sendText(a, b, "ping " + i);
         }
         long sendMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
-        // a window (5 s in the suite) starts with the first message: a burst sent within it is one event
-        int windows = 1 + (int) (sendMillis / 5_000);
+        // a window starts with the first message: a burst sent within it is one event
+        int windows = 1 + (int) (sendMillis / OFFLINE_PUSH_DELAY.toMillis());
         List<JsonObject> pushes = new java.util.ArrayList<>();
         int count = 0;
         while (count < 20) {
@@ -235,7 +235,7 @@ class ChatDeliveryIT extends DeployedRoost {
         assertEquals(a.id(), last.getString("from"));
         assertEquals(20, last.getInt("seq"));
         assertEquals("ping 19", last.getString("preview"));
-        assertNull(offlinePushes.events(b.id()).poll(6, TimeUnit.SECONDS), "nothing after the burst");
+        assertNull(offlinePushes.events(b.id()).poll(NO_SECOND_PUSH.toMillis(), TimeUnit.MILLISECONDS), "nothing after the burst");
     }
 
     @Test
@@ -366,7 +366,7 @@ class ChatDeliveryIT extends DeployedRoost {
         }
         JsonObject push = offlinePush(b);
         assertEquals(1, push.getInt("count"), push.toString());
-        assertNull(offlinePushes.events(b.id()).poll(6, TimeUnit.SECONDS), "one event");
+        assertNull(offlinePushes.events(b.id()).poll(NO_SECOND_PUSH.toMillis(), TimeUnit.MILLISECONDS), "one event");
     }
 
     /**
@@ -419,7 +419,7 @@ class ChatDeliveryIT extends DeployedRoost {
         JsonObject last = chats.sendText(a, b, "forwarded 2");
         chats.sendText(b, a, "b's own, from a back end");
         Routes.heartbeat(devices); // the devices stay alive (the suite's heartbeat timeout is 8 s): only their node dies
-        assertNull(offlinePushes.events(b.id()).poll(6, TimeUnit.SECONDS), "the node lives: it pushes (the forwards wait for it)");
+        assertNull(offlinePushes.events(b.id()).poll(NO_SECOND_PUSH.toMillis(), TimeUnit.MILLISECONDS), "the node lives: it pushes (the forwards wait for it)");
 
         stop.stop(devices);
         LoginLog.await(baseUrl, b.id(), List.of(loginLogEvent));
@@ -502,6 +502,12 @@ class ChatDeliveryIT extends DeployedRoost {
 
     /** The suite's {@code ROOST_CHAT_ACK_TIMEOUT}. */
     static final Duration ACK_TIMEOUT = Duration.ofSeconds(3);
+
+    /** The suite's {@code ROOST_CHAT_OFFLINE_PUSH_DELAY}: the window an offline push gathers its messages in. */
+    static final Duration OFFLINE_PUSH_DELAY = Duration.ofMillis(Long.getLong("roost.test.offline.push.delay.ms", 3_000));
+
+    /** A second push of a window would have come by now: one window, and a second for its event to arrive. */
+    static final Duration NO_SECOND_PUSH = OFFLINE_PUSH_DELAY.plusSeconds(1);
 
     /** How often a test that keeps a device heartbeats (the suite's heartbeat timeout is 8 s). */
     static final Duration HEARTBEAT_EVERY = Duration.ofSeconds(2);
