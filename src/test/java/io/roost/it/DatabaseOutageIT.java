@@ -25,6 +25,7 @@ import java.util.function.Supplier;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * The database goes away under load and comes back. While client threads keep calling health, an
@@ -38,6 +39,7 @@ import org.junit.jupiter.api.Test;
  *
  * <p>The ITs share this database: it is started again in a finally, whatever happened.
  */
+@Isolated("stops the suite's PostgreSQL under load")
 class DatabaseOutageIT extends DeployedRoost {
 
     static final Duration BEFORE = Duration.ofMillis(1500);

@@ -15,11 +15,13 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * {@link DeadlockLog}, which the concurrency tests trust to say "no deadlock", finds one that is
  * made on purpose: two transactions that each hold an advisory lock and then ask for the other's.
  */
+@Isolated("makes a deadlock on purpose, which the other classes' deadlock checks would see")
 class DeadlockLogIT {
 
     @Test

@@ -4,6 +4,7 @@ import java.net.URI;
 import java.net.URL;
 import org.jboss.arquillian.container.test.api.RunAsClient;
 import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.arquillian.junit5.ArquillianStartsFirst;
 import org.jboss.arquillian.test.api.ArquillianResource;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -12,7 +13,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * {@link Deployments#suite()}), and the test outside the server, calling it over HTTP and
  * WebSockets as apps, back ends and Agora do.
  */
-@ExtendWith(ArquillianExtension.class)
+@ExtendWith({ArquillianStartsFirst.class, ArquillianExtension.class})
 @RunAsClient
 public abstract class DeployedRoost {
 

@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
 import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.junit5.ArquillianStartsFirst;
 import org.jboss.shrinkwrap.api.ShrinkWrap;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 
@@ -17,7 +18,8 @@ public final class Deployments {
 
     /** What the in-container tests use besides Roost's own classes (each with its nested classes). */
     private static final List<Class<?>> IN_CONTAINER_HELPERS = List.of(Wait.class, Database.class, LockOrder.class, Routes.class,
-            BrokerAdmin.class, ProbeConsumer.class, DeadlockLog.class, InContainerUsers.class);
+            BrokerAdmin.class, ProbeConsumer.class, DeadlockLog.class, InContainerUsers.class,
+            InContainer.class, ArquillianStartsFirst.class);
 
     private Deployments() {
     }

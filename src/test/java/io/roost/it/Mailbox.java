@@ -35,6 +35,9 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  */
 public final class Mailbox implements BeforeAllCallback, AfterAllCallback {
 
+    /** The lock of the one SMTP port: the classes with a mailbox take it, so that they never run side by side. */
+    public static final String SMTP_PORT = "roost.test.smtp.port";
+
     private static final Pattern CODE = Pattern.compile("code: ([0-9]{5})");
 
     private final int port = Integer.getInteger("roost.test.smtp.port", 13025);

@@ -32,12 +32,10 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /** In-container: the platform services injected, against the real database and broker. */
-@ExtendWith(ArquillianExtension.class)
+@InContainer
 class PlatformInContainerIT {
 
     @Inject

@@ -1,6 +1,7 @@
 package io.roost.it;
 
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import org.jboss.arquillian.container.spi.client.deployment.DeploymentScenario;
 import org.jboss.arquillian.container.spi.event.DeployManagedDeployments;
 import org.jboss.arquillian.container.spi.event.UnDeployManagedDeployments;
@@ -28,9 +29,17 @@ import org.jboss.arquillian.test.spi.event.suite.BeforeSuite;
  * it would look for the class's. Deploying Roost starts its whole application (migrations checked,
  * consumers, timers), so a deployment per class cost the suite several seconds a class.
  *
+ * <p>While developing, {@code -Droost.it.hold-server=true} keeps the execution's server running
+ * after its last class (undeployed, with its dev services), until {@link #HOLD_FILE} is deleted; a
+ * second build with {@code -Droost.it.reuse-server=true} then runs its classes against it instead of
+ * starting one (docs/testing.md).
+ *
  * <p>Registered in {@code META-INF/services/org.jboss.arquillian.core.spi.LoadableExtension}.
  */
 public final class SuiteDeployment implements LoadableExtension {
+
+    /** While it exists, a held server keeps running ({@code -Droost.it.hold-server=true}). */
+    static final Path HOLD_FILE = Path.of(System.getProperty("basedir", "."), "target", "hold-server");
 
     @Override
     public void register(ExtensionBuilder builder) {
@@ -57,8 +66,8 @@ public final class SuiteDeployment implements LoadableExtension {
         @Inject
         private Event<UnDeployManagedDeployments> undeploy;
 
-        /** Set while this observer itself generates or undeploys, so that it lets its own events through. */
-        private final AtomicBoolean own = new AtomicBoolean();
+        /** Set on the thread of this observer's own generating and undeploying, so that it lets those events through. */
+        private final ThreadLocal<Boolean> own = ThreadLocal.withInitial(() -> false);
         private boolean deployed;
         private Throwable deployFailure;
 
@@ -83,8 +92,11 @@ public final class SuiteDeployment implements LoadableExtension {
             }
         }
 
-        /** The first class deploys the suite's deployment; a failure to deploy fails every class, not only the first. */
-        public void deployOnce(@Observes EventContext<DeployManagedDeployments> event) {
+        /**
+         * The first class deploys the suite's deployment; a class that starts meanwhile waits for it
+         * (classes may run side by side); a failure to deploy fails every class, not only the first.
+         */
+        public synchronized void deployOnce(@Observes EventContext<DeployManagedDeployments> event) {
             if (deployFailure != null) {
                 throw new IllegalStateException("the suite's deployment failed to deploy", deployFailure);
             }
@@ -106,17 +118,29 @@ public final class SuiteDeployment implements LoadableExtension {
             }
         }
 
-        /** Undeployed before the server stops, so that its configuration does not keep the deployment for the next start. */
-        public void undeployBeforeStop(@Observes BeforeStop event) {
-            if (!deployed) {
-                return;
+        /** Undeployed before the server stops (or is held for the next build, which deploys its own). */
+        public synchronized void undeployBeforeStop(@Observes BeforeStop event) throws Exception {
+            if (deployed) {
+                own.set(true);
+                try {
+                    undeploy.fire(new UnDeployManagedDeployments());
+                } finally {
+                    own.set(false);
+                    deployed = false;
+                }
             }
-            own.set(true);
-            try {
-                undeploy.fire(new UnDeployManagedDeployments());
-            } finally {
-                own.set(false);
-                deployed = false;
+            if (Boolean.getBoolean("roost.it.hold-server")) {
+                hold();
+            }
+        }
+
+        private static void hold() throws Exception {
+            Files.createDirectories(HOLD_FILE.getParent());
+            Files.writeString(HOLD_FILE, "delete this file to stop the held test server\n");
+            System.out.println("[SuiteDeployment] the server keeps running for -Droost.it.reuse-server=true builds; rm "
+                    + HOLD_FILE + " stops it");
+            while (Files.exists(HOLD_FILE)) {
+                Thread.sleep(1_000);
             }
         }
     }

@@ -23,9 +23,7 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.apache.rocketmq.client.consumer.DefaultMQPushConsumer;
-import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * In-container: every topic Roost publishes to or consumes from exists once it is deployed on a
@@ -34,7 +32,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * from the same beans TopicProvisioner reads, so a topic a module adds is checked without a list
  * here to forget it in. And a node's consumer takes up a queue added to its topic within seconds.
  */
-@ExtendWith(ArquillianExtension.class)
+@InContainer
 class TopicsInContainerIT {
 
     @Inject

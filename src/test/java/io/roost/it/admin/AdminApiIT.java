@@ -32,8 +32,10 @@ import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /** The admin API: the operator session (cookie + CSRF), the overview and its history, audited actions. */
+@Isolated("compares the overview's server-wide counts with the database")
 class AdminApiIT extends DeployedRoost {
 
     static final String PASSWORD = TestUsers.PASSWORD;

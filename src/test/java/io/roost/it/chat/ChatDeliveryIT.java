@@ -23,6 +23,7 @@ import java.sql.ResultSet;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -30,8 +31,10 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * Delivery of one-to-one chat to real devices: receipts, and the three guards against fake
  * online — no route (offline), a stale route (unreachable), a silent device (no acknowledgement)
  * — each ending in one coalesced roost-offline-push event. The suite runs with a 3 s
- * acknowledgement deadline and a 5 s offline-push delay.
+ * acknowledgement deadline and a 3 s offline-push delay. The longest class that shares the server
+ * (most of it is waiting for those timers), it starts first, and the other classes run beside it.
  */
+@Order(1)
 class ChatDeliveryIT extends DeployedRoost {
 
     /** The roost-offline-push events, by recipient. */

@@ -22,6 +22,7 @@ import io.roost.chat.store.OfflinePushStore;
 import io.roost.chat.store.SyncVersionSql;
 import io.roost.identity.AccountService;
 import io.roost.it.Database;
+import io.roost.it.InContainer;
 import io.roost.it.InContainerUsers;
 import io.roost.it.LockOrder;
 import io.roost.it.Routes;
@@ -53,12 +54,10 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.LongStream;
 import javax.sql.DataSource;
-import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /** The send core in the container against the real database: concurrent resends and concurrent senders. */
-@ExtendWith(ArquillianExtension.class)
+@InContainer
 class ChatInContainerIT {
 
     @Inject

@@ -11,6 +11,7 @@ import io.roost.chat.Conversation;
 import io.roost.chat.SendCommand;
 import io.roost.chat.store.SyncVersionSql;
 import io.roost.identity.AccountService;
+import io.roost.it.InContainer;
 import io.roost.it.InContainerUsers;
 import io.roost.platform.json.Jsonp;
 import jakarta.annotation.Resource;
@@ -21,16 +22,14 @@ import java.sql.ResultSet;
 import java.time.Duration;
 import java.util.UUID;
 import javax.sql.DataSource;
-import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * The retention purge against the real database: old timeline rows (inserted directly, 100 days
  * old, so the suite's own timer with its 365 d retention leaves them alone) go in batches, recent
  * ones stay, and a catch-up then tells the device the old ones are gone.
  */
-@ExtendWith(ArquillianExtension.class)
+@InContainer
 class ChatRetentionInContainerIT {
 
     @Inject

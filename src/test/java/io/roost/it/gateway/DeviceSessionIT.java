@@ -28,8 +28,10 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /** Devices on real WebSockets: hello, login, heartbeat, logout, kick-out, timeout, bad frames. */
+@Isolated("locks the route table, and counts the gateway's logins")
 class DeviceSessionIT extends DeployedRoost {
 
     WsDevice connect() throws Exception {

@@ -1,5 +1,6 @@
 package io.roost.it.gateway;
 
+import io.roost.it.InContainer;
 import io.roost.presence.session.DeviceRoute;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -28,9 +29,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
 import javax.sql.DataSource;
-import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Logins in batches ({@link DeviceSessions#loginAll}, what the gateway's group commit calls): a
@@ -39,7 +38,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * batches over the same slots leave exactly one session per slot, every other accepted login
  * displaced exactly once.
  */
-@ExtendWith(ArquillianExtension.class)
+@InContainer
 class LoginBatchInContainerIT {
 
     @Inject

@@ -33,12 +33,14 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * Registration, codes, login, reset, profile, address change, disable/recover/unregister and user
  * search against the deployed server. Codes arrive by real mail (GreenMail's SMTP server in this
  * JVM) and as real roost-sms events on the dev RocketMQ broker.
  */
+@ResourceLock(Mailbox.SMTP_PORT)
 class IdentityIT extends DeployedRoost {
 
     static final String PASSWORD = "correct horse battery";

@@ -24,12 +24,14 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * Identity's refusals that need the world to change between two calls (an account disabled between
  * a code and its use, a row changed between a read and a write, a mail server that refuses), or a
  * request the validation lets through: each its problem type, and nothing changed.
  */
+@ResourceLock(Mailbox.SMTP_PORT)
 class IdentityProblemsIT extends DeployedRoost {
 
     @RegisterExtension

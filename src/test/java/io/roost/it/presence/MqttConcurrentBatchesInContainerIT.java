@@ -3,10 +3,11 @@ package io.roost.it.presence;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.roost.it.InContainer;
 import io.roost.presence.MqttPresence;
 import io.roost.presence.mqtt.ConnectionRules;
-import io.roost.presence.mqtt.MqttStatusEvent;
 import io.roost.presence.mqtt.MqttStatusEvent.Type;
+import io.roost.presence.mqtt.MqttStatusEvent;
 import io.roost.presence.store.MqttStore;
 import jakarta.annotation.Resource;
 import jakarta.ejb.EJB;
@@ -31,9 +32,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 import javax.sql.DataSource;
-import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * MQTT batches applied by concurrent transactions that share clients: what two nodes consuming the
@@ -41,7 +40,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * directly, bypassing them). Every client must end in the oracle's state, every fact must be in
  * the history exactly once, and no transaction may fail — a deadlock or a missed fact would show.
  */
-@ExtendWith(ArquillianExtension.class)
+@InContainer
 class MqttConcurrentBatchesInContainerIT {
 
     @EJB

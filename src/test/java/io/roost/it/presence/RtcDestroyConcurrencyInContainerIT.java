@@ -3,6 +3,7 @@ package io.roost.it.presence;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.roost.it.InContainer;
 import io.roost.presence.rtc.MemberTransitions;
 import io.roost.presence.rtc.NcsEventType;
 import io.roost.presence.rtc.NcsNotice;
@@ -30,9 +31,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import javax.sql.DataSource;
-import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Channel destroys (102) applied by transactions running alongside member batches on the same
@@ -41,7 +40,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * batch does: no transaction may fail (a deadlock, SQLState 40P01, is what NCS would see as a
  * 503), and every member and count must end exact.
  */
-@ExtendWith(ArquillianExtension.class)
+@InContainer
 class RtcDestroyConcurrencyInContainerIT {
 
     static final Duration KICK_DELAY = Duration.ofMinutes(1);

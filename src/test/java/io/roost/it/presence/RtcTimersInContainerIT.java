@@ -3,6 +3,7 @@ package io.roost.it.presence;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.roost.it.InContainer;
 import io.roost.presence.rtc.RtcHousekeeping;
 import jakarta.ejb.EJB;
 import jakarta.inject.Inject;
@@ -11,15 +12,13 @@ import jakarta.persistence.PersistenceContext;
 import jakarta.transaction.UserTransaction;
 import java.util.List;
 import java.util.UUID;
-import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Delayed work after a restart: what became due while no node ran is caught up by the next tick,
  * because the deadlines live in the rows, not in timers in memory.
  */
-@ExtendWith(ArquillianExtension.class)
+@InContainer
 class RtcTimersInContainerIT {
 
     @EJB

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.roost.identity.AccountService;
 import io.roost.it.DeadlockLog;
+import io.roost.it.InContainer;
 import io.roost.it.InContainerUsers;
 import io.roost.it.LockOrder;
 import io.roost.it.Wait;
@@ -45,9 +46,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.LongStream;
 import javax.sql.DataSource;
-import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Live rooms in the container against the real database (seed 002): the eight scenarios, the
@@ -55,7 +54,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * closing a big room without stalling another. The tests run with a 4 s viewer timeout and an 8 s
  * anchor timeout (pom.xml); viewer uids need no account, anchors do.
  */
-@ExtendWith(ArquillianExtension.class)
+@InContainer
 class LiveRoomInContainerIT {
 
     @Inject

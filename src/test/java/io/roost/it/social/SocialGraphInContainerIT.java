@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.roost.identity.AccountService;
+import io.roost.it.InContainer;
 import io.roost.it.InContainerUsers;
 import io.roost.platform.problem.ProblemException;
 import io.roost.social.SocialGraph;
@@ -20,15 +21,13 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * The graph service itself, in the container against the real database: follow-mode semantics
  * (the REST tests run the deployment in approval mode) and concurrent toggles.
  */
-@ExtendWith(ArquillianExtension.class)
+@InContainer
 class SocialGraphInContainerIT {
 
     @Inject
