@@ -3,8 +3,6 @@ package io.roost.it;
 import java.net.URI;
 import java.net.URL;
 import org.jboss.arquillian.container.test.api.RunAsClient;
-import org.jboss.arquillian.junit5.ArquillianExtension;
-import org.jboss.arquillian.junit5.ArquillianStartsFirst;
 import org.jboss.arquillian.test.api.ArquillianResource;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -13,7 +11,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * {@link Deployments#suite()}), and the test outside the server, calling it over HTTP and
  * WebSockets as apps, back ends and Agora do.
  */
-@ExtendWith({ArquillianStartsFirst.class, ArquillianExtension.class})
+@ExtendWith(SerialArquillian.class)
 @RunAsClient
 public abstract class DeployedRoost {
 

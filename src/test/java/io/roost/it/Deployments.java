@@ -9,7 +9,6 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
 import org.jboss.arquillian.container.test.api.Deployment;
-import org.jboss.arquillian.junit5.ArquillianStartsFirst;
 import org.jboss.shrinkwrap.api.ShrinkWrap;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 
@@ -19,7 +18,7 @@ public final class Deployments {
     /** What the in-container tests use besides Roost's own classes (each with its nested classes). */
     private static final List<Class<?>> IN_CONTAINER_HELPERS = List.of(Wait.class, Database.class, LockOrder.class, Routes.class,
             BrokerAdmin.class, ProbeConsumer.class, DeadlockLog.class, InContainerUsers.class,
-            InContainer.class, ArquillianStartsFirst.class);
+            InContainer.class, SerialArquillian.class);
 
     private Deployments() {
     }

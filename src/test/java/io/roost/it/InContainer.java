@@ -6,8 +6,6 @@ import java.lang.annotation.Inherited;
 import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
-import org.jboss.arquillian.junit5.ArquillianExtension;
-import org.jboss.arquillian.junit5.ArquillianStartsFirst;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.parallel.Isolated;
 
@@ -22,7 +20,7 @@ import org.junit.jupiter.api.parallel.Isolated;
 @Retention(RetentionPolicy.RUNTIME)
 @Documented
 @Inherited
-@ExtendWith({ArquillianStartsFirst.class, ArquillianExtension.class})
+@ExtendWith(SerialArquillian.class)
 @Isolated("runs inside the server and measures what it did")
 public @interface InContainer {
 }
