@@ -43,7 +43,9 @@ class LauncherIT {
             "ROOST_DEV_DB_PORT", Integer.getInteger("roost.test.launcher.db.port", 55932).toString(),
             "ROOST_DEV_NAMESRV_PORT", Integer.getInteger("roost.test.launcher.namesrv.port", 20376).toString(),
             "ROOST_DEV_BROKER_PORT", Integer.getInteger("roost.test.launcher.broker.port", 11431).toString(),
-            "ROOST_SKIP_BUILD", "1");
+            "ROOST_SKIP_BUILD", "1",
+            // bin/roost's heap and collector with the test nodes' JIT (ClusterNodes.TEST_JIT): they live minutes
+            "JBOSS_JAVA_SIZING", "-Xms64m -Xmx512m " + io.roost.it.cluster.ClusterNodes.TEST_JIT);
     private static final String BANNER_END = "Ctrl-C (or bin/roost stop) stops Roost and the dev services.";
     private static final Duration UP_TIMEOUT = Duration.ofMinutes(4);
 

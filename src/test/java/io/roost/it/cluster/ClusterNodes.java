@@ -38,6 +38,8 @@ public final class ClusterNodes implements BeforeAllCallback, AfterAllCallback {
     private static final Path WORK = ROOT.resolve("target/cluster-it");
     private static final int PORT_OFFSET = Integer.getInteger("roost.test.cluster.port.offset", 400);
     private static final Duration UP_TIMEOUT = Duration.ofMinutes(4);
+    /** C1 only, as the suite's own servers: a test node lives minutes, and C2's compiling took a core of two from the tests. */
+    public static final String TEST_JIT = "-XX:TieredStopAtLevel=1";
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
     /** A node: its ROOST_NODE_ID, its base URL, its base directory and the standalone.sh that runs it. */
@@ -126,7 +128,7 @@ public final class ClusterNodes implements BeforeAllCallback, AfterAllCallback {
         env.put("ROOST_NODE_ID", Integer.toString(id));
         env.put("JBOSS_PIDFILE", base.resolve("wildfly.pid").toString());
         env.put("LAUNCH_JBOSS_IN_BACKGROUND", "1");
-        env.put("JBOSS_JAVA_SIZING", "-Xms64m -Xmx512m -XX:+UseG1GC");
+        env.put("JBOSS_JAVA_SIZING", "-Xms64m -Xmx512m -XX:+UseG1GC " + TEST_JIT);
         return new Node(id, new URL("http://127.0.0.1:" + (8080 + offset) + "/"), base, builder.start());
     }
 
