@@ -588,10 +588,14 @@ class ChatDeliveryIT extends DeployedRoost {
         List<Recipient> recipients = new java.util.ArrayList<>();
         for (int i = 0; i < pairs; i++) {
             senders.add(i % 3 == 0 ? chats.user() : chats.roaming());
+            recipients.add(new Recipient(chats.roaming()));
+        }
+        // every account first (a password each, hashed slowly on purpose), then the devices, so that none
+        // sits silent for the heartbeat timeout before the flood
+        for (int i = 0; i < pairs; i++) {
             if (i % 3 != 0) { // pairs 1, 2, 4, 5: the sender is a device; in 2 and 4 its recipient drops too
                 senderDevices.put(i, new Sender(senders.get(i)));
             }
-            recipients.add(new Recipient(chats.roaming()));
         }
         for (Recipient r : recipients) {
             r.connect();
