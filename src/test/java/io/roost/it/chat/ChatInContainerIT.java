@@ -580,11 +580,19 @@ class ChatInContainerIT {
             SELECT coalesce(max((extract(epoch FROM query_start) * 1e6)::int8), 0) FROM pg_stat_activity
             WHERE pid <> pg_backend_pid() AND query LIKE '%pg_snapshot_xmin(pg_current_snapshot())%'""";
 
-    /** Waits for a sync's read that started after {@code after} (µs); when it started. */
+    /**
+     * Waits for a sync's read that started after {@code after} (µs); when it started. Polled every few
+     * milliseconds, not at Wait's 100 ms: the sync waits at most a second for the older transaction
+     * (ChatService.SETTLE_WAIT_MS), and the test must see it waiting, and commit, within that second.
+     */
     private long syncReadAfter(long after) throws Exception {
-        long[] started = new long[1];
-        Wait.until("a sync reads again", Duration.ofSeconds(5), () -> (started[0] = Database.queryLong(db, SYNC_READ_STARTED)) > after);
-        return started[0];
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        for (long started; ; Thread.sleep(5)) {
+            if ((started = Database.queryLong(db, SYNC_READ_STARTED)) > after) {
+                return started;
+            }
+            assertTrue(System.nanoTime() < deadline, "no sync read after " + after + " within 5 s");
+        }
     }
 
     static List<Long> peers(Page<Conversation> page) {
