@@ -12,6 +12,7 @@ import jakarta.ejb.Startup;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
 import jakarta.inject.Inject;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashMap;
@@ -65,18 +66,28 @@ public class RoomHeartbeats {
     private final ReentrantLock flushing = new ReentrantLock();
 
     public void mark(long sessionId, long anchorId, Collection<Long> uids) {
-        record(sessionId, anchorId, uids, true);
+        record(sessionId, anchorId, uids, true, true);
     }
 
     /** A connection that watched closed: its viewer leaves at the next flush, unless a heartbeat of theirs comes after. */
     public void markDropped(long sessionId, long anchorId, long uid) {
-        record(sessionId, anchorId, List.of(uid), false);
+        record(sessionId, anchorId, List.of(uid), false, true);
     }
 
-    private void record(long sessionId, long anchorId, Collection<Long> uids, boolean alive) {
+    /**
+     * Buffers these viewers' word; {@code newest} false (a failed chunk tried again) keeps a word
+     * that came in meanwhile instead.
+     */
+    private void record(long sessionId, long anchorId, Collection<Long> uids, boolean alive, boolean newest) {
         pending.compute(sessionId, (k, p) -> {
             Pending into = p == null ? new Pending(anchorId, new HashMap<>()) : p;
-            uids.forEach(uid -> into.alive().put(uid, alive));
+            for (Long uid : uids) {
+                if (newest) {
+                    into.alive().put(uid, alive);
+                } else {
+                    into.alive().putIfAbsent(uid, alive);
+                }
+            }
             return into;
         });
     }
@@ -115,25 +126,21 @@ public class RoomHeartbeats {
             if (p == null) {
                 continue;
             }
-            Long[] heard = uidsWhose(p, true);
-            for (int from = 0; from < heard.length; from += CHUNK) {
-                Long[] chunk = Arrays.copyOfRange(heard, from, Math.min(heard.length, from + CHUNK));
+            for (Long[] chunk : chunksOf(p, true)) {
                 try {
                     Set<Long> fans = social.followersAmong(p.anchorId(), Arrays.asList(chunk));
                     Boolean[] fan = Arrays.stream(chunk).map(fans::contains).toArray(Boolean[]::new);
                     refreshed += store.heartbeat(sessionId, chunk, fan);
                 } catch (RuntimeException e) {
-                    retryLater(sessionId, p.anchorId(), chunk, true);
+                    record(sessionId, p.anchorId(), Arrays.asList(chunk), true, false); // the next flush tries again
                     LOG.log(Level.WARNING, "room heartbeat flush of " + chunk.length + " viewers failed", e);
                 }
             }
-            Long[] dropped = uidsWhose(p, false);
-            for (int from = 0; from < dropped.length; from += CHUNK) {
-                Long[] chunk = Arrays.copyOfRange(dropped, from, Math.min(dropped.length, from + CHUNK));
+            for (Long[] chunk : chunksOf(p, false)) {
                 try {
                     store.leave(sessionId, chunk, true);
                 } catch (RuntimeException e) {
-                    retryLater(sessionId, p.anchorId(), chunk, false);
+                    record(sessionId, p.anchorId(), Arrays.asList(chunk), false, false);
                     LOG.log(Level.WARNING, "room drop flush of " + chunk.length + " viewers failed", e);
                 }
             }
@@ -146,16 +153,14 @@ public class RoomHeartbeats {
         return refreshed;
     }
 
-    private static Long[] uidsWhose(Pending p, boolean alive) {
-        return p.alive().entrySet().stream().filter(e -> e.getValue() == alive).map(Map.Entry::getKey).sorted().toArray(Long[]::new);
-    }
-
-    /** The next flush tries a failed chunk again, unless a newer word of the same viewer came in meanwhile. */
-    private void retryLater(long sessionId, long anchorId, Long[] uids, boolean alive) {
-        pending.compute(sessionId, (k, p) -> {
-            Pending into = p == null ? new Pending(anchorId, new HashMap<>()) : p;
-            Arrays.stream(uids).forEach(uid -> into.alive().putIfAbsent(uid, alive));
-            return into;
-        });
+    /** The viewers whose last word was a heartbeat ({@code alive}) or a drop, in uid order, {@link #CHUNK} at a time. */
+    private static List<Long[]> chunksOf(Pending p, boolean alive) {
+        Long[] uids = p.alive().entrySet().stream().filter(e -> e.getValue() == alive).map(Map.Entry::getKey).sorted()
+                .toArray(Long[]::new);
+        List<Long[]> chunks = new ArrayList<>();
+        for (int from = 0; from < uids.length; from += CHUNK) {
+            chunks.add(Arrays.copyOfRange(uids, from, Math.min(uids.length, from + CHUNK)));
+        }
+        return chunks;
     }
 }
