@@ -52,9 +52,10 @@ public class SessionSettings {
         interval = Durations.parse(heartbeatInterval);
         timeout = heartbeatTimeout.map(Durations::parse).orElse(interval.multipliedBy(3));
         nodeTimeout = Durations.parse(nodeTimeoutSetting);
-        if (nodeTimeout.compareTo(NodeRegistry.HEARTBEAT_PERIOD.multipliedBy(3)) < 0) {
-            // a node heartbeats every 5 s: a shorter timeout would count a node lost for one late heartbeat
-            throw new IllegalStateException("ROOST_NODE_TIMEOUT: " + nodeTimeoutSetting + " is under 15s, three of a node's heartbeats");
+        Duration leastNodeTimeout = NodeRegistry.HEARTBEAT_PERIOD.multipliedBy(3); // shorter: a node lost for one late heartbeat
+        if (nodeTimeout.compareTo(leastNodeTimeout) < 0) {
+            throw new IllegalStateException("ROOST_NODE_TIMEOUT: " + nodeTimeoutSetting + " is under " + leastNodeTimeout.toSeconds()
+                    + "s, three of a node's heartbeats");
         }
         Map<String, Policy> byType = new HashMap<>();
         for (String entry : policies.orElse("").split(",")) {
