@@ -369,21 +369,7 @@ public final class DevServices {
     static int stop(Path dir, boolean verbose) throws IOException, InterruptedException {
         dir = dir.toAbsolutePath().normalize();
         Path pidFile = dir.resolve(PID);
-        Optional<ProcessHandle> handle = Optional.empty();
-        if (Files.exists(pidFile)) {
-            String recorded = Files.readString(pidFile).trim();
-            try {
-                handle = ProcessHandle.of(Long.parseLong(recorded)).filter(ProcessHandle::isAlive)
-                        .filter(DevServices::isDevServicesProcess);
-            } catch (NumberFormatException e) {
-                log("ignoring unreadable " + pidFile);
-            }
-            if (handle.isEmpty() && verbose) {
-                log("pid " + recorded + " from " + pidFile + " is not running");
-            }
-        } else if (verbose) {
-            log("not running (no " + pidFile + ")");
-        }
+        Optional<ProcessHandle> handle = recorded(pidFile, verbose);
         if (handle.isPresent()) {
             ProcessHandle h = handle.get();
             long begin = System.nanoTime();
@@ -416,23 +402,40 @@ public final class DevServices {
      */
     static int discard(Path dir) throws IOException, InterruptedException {
         dir = dir.toAbsolutePath().normalize();
-        Path pidFile = dir.resolve(PID);
-        if (Files.exists(pidFile)) {
+        Optional<ProcessHandle> handle = recorded(dir.resolve(PID), false);
+        if (handle.isPresent()) {
+            long begin = System.nanoTime();
+            handle.get().destroyForcibly();
             try {
-                Optional<ProcessHandle> handle = ProcessHandle.of(Long.parseLong(Files.readString(pidFile).trim()))
-                        .filter(ProcessHandle::isAlive).filter(DevServices::isDevServicesProcess);
-                if (handle.isPresent()) {
-                    long begin = System.nanoTime();
-                    handle.get().destroyForcibly();
-                    handle.get().onExit().get(10, TimeUnit.SECONDS);
-                    log(String.format("dev services pid %d killed (their data is discarded) in %.1f s", handle.get().pid(),
-                            secondsSince(begin)));
-                }
-            } catch (NumberFormatException | java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
-                log("could not kill the dev services of " + pidFile + ": " + e);
+                handle.get().onExit().get(10, TimeUnit.SECONDS);
+                log(String.format("dev services pid %d killed (their data is discarded) in %.1f s", handle.get().pid(),
+                        secondsSince(begin)));
+            } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+                log("dev services pid " + handle.get().pid() + " not gone after SIGKILL: " + e);
             }
         }
         return stop(dir, false); // the orphaned PostgreSQL, the pid and ready files; a survivor, by SIGTERM
+    }
+
+    /** The live dev services process that {@code pidFile} names, if any (saying why not, if {@code verbose}). */
+    private static Optional<ProcessHandle> recorded(Path pidFile, boolean verbose) throws IOException {
+        if (!Files.exists(pidFile)) {
+            if (verbose) {
+                log("not running (no " + pidFile + ")");
+            }
+            return Optional.empty();
+        }
+        String recorded = Files.readString(pidFile).trim();
+        Optional<ProcessHandle> handle = Optional.empty();
+        try {
+            handle = ProcessHandle.of(Long.parseLong(recorded)).filter(ProcessHandle::isAlive).filter(DevServices::isDevServicesProcess);
+        } catch (NumberFormatException e) {
+            log("ignoring unreadable " + pidFile);
+        }
+        if (handle.isEmpty() && verbose) {
+            log("pid " + recorded + " from " + pidFile + " is not running");
+        }
+        return handle;
     }
 
     private static boolean isDevServicesProcess(ProcessHandle h) {
