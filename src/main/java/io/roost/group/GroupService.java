@@ -54,6 +54,17 @@ public class GroupService {
     public record Member(long uid, Role role, String nick, String avatarUrl, OffsetDateTime joinedAt) {
     }
 
+    /**
+     * What decides whether a member may send to the group now: its role, and until when an admin
+     * muted it (null: not muted; {@link OffsetDateTime#MAX}: for good).
+     */
+    public record SendRight(long uid, Role role, OffsetDateTime mutedUntil) {
+
+        public boolean mutedAt(OffsetDateTime now) {
+            return mutedUntil != null && mutedUntil.isAfter(now);
+        }
+    }
+
     public record Request(long id, long groupId, long uid, String kind, Long inviterId, String message, String status,
                           Long answeredBy, String note, OffsetDateTime createdAt) {
     }
@@ -84,6 +95,9 @@ public class GroupService {
 
     @Inject
     Event<Notice> notices;
+
+    @Inject
+    Event<GroupChanged> changes;
 
     @Transactional
     public Group create(long owner, String name, String type, String joinPolicy, String visibility, String notice,
@@ -279,6 +293,30 @@ public class GroupService {
         return store.members(groupId, uid - 1, 1).get(0);
     }
 
+    /**
+     * An admin mutes a member with a weaker role than its own until {@code until} (null: for good),
+     * or unmutes it ({@code mute} false): a muted member reads but may not send until then.
+     */
+    @Transactional
+    public void mute(long actor, long groupId, long target, OffsetDateTime until, boolean mute) {
+        Group g = lockActive(groupId);
+        Role mine = requireRole(g, actor, Role.A);
+        Role theirs = roleOf(groupId, target).orElseThrow(() -> ProblemException.notFound("User " + target + " is not a member."));
+        if (!mine.atLeast(theirs) || mine == theirs) {
+            throw ProblemException.forbidden("You may only mute members with a weaker role than yours.");
+        }
+        if (mute && until != null && !until.isAfter(OffsetDateTime.now())) {
+            throw ProblemException.badRequest("invalid-until", "until is a time in the future (or absent: for good).");
+        }
+        store.setMutedUntil(groupId, target, mute ? (until == null ? OffsetDateTime.MAX : until) : null);
+        record(groupId, actor, mute ? "muted" : "unmuted", target, mute && until != null ? until.toString() : null);
+    }
+
+    /** The send rights of those of {@code uids} who are members of the group now (one query). */
+    public java.util.Map<Long, SendRight> sendRights(long groupId, java.util.Collection<Long> uids) {
+        return store.sendRights(groupId, uids);
+    }
+
     // ---- reads ----
 
     public Optional<Group> find(long id) {
@@ -431,6 +469,7 @@ public class GroupService {
 
     private void record(long groupId, long actor, String type, Long target, String detail) {
         long id = ids.nextId();
+        changes.fire(new GroupChanged(groupId, store.type(groupId), actor, type, target, detail));
         store.insertEvent(id, groupId, actor, type, target, detail);
         var body = Jsonp.PROVIDER.createObjectBuilder().add("eventId", Long.toString(id)).add("groupId", Long.toString(groupId))
                 .add("actor", Long.toString(actor)).add("type", type);

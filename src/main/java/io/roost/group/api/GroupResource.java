@@ -77,6 +77,9 @@ public class GroupResource {
     public record JoinResult(boolean member, RequestView request) {
     }
 
+    public record MuteBody(@Schema(description = "muted until this time; absent: for good") java.time.OffsetDateTime until) {
+    }
+
     @Inject
     GroupService groups;
 
@@ -223,6 +226,32 @@ public class GroupResource {
         } else {
             groups.kick(Caller.id(sc), Ids.parse(id), target);
         }
+        return Response.noContent().build();
+    }
+
+    @PUT
+    @Path("/{id}/mutes/{uid}")
+    @Operation(operationId = "muteGroupMember", summary = "Mute a member (admins mute W/R, the owner anyone): it reads but may not send")
+    @APIResponse(responseCode = "204", description = "Muted until the time given, or for good")
+    @APIResponse(responseCode = "400", description = "invalid-id, invalid-until (not in the future)")
+    @APIResponse(responseCode = "403", description = "forbidden: only a stronger role mutes a member")
+    @APIResponse(responseCode = "404", description = "not-found: no such group, or the user is not a member")
+    @APIResponse(responseCode = "409", description = "group-dissolved")
+    public Response mute(@PathParam("id") String id, @PathParam("uid") String uid, @Valid MuteBody b, @Context SecurityContext sc) {
+        groups.mute(Caller.id(sc), Ids.parse(id), Ids.parse(uid), b == null ? null : b.until(), true);
+        return Response.noContent().build();
+    }
+
+    @DELETE
+    @Path("/{id}/mutes/{uid}")
+    @Operation(operationId = "unmuteGroupMember", summary = "Unmute a member (admins: W/R, the owner anyone)")
+    @APIResponse(responseCode = "204", description = "May send again")
+    @APIResponse(responseCode = "400", description = "invalid-id")
+    @APIResponse(responseCode = "403", description = "forbidden: only a stronger role unmutes a member")
+    @APIResponse(responseCode = "404", description = "not-found: no such group, or the user is not a member")
+    @APIResponse(responseCode = "409", description = "group-dissolved")
+    public Response unmute(@PathParam("id") String id, @PathParam("uid") String uid, @Context SecurityContext sc) {
+        groups.mute(Caller.id(sc), Ids.parse(id), Ids.parse(uid), null, false);
         return Response.noContent().build();
     }
 
