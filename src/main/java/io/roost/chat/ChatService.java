@@ -1,6 +1,7 @@
 package io.roost.chat;
 
 import io.roost.chat.store.ChatStore;
+import io.roost.chat.store.GroupChatStore;
 import io.roost.identity.AccountService;
 import io.roost.platform.api.Page;
 import io.roost.platform.problem.ProblemException;
@@ -65,6 +66,9 @@ public class ChatService {
 
     @Inject
     ChatRecalls recalls;
+
+    @Inject
+    io.roost.chat.store.GroupChatStore groupStore;
 
     /** Sends (or answers a resend); returns after commit. */
     public Sent send(SendCommand c) {
@@ -138,19 +142,55 @@ public class ChatService {
      */
     public Page<Conversation> conversations(long owner, long since, int limit) {
         Page.checkLimit(limit, MAX_LIMIT);
+        return settledPage(owner, () -> {
+            ChatStore.Changes changes = store.conversationsSince(owner, since, limit + 1);
+            return new Changed<>(changes.rows(), changes.horizon());
+        }, Conversation::syncVersion, limit);
+    }
+
+    /**
+     * The owner's one conversation list: its one-to-one conversations and its groups changed after
+     * sync version {@code since}, in version order, with the same horizon rule as
+     * {@link #conversations}: one-to-one rows and group entries take their versions from the
+     * writing transactions' ids alike, so one version orders both.
+     */
+    public Page<ConversationView> conversationList(long owner, long since, int limit) {
+        Page.checkLimit(limit, MAX_LIMIT);
+        return settledPage(owner, () -> {
+            ChatStore.Changes ones = store.conversationsSince(owner, since, limit + 1);
+            GroupChatStore.Entries groups = groupStore.entriesSince(owner, since, limit + 1);
+            List<ConversationView> merged = new ArrayList<>(ones.rows().size() + groups.rows().size());
+            ones.rows().forEach(c -> merged.add(ConversationView.of(c)));
+            groups.rows().forEach(e -> merged.add(ConversationView.of(e)));
+            merged.sort(java.util.Comparator.comparingLong(ConversationView::syncVersion));
+            return new Changed<>(merged.subList(0, Math.min(limit + 1, merged.size())), Math.min(ones.horizon(), groups.horizon()));
+        }, ConversationView::syncVersion, limit);
+    }
+
+    /** Rows changed after a version, in version order, and the horizon of the snapshot they were read in. */
+    private record Changed<T>(List<T> rows, long horizon) {
+    }
+
+    /**
+     * A page of changes handing out only settled versions: read again after a short pause while a
+     * change is above the horizon, for at most {@link #SETTLE_WAIT_MS}; then the page stops before
+     * the first unsettled change, which the next sync gets.
+     */
+    private <T> Page<T> settledPage(long owner, java.util.function.Supplier<Changed<T>> read, java.util.function.ToLongFunction<T> version,
+                                    int limit) {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(SETTLE_WAIT_MS);
         long pauseMs = 1;
         while (true) {
-            ChatStore.Changes changes = store.conversationsSince(owner, since, limit + 1);
-            List<Conversation> settled = SyncVersions.settled(changes.rows(), changes.horizon());
+            Changed<T> changes = read.get();
+            List<T> settled = SyncVersions.settled(changes.rows(), changes.horizon(), version);
             boolean done = settled.size() == changes.rows().size();
             if (!done && System.nanoTime() > deadline) {
-                LOG.warning(() -> "conversations of " + owner + " from version " + changes.rows().get(settled.size()).syncVersion()
+                LOG.warning(() -> "conversations of " + owner + " from version " + version.applyAsLong(changes.rows().get(settled.size()))
                         + " held back: a transaction older than their change ran for more than " + SETTLE_WAIT_MS + " ms");
                 done = true;
             }
             if (done || !pause(pauseMs)) {
-                return Page.of(settled, limit, c -> c, c -> Long.toString(c.syncVersion()));
+                return Page.of(settled, limit, t -> t, t -> Long.toString(version.applyAsLong(t)));
             }
             pauseMs = Math.min(2 * pauseMs, 50);
         }

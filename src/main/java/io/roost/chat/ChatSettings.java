@@ -52,6 +52,15 @@ public class ChatSettings {
     @ConfigProperty(name = "roost.chat.retention", defaultValue = "365d")
     String retention;
 
+    @Inject
+    @ConfigProperty(name = "roost.group.receipts-max-members", defaultValue = "200")
+    int groupReceiptsMaxMembers;
+
+    /** Read receipts (who read a message) are kept for groups of at most this many members. */
+    public int groupReceiptsMaxMembers() {
+        return groupReceiptsMaxMembers;
+    }
+
     /** The most bytes a message body may take (its JSON form, UTF-8). */
     public int maxBodyBytes() {
         return maxBodyBytes;

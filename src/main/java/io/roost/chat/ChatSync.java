@@ -24,6 +24,15 @@ public record ChatSync(List<ChatMessage> items, Gap gap, long lastSeq) {
     }
 
     /**
+     * The gap before a catch-up's first seq {@code first} (or the seq after the last when it is
+     * empty), if it does not follow {@code afterSeq}: {@code more} stored messages are left out
+     * (not loaded), or else none is stored any more (purged). Null when nothing is missing.
+     */
+    public static Gap gap(long afterSeq, long first, boolean more) {
+        return first <= afterSeq + 1 ? null : new Gap(afterSeq, first, more ? NOT_LOADED : PURGED);
+    }
+
+    /**
      * The answer from the newest {@code limit + 1} messages after {@code afterSeq} (newest first). More
      * than {@code limit}: the newest {@code limit}, and a gap to page back into. Otherwise every stored
      * message after {@code afterSeq} is here; since seqs are gap-free and a deleted or recalled message
@@ -34,8 +43,7 @@ public record ChatSync(List<ChatMessage> items, Gap gap, long lastSeq) {
         boolean more = newestFirst.size() > limit;
         List<ChatMessage> items = new ArrayList<>(newestFirst.subList(0, Math.min(limit, newestFirst.size())));
         Collections.reverse(items);
-        long first = items.isEmpty() ? Math.max(lastSeq, afterSeq) + 1 : items.get(0).seq();
-        Gap gap = first <= afterSeq + 1 ? null : new Gap(afterSeq, first, more ? NOT_LOADED : PURGED);
+        Gap gap = gap(afterSeq, items.isEmpty() ? Math.max(lastSeq, afterSeq) + 1 : items.get(0).seq(), more);
         return new ChatSync(items, gap, Math.max(lastSeq, items.isEmpty() ? 0 : items.get(items.size() - 1).seq()));
     }
 }

@@ -14,7 +14,7 @@ import java.util.Map;
  * chat message cost the broker a stored message and the database an outbox row's insert and
  * delete each: at 5,000 messages/s, one per batch took a fifth off the write-ahead log per message.
  */
-final class MessageEvents {
+public final class MessageEvents {
 
     /** At most this many messages in one event (a send batch holds up to {@code SendQueue.BATCH_MAX}). */
     static final int MAX_MESSAGES = 100;
@@ -22,14 +22,14 @@ final class MessageEvents {
     static final int MAX_CHARS = 256 * 1024;
 
     /** A stored message's event: its type, msgId and JSON text. */
-    record Event(String type, long msgId, String json) {
+    public record Event(String type, long msgId, String json) {
     }
 
     private MessageEvents() {
     }
 
     /** The outbox messages for these events, per type in first-seen order, each in the given order. */
-    static List<OutboxPublisher.Message> envelopes(List<Event> events) {
+    public static List<OutboxPublisher.Message> envelopes(List<Event> events) {
         Map<String, List<Event>> byType = new LinkedHashMap<>();
         events.forEach(e -> byType.computeIfAbsent(e.type(), t -> new ArrayList<>()).add(e));
         List<OutboxPublisher.Message> out = new ArrayList<>();

@@ -83,7 +83,7 @@ public class SendQueue {
     SocialGraph graph;
 
     @Inject
-    ContentFilter filter;
+    BodyFilter bodies;
 
     @Inject
     StrangerLimit strangers;
@@ -246,46 +246,11 @@ public class SendQueue {
         if (c.quoteMsgId() != null && !store.visible(c.sender(), c.peer(), c.quoteMsgId())) {
             throw ProblemException.badRequest("invalid-quote", "The quoted message is not in this conversation (or you deleted it).");
         }
-        return new ChatWriter.Write(c, filtered(c), p.hash, p.fromConnection);
+        return new ChatWriter.Write(c, bodies.filtered(c.sender(), c.peer(), c.body(), c.system()), p.hash, p.fromConnection);
     }
 
     private static List<Long> pair(SendCommand c) {
         return List.of(Math.min(c.sender(), c.peer()), Math.max(c.sender(), c.peer()));
-    }
-
-    /**
-     * The body as stored: every text a user wrote in it through the content filter (masked, or
-     * refused with 422): a text or custom message's text, a file's name, a location's title. A
-     * system message is a back end's own words.
-     */
-    private JsonObject filtered(SendCommand c) {
-        JsonObject body = c.body();
-        if (c.system()) {
-            return body;
-        }
-        try {
-            if (body.containsKey("text")) {
-                return filteredField(c, body, "text");
-            }
-            for (String part : new String[] {"media", "location"}) {
-                if (body.containsKey(part)) {
-                    String field = "media".equals(part) ? "name" : "title";
-                    JsonObject inner = body.getJsonObject(part);
-                    JsonObject checked = inner.containsKey(field) ? filteredField(c, inner, field) : inner;
-                    return checked == inner ? body : Jsonp.PROVIDER.createObjectBuilder(body).add(part, checked).build();
-                }
-            }
-            return body;
-        } catch (ContentFilter.ContentRejected e) {
-            throw new ProblemException(422, "content-rejected", "Unprocessable content", e.getMessage());
-        }
-    }
-
-    /** {@code object} with its string {@code field} as the filter leaves it (the same object if unchanged). */
-    private JsonObject filteredField(SendCommand c, JsonObject object, String field) throws ContentFilter.ContentRejected {
-        String text = object.getString(field);
-        String checked = filter.check(c.sender(), c.peer(), text);
-        return checked.equals(text) ? object : Jsonp.PROVIDER.createObjectBuilder(object).add(field, checked).build();
     }
 
     /**

@@ -66,8 +66,13 @@ public class SyncVersions {
      * version below it).
      */
     static List<Conversation> settled(List<Conversation> changed, long horizon) {
+        return settled(changed, horizon, Conversation::syncVersion);
+    }
+
+    /** The same for any rows in version order, given each one's version. */
+    static <T> List<T> settled(List<T> changed, long horizon, java.util.function.ToLongFunction<T> version) {
         int n = 0;
-        while (n < changed.size() && changed.get(n).syncVersion() < horizon) {
+        while (n < changed.size() && version.applyAsLong(changed.get(n)) < horizon) {
             n++;
         }
         return changed.subList(0, n);

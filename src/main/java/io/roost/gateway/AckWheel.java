@@ -41,6 +41,9 @@ public class AckWheel {
     ChatService chat;
 
     @Inject
+    io.roost.chat.group.GroupChat groupChat;
+
+    @Inject
     ChatSettings settings;
 
     @Inject
@@ -78,13 +81,22 @@ public class AckWheel {
      * false if this node has no such connection (the route that named it is stale).
      */
     public boolean push(String connectionId, long owner, long peer, long seq, boolean incoming, String frame) {
+        return push(connectionId, owner, peer, seq, incoming, false, frame);
+    }
+
+    /** The same for a message of group {@code groupId} (acknowledged per group, pushed again from the group's store). */
+    public boolean pushGroup(String connectionId, long owner, long groupId, long seq, String frame) {
+        return push(connectionId, owner, groupId, seq, false, true, frame);
+    }
+
+    private boolean push(String connectionId, long owner, long peer, long seq, boolean incoming, boolean group, String frame) {
         if (!connections.has(connectionId)) {
             return false;
         }
         long deadline = System.nanoTime() + timeoutNanos;
         pending.compute(connectionId, (id, p) -> {
             PendingAcks acks = p != null ? p : new PendingAcks(id, owner);
-            if (acks.add(peer, seq, incoming, deadline)) {
+            if (acks.add(peer, seq, incoming, group, deadline)) {
                 arm(acks, deadline);
             }
             return acks;
@@ -102,6 +114,14 @@ public class AckWheel {
         PendingAcks acks = pending.get(connectionId);
         if (acks != null) {
             acks.ack(peer, seq);
+        }
+    }
+
+    /** The device on this connection holds every message of group {@code groupId} up to {@code seq}. */
+    public void ackGroup(String connectionId, long groupId, long seq) {
+        PendingAcks acks = pending.get(connectionId);
+        if (acks != null) {
+            acks.ackGroup(groupId, seq);
         }
     }
 
@@ -132,7 +152,8 @@ public class AckWheel {
                 return;
             }
             for (long[] peerAndSeq : expiry.again()) {
-                chat.pushAgain(acks.owner, peerAndSeq[0], peerAndSeq[1]).ifPresentOrElse(
+                (peerAndSeq[2] == 1 ? groupChat.pushAgain(peerAndSeq[0], peerAndSeq[1])
+                        : chat.pushAgain(acks.owner, peerAndSeq[0], peerAndSeq[1])).ifPresentOrElse(
                         message -> connections.send(acks.connectionId, Frames.frame("chatMsg", pushedAgain(message))),
                         () -> acks.forget(peerAndSeq[0], peerAndSeq[1]));
             }

@@ -9,6 +9,12 @@ import io.roost.chat.MessageView;
 import io.roost.chat.SendCommand;
 import io.roost.chat.Sent;
 import io.roost.chat.SyncView;
+import io.roost.chat.group.GroupChat;
+import io.roost.chat.group.GroupMessage;
+import io.roost.chat.group.GroupMessageView;
+import io.roost.chat.group.GroupSendCommand;
+import io.roost.chat.group.GroupStateView;
+import io.roost.chat.group.GroupSyncView;
 import io.roost.platform.api.Page;
 import io.roost.platform.ids.Ids;
 import io.roost.platform.problem.ProblemException;
@@ -54,6 +60,9 @@ public class ChatOps {
     @Inject
     AckWheel acks;
 
+    @Inject
+    GroupChat groupChat;
+
     @Resource
     ManagedExecutorService executor;
 
@@ -70,6 +79,10 @@ public class ChatOps {
      * its batch has committed: no thread waits per message.
      */
     public void handle(long me, String deviceType, String deviceId, String connectionId, JsonObject frame, Consumer<String> reply) {
+        if (frame.containsKey("group")) {
+            groupOp(me, deviceType, deviceId, connectionId, frame, reply);
+            return;
+        }
         if (CONVERSATION_OPS.contains(frame.getString("op", ""))) {
             reply.accept(conversationOp(me, frame));
             return;
@@ -111,8 +124,7 @@ public class ChatOps {
             switch (op) {
                 case "conversations" -> {
                     Long since = cursor(frame, "since");
-                    Page<Conversation> page = chat.conversations(me, since == null ? 0 : since, limit(frame));
-                    Frames.page(ret, new Page<>(page.items().stream().map(ConversationView::of).toList(), page.next()));
+                    Frames.page(ret, chat.conversationList(me, since == null ? 0 : since, limit(frame)));
                 }
                 case "messages" -> {
                     Page<ChatMessage> page = chat.messages(me, peer(frame), cursor(frame, "after"), cursor(frame, "before"),
@@ -133,6 +145,103 @@ public class ChatOps {
         } catch (RuntimeException e) { // every op is answered: its problem, or server-busy / internal-error
             return Frames.outcome(ret, problem(e));
         }
+    }
+
+    // ---- group conversations: the same ops with {group} instead of {peer} ----
+
+    /**
+     * A {@code chatOp} on a group ({@code group}: its id): {@code send} {sendId, msgType, body,
+     * quote?, priority?, mentions?, mentionAll?} answered after commit; {@code read} {readSeq};
+     * {@code messages} {after? | before?, limit?}; {@code sync} {after?, limit?}; {@code state};
+     * {@code readers} {msgSeq, after?, limit?}; {@code recall} and {@code delete} {msgSeq};
+     * {@code mute} {muted}.
+     */
+    void groupOp(long me, String deviceType, String deviceId, String connectionId, JsonObject frame, Consumer<String> reply) {
+        String op = frame.getString("op", "");
+        JsonObjectBuilder ret = Frames.reply(frame);
+        try {
+            long group = Ids.parse(text(frame, "group") == null ? "" : text(frame, "group"));
+            ret.add("group", Long.toString(group));
+            switch (op) {
+                case "send" -> {
+                    answerLater(groupChat.sendAsync(new GroupSendCommand(me, group, deviceKey(deviceType, deviceId), text(frame, "sendId"),
+                            text(frame, "msgType"), frame.get("body") instanceof JsonObject o ? o : null, Frames.optionalId(frame, "quote"),
+                            priority(frame), mentions(frame), frame.getBoolean("mentionAll", false), false), connectionId), ret,
+                            ChatOps::sent, reply);
+                    return;
+                }
+                case "read" -> {
+                    Long readSeq = Frames.wholeLong(frame.get("readSeq"));
+                    if (readSeq == null) {
+                        throw ProblemException.badRequest("invalid-seq", "readSeq is a message seq, 0 or more.");
+                    }
+                    GroupStateView state = groupChat.read(me, group, readSeq);
+                    ret.add("readSeq", state.readSeq()).add("unread", state.unread());
+                }
+                case "messages" -> {
+                    Page<GroupMessage> page = groupChat.messages(me, false, group, cursor(frame, "after"), cursor(frame, "before"), limit(frame));
+                    Frames.page(ret, new Page<>(page.items().stream().map(GroupMessageView::of).toList(), page.next()));
+                }
+                case "sync" -> {
+                    Long after = cursor(frame, "after");
+                    GroupSyncView sync = GroupSyncView.of(groupChat.sync(me, group, after == null ? 0 : after,
+                            Frames.limit(frame, GroupChat.MAX_LIMIT, GroupChat.MAX_LIMIT)));
+                    Frames.toJson(sync).asJsonObject().forEach(ret::add);
+                }
+                case "state" -> ret.add("state", Frames.toJson(groupChat.state(me, group)));
+                case "readers" -> Frames.toJson(groupChat.readers(me, false, group, msgSeq(frame), cursor(frame, "after"), limit(frame)))
+                        .asJsonObject().forEach(ret::add);
+                case "recall" -> ret.add("message", Frames.toJson(GroupMessageView.of(groupChat.recall(me, false, group, msgSeq(frame)))));
+                case "delete" -> ret.add("message", Frames.toJson(GroupMessageView.of(groupChat.delete(me, false, group, msgSeq(frame)))));
+                case "mute" -> groupChat.setMuted(me, group, frame.getBoolean("muted", true));
+                default -> throw ProblemException.badRequest("unknown-op", "Unknown chatOp '" + op + "' for a group.");
+            }
+            reply.accept(Frames.outcome(ret, null));
+        } catch (ClassCastException e) {
+            reply.accept(Frames.outcome(ret, ProblemException.badRequest("invalid-frame", "A field has the wrong JSON type.")));
+        } catch (RuntimeException e) {
+            reply.accept(Frames.outcome(ret, problem(e)));
+        }
+    }
+
+    private static int priority(JsonObject frame) {
+        JsonValue priority = frame.get("priority");
+        Integer level = priority == null ? Integer.valueOf(0) : Frames.smallInt(priority);
+        if (level == null) {
+            throw ProblemException.badRequest("invalid-priority", "priority is a whole number, 0 to 9.");
+        }
+        return level;
+    }
+
+    /** {@code mentions}: an array of member ids (strings); 400 {@code invalid-mention} otherwise. */
+    private static java.util.List<Long> mentions(JsonObject frame) {
+        JsonValue v = frame.get("mentions");
+        if (v == null || v.getValueType() == JsonValue.ValueType.NULL) {
+            return java.util.List.of();
+        }
+        if (!(v instanceof jakarta.json.JsonArray a) || a.stream().anyMatch(x -> !(x instanceof JsonString))) {
+            throw ProblemException.badRequest("invalid-mention", "mentions is an array of user ids (strings).");
+        }
+        return a.getValuesAs(JsonString.class).stream().map(s -> Ids.parse(s.getString())).toList();
+    }
+
+    /**
+     * A group {@code chatAck} {group, seq}: this device holds every message of the group up to seq.
+     * Clears the acknowledged pushes; no cursor is written (a device catches up from the seq it holds).
+     */
+    private String groupAck(String connectionId, JsonObject frame) {
+        long group;
+        try {
+            group = Ids.parse(text(frame, "group"));
+        } catch (ProblemException e) {
+            return Frames.error("invalid-ack", "chatAck needs peer (a user id) or group (a group id), and seq (a message seq).");
+        }
+        Long seq = Frames.wholeLong(frame.get("seq"));
+        if (seq == null || seq < 1) {
+            return Frames.error("invalid-ack", "chatAck needs peer (a user id) or group (a group id), and seq (a message seq).");
+        }
+        acks.ackGroup(connectionId, group, seq);
+        return null;
     }
 
     private static int limit(JsonObject frame) {
@@ -232,6 +341,9 @@ public class ChatOps {
      * answered. Null if accepted, else the error frame to send (the connection stays open).
      */
     public String ack(long me, String connectionId, JsonObject frame) {
+        if (frame.containsKey("group")) {
+            return groupAck(connectionId, frame);
+        }
         long peer;
         try {
             peer = Ids.parse(text(frame, "peer"));

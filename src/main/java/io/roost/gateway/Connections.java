@@ -33,12 +33,16 @@ public class Connections {
 
     private final Map<String, Outbound> open = new ConcurrentHashMap<>();
 
+    @jakarta.inject.Inject
+    GroupFanout groups;
+
     public void add(String connectionId, Outbound outbound) {
         open.put(connectionId, outbound);
     }
 
     public void remove(String connectionId) {
         open.remove(connectionId);
+        groups.offline(connectionId);
     }
 
     /** Whether this node holds the connection (logged in, or logging in). */
@@ -242,6 +246,7 @@ public class Connections {
     /** A session of this node ended elsewhere (newer login, timeout, operator): tell the device and close. */
     void onSessionEnded(@Observes(during = TransactionPhase.AFTER_SUCCESS) SessionEnded ended) {
         Outbound outbound = open.remove(ended.connectionId());
+        groups.offline(ended.connectionId());
         if (outbound == null || !outbound.session.isOpen()) {
             return;
         }

@@ -184,6 +184,11 @@ public class Delivery {
                 routes.stream().map(RouteTarget::uid).toList(), text, chat).toJson());
     }
 
+    /** A message of another kind ({@link GroupForward}) for node {@code nodeId}; false if the broker did not take it. */
+    boolean forward(int nodeId, String body) {
+        return send(nodeId, body);
+    }
+
     private boolean send(int nodeId, String body) {
         try {
             producer.send(ids.nextId(), TOPIC, "node-" + nodeId, null, body);

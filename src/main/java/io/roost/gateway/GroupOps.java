@@ -59,6 +59,8 @@ public class GroupOps {
                 case "invite" -> ret.add("requestId", Long.toString(
                         groups.invite(me, id(frame, "groupId"), id(frame, "uid"), frame.getString("message", null)).id()));
                 case "kick" -> groups.kick(me, id(frame, "groupId"), id(frame, "uid"));
+                case "mute" -> groups.mute(me, id(frame, "groupId"), id(frame, "uid"), until(frame), true);
+                case "unmute" -> groups.mute(me, id(frame, "groupId"), id(frame, "uid"), null, false);
                 case "quit" -> groups.quit(me, id(frame, "groupId"));
                 case "addAdmin" -> groups.setAdmin(me, id(frame, "groupId"), id(frame, "uid"), true);
                 case "removeAdmin" -> groups.setAdmin(me, id(frame, "groupId"), id(frame, "uid"), false);
@@ -94,6 +96,16 @@ public class GroupOps {
     /** A string id field of the frame; 400 {@code invalid-id} if it is not one. */
     private static int limit(JsonObject frame) {
         return Frames.limit(frame, 50, GroupService.MAX_LIMIT);
+    }
+
+    /** A mute's end: {@code until}, an ISO-8601 time with offset, or absent (for good); 400 {@code invalid-until} otherwise. */
+    private static java.time.OffsetDateTime until(JsonObject frame) {
+        String until = frame.getString("until", null);
+        try {
+            return until == null ? null : java.time.OffsetDateTime.parse(until);
+        } catch (java.time.format.DateTimeParseException e) {
+            throw ProblemException.badRequest("invalid-until", "until is an ISO-8601 time with its offset, e.g. 2027-01-01T12:00:00Z.");
+        }
     }
 
     private static long id(JsonObject frame, String field) {

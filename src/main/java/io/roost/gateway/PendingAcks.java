@@ -37,6 +37,8 @@ final class PendingAcks {
     private byte[] pushes = new byte[4];
     /** Sent to the owner by the peer, not by the owner from another device: only those can need an offline push. */
     private boolean[] incoming = new boolean[4];
+    /** A group message ({@code peers} holds the group): pushed again from the group's store, never an offline push of its own. */
+    private boolean[] group = new boolean[4];
     private int size;
     private boolean armed;
 
@@ -50,6 +52,11 @@ final class PendingAcks {
      * caller must arm one for {@code deadline}.
      */
     synchronized boolean add(long peer, long seq, boolean incoming, long deadline) {
+        return add(peer, seq, incoming, false, deadline);
+    }
+
+    /** As {@link #add(long, long, boolean, long)}; {@code group}: a message of group {@code peer}. */
+    synchronized boolean add(long peer, long seq, boolean incoming, boolean group, long deadline) {
         if (size == seqs.length) {
             int capacity = size * 2;
             peers = Arrays.copyOf(peers, capacity);
@@ -57,12 +64,14 @@ final class PendingAcks {
             deadlines = Arrays.copyOf(deadlines, capacity);
             pushes = Arrays.copyOf(pushes, capacity);
             this.incoming = Arrays.copyOf(this.incoming, capacity);
+            this.group = Arrays.copyOf(this.group, capacity);
         }
         peers[size] = peer;
         seqs[size] = seq;
         deadlines[size] = deadline;
         pushes[size] = 1;
-        this.incoming[size] = incoming;
+        this.incoming[size] = incoming && !group;
+        this.group[size] = group;
         size++;
         if (armed) {
             return false;
@@ -73,18 +82,23 @@ final class PendingAcks {
 
     /** The device holds everything of the conversation with {@code peer} up to {@code upTo}; how many entries that cleared. */
     synchronized int ack(long peer, long upTo) {
-        return removeIf(peer, Long.MIN_VALUE, upTo);
+        return removeIf(peer, false, Long.MIN_VALUE, upTo);
+    }
+
+    /** The device holds everything of group {@code groupId} up to {@code upTo}; how many entries that cleared. */
+    synchronized int ackGroup(long groupId, long upTo) {
+        return removeIf(groupId, true, Long.MIN_VALUE, upTo);
     }
 
     /** Forgets one message (deleted by its owner: there is nothing left to deliver). */
     synchronized void forget(long peer, long seq) {
-        removeIf(peer, seq, seq);
+        removeIf(peer, false, seq, seq);
     }
 
-    private int removeIf(long peer, long fromSeq, long toSeq) {
+    private int removeIf(long peer, boolean ofGroup, long fromSeq, long toSeq) {
         int kept = 0;
         for (int i = 0; i < size; i++) {
-            if (peers[i] == peer && seqs[i] >= fromSeq && seqs[i] <= toSeq) {
+            if (peers[i] == peer && group[i] == ofGroup && seqs[i] >= fromSeq && seqs[i] <= toSeq) {
                 continue;
             }
             peers[kept] = peers[i];
@@ -92,6 +106,7 @@ final class PendingAcks {
             deadlines[kept] = deadlines[i];
             pushes[kept] = pushes[i];
             incoming[kept] = incoming[i];
+            group[kept] = group[i];
             kept++;
         }
         int removed = size - kept;
@@ -100,7 +115,7 @@ final class PendingAcks {
     }
 
     /**
-     * The timer fired at {@code now}: entries past their deadline are pushed again (their deadline
+     * The timer fired at {@code now}: entries past their deadline ({peer, seq, 1 if a group's}) are pushed again (their deadline
      * moves to now + timeout) unless one of them was pushed {@code maxPushes} times already — then
      * the device is given up on. {@code nextDeadline} is the earliest remaining deadline, or
      * {@link #NONE}, in which case no timer stays armed.
@@ -115,7 +130,7 @@ final class PendingAcks {
                 armed = false;
                 return new Expiry(List.of(), true, NONE);
             }
-            again.add(new long[] {peers[i], seqs[i]});
+            again.add(new long[] {peers[i], seqs[i], group[i] ? 1 : 0});
         }
         long next = NONE;
         for (int i = 0; i < size; i++) {

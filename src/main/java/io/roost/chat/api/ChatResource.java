@@ -133,8 +133,7 @@ public class ChatResource {
     public Page<ConversationView> conversations(@PathParam("uid") String uid, @QueryParam("since") String since,
                                                 @QueryParam("limit") @DefaultValue("50") int limit, @Context SecurityContext sc) {
         long owner = owner(uid, sc);
-        Page<Conversation> page = chat.conversations(owner, since == null ? 0 : cursor(since), limit);
-        return new Page<>(page.items().stream().map(ConversationView::of).toList(), page.next());
+        return chat.conversationList(owner, since == null ? 0 : cursor(since), limit);
     }
 
     @GET
@@ -259,11 +258,11 @@ public class ChatResource {
         return chat.updateSettings(user, b.readReceipts(), b.pushPreview());
     }
 
-    private static long owner(String uid, SecurityContext sc) {
+    static long owner(String uid, SecurityContext sc) {
         return Caller.requireSelfOrOperator(Caller.user(uid, sc), sc, "You may only read your own conversations.");
     }
 
-    private static long cursor(String value) {
+    static long cursor(String value) {
         try {
             long v = Long.parseLong(value);
             if (v >= 0) {
@@ -277,12 +276,17 @@ public class ChatResource {
 
     /** The body the service stores for the type: {"text"}, {"media"} or {"location"}; what the type needs is checked there. */
     private static JsonObject body(SendBody b) {
+        return body(b.type(), b.text(), b.media(), b.location());
+    }
+
+    /** The body for a message's type from a REST send's parts (one-to-one and group sends alike). */
+    static JsonObject body(String messageType, String text, Media media, Location location) {
         JsonObjectBuilder o = Jsonp.PROVIDER.createObjectBuilder();
-        String type = b.type() == null ? "" : b.type();
+        String type = messageType == null ? "" : messageType;
         switch (type) {
             case "image", "file", "voice" -> {
-                if (b.media() != null) {
-                    Media m = b.media();
+                if (media != null) {
+                    Media m = media;
                     JsonObjectBuilder j = Jsonp.PROVIDER.createObjectBuilder();
                     put(j, "url", m.url());
                     put(j, "size", m.size());
@@ -295,19 +299,19 @@ public class ChatResource {
                 }
             }
             case "location" -> {
-                if (b.location() != null) {
+                if (location != null) {
                     JsonObjectBuilder j = Jsonp.PROVIDER.createObjectBuilder();
-                    if (b.location().lat() != null) {
-                        j.add("lat", b.location().lat());
+                    if (location.lat() != null) {
+                        j.add("lat", location.lat());
                     }
-                    if (b.location().lon() != null) {
-                        j.add("lon", b.location().lon());
+                    if (location.lon() != null) {
+                        j.add("lon", location.lon());
                     }
-                    put(j, "title", b.location().title());
+                    put(j, "title", location.title());
                     o.add("location", j);
                 }
             }
-            default -> put(o, "text", b.text());
+            default -> put(o, "text", text);
         }
         return o.build();
     }

@@ -8,6 +8,7 @@ import io.roost.gateway.Connections;
 import io.roost.gateway.Frames;
 import io.roost.gateway.FriendOps;
 import io.roost.gateway.GroupOps;
+import io.roost.gateway.GroupFanout;
 import io.roost.gateway.LoginQueue;
 import io.roost.gateway.RoomOps;
 import io.roost.identity.TokenService;
@@ -116,6 +117,9 @@ public class DeviceEndpoint {
         AckWheel acks;
 
         @Inject
+        GroupFanout groupFanout;
+
+        @Inject
         ChatSettings chatSettings;
 
         @Inject
@@ -207,7 +211,8 @@ public class DeviceEndpoint {
     static boolean waitsOnDatabase(String type, JsonObject frame) {
         return switch (type) {
             case "hello", "heartbeat", "chatAck" -> false;
-            case "chatOp" -> ChatOps.CONVERSATION_OPS.contains(frame.getString("op", ""));
+            case "chatOp" -> ChatOps.CONVERSATION_OPS.contains(frame.getString("op", ""))
+                    || (frame.containsKey("group") && !"send".equals(frame.getString("op", ""))); // a group's ops read or write at once
             case "login", "logout", "friendOp", "groupOp", "roomOp" -> true;
             default -> false; // unknown-type
         };
@@ -332,6 +337,15 @@ public class DeviceEndpoint {
                 default -> busy("The login could not be completed now; connect again later.");
             }
             return;
+        }
+        try {
+            // the user's groups learn of this connection before the answer: its catch-up follows the answer
+            gw.groupFanout.online(connectionId, outcome.uid());
+        } catch (RuntimeException e) {
+            gw.connections.remove(connectionId);
+            out.release(null);
+            gw.sessions.logout(connectionId);
+            throw e;
         }
         synchronized (this) {
             if (stage == Stage.CLOSED) {

@@ -4,6 +4,8 @@ import io.roost.gateway.ChatDelivery;
 import io.roost.gateway.Connections;
 import io.roost.gateway.Delivery;
 import io.roost.gateway.Forwarded;
+import io.roost.gateway.GroupFanout;
+import io.roost.gateway.GroupForward;
 import io.roost.platform.config.NodeIdentity;
 import io.roost.platform.messaging.ConsumerSpec;
 import io.roost.platform.messaging.PushConsumers;
@@ -37,13 +39,21 @@ public class DeliveryConsumer {
     @Inject
     ChatDelivery chatDelivery;
 
+    @Inject
+    GroupFanout groupFanout;
+
     private DefaultMQPushConsumer consumer;
 
     @PostConstruct
     void start() {
         consumer = consumers.start(ConsumerSpec.of("roost-deliveries-node-" + node.nodeId(), Delivery.TOPIC,
                 "node-" + node.nodeId()), messages -> messages.forEach(m -> {
-                    Forwarded f = Forwarded.parse(new String(m.getBody(), StandardCharsets.UTF_8));
+                    String body = new String(m.getBody(), StandardCharsets.UTF_8);
+                    if (GroupForward.isGroupForward(body)) {
+                        groupFanout.received(body);
+                        return;
+                    }
+                    Forwarded f = Forwarded.parse(body);
                     for (int i = 0; i < f.connectionIds().size(); i++) {
                         if (f.chat() == null) {
                             connections.send(f.connectionIds().get(i), f.frame());
