@@ -112,7 +112,9 @@ public final class WsDevice implements WebSocket.Listener {
             switch (frame.getString("type", "")) {
                 case "login" -> uid = frame.getString("uid");
                 case "chatMsg" -> {
-                    if (autoAck) {
+                    if (autoAck && frame.containsKey("group")) {
+                        CompletableFuture.runAsync(() -> ackGroup(frame.getString("group"), frame.getInt("seq")));
+                    } else if (autoAck) {
                         String peer = frame.getString("from").equals(uid) ? frame.getString("to") : frame.getString("from");
                         CompletableFuture.runAsync(() -> ack(peer, frame.getInt("seq")));
                     }
@@ -151,6 +153,15 @@ public final class WsDevice implements WebSocket.Listener {
     public void ack(String peer, long seq) {
         try {
             send("{\"v\":1,\"type\":\"chatAck\",\"peer\":\"" + peer + "\",\"seq\":" + seq + "}");
+        } catch (RuntimeException e) {
+            // closed meanwhile: nothing to acknowledge on
+        }
+    }
+
+    /** This device holds every message of group {@code group} up to {@code seq}. */
+    public void ackGroup(String group, long seq) {
+        try {
+            send("{\"v\":1,\"type\":\"chatAck\",\"group\":\"" + group + "\",\"seq\":" + seq + "}");
         } catch (RuntimeException e) {
             // closed meanwhile: nothing to acknowledge on
         }
