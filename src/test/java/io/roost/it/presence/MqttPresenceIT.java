@@ -91,7 +91,8 @@ class MqttPresenceIT extends DeployedRoost {
         Collections.shuffle(deliveries, random);
 
         Http http = http();
-        long deadBefore = json(http.get("api/v1/presence/mqtt/stats", ADMIN)).getJsonNumber("deadLettersStored").longValue();
+        long appliedBefore = ingestStat(http, "applied");
+        long deadBefore = ingestStat(http, "deadLettersStored");
         DefaultMQProducer producer = BrokerAdmin.producer(System.getProperty("roost.test.namesrv"), "mqtt");
         try {
             int poisonAt = deliveries.size() / 2;
@@ -110,31 +111,32 @@ class MqttPresenceIT extends DeployedRoost {
         System.out.printf("MqttPresenceIT: %d clients, %d events, %d deliveries sent%n", expected.size(), events.size(),
                 deliveries.size());
 
-        long deadline = System.currentTimeMillis() + 120_000;
-        List<String> wrong = List.of("not checked");
-        while (System.currentTimeMillis() < deadline) {
-            Map<String, Boolean> actual = new HashMap<>();
-            HttpResponse<String> r = http.get("api/v1/presence/mqtt/clients?limit=10000&groupId=" + group, ADMIN);
-            assertEquals(200, r.statusCode(), r.body());
-            json(r).getJsonArray("clients").forEach(c -> actual.put(c.asJsonObject().getString("clientId"),
-                    c.asJsonObject().getBoolean("online")));
-            wrong = expected.entrySet().stream().filter(x -> !x.getValue().equals(actual.get(x.getKey())))
-                    .map(Map.Entry::getKey).toList();
-            if (wrong.isEmpty() && actual.size() == expected.size()) {
-                break;
-            }
-            Thread.sleep(500);
-        }
+        // Everything handled first: every delivery applied (the server counts what it applied; a batch
+        // redelivered after a failure counts its applied part again) and both poison messages stored.
+        // The clients' states matching the oracle do not show it: most facts (a superseded connection's
+        // connect and closes) move no client, so a consumer still behind, or a batch the database refused
+        // that RocketMQ redelivers seconds later, left the history short while every state was already
+        // right (728 connects of 730 once).
+        Wait.until("all " + deliveries.size() + " deliveries applied and both poison messages stored (seed " + seed + ")",
+                Duration.ofSeconds(120), () -> ingestStat(http, "applied") - appliedBefore >= deliveries.size()
+                        && ingestStat(http, "deadLettersStored") >= deadBefore + 2);
+        Map<String, Boolean> actual = new HashMap<>();
+        HttpResponse<String> r = http.get("api/v1/presence/mqtt/clients?limit=10000&groupId=" + group, ADMIN);
+        assertEquals(200, r.statusCode(), r.body());
+        json(r).getJsonArray("clients").forEach(c -> actual.put(c.asJsonObject().getString("clientId"),
+                c.asJsonObject().getBoolean("online")));
+        List<String> wrong = expected.entrySet().stream().filter(x -> !x.getValue().equals(actual.get(x.getKey())))
+                .map(Map.Entry::getKey).toList();
         assertEquals(List.of(), wrong, "clients whose state differs from the oracle (seed " + seed + ")");
+        assertEquals(expected.keySet(), actual.keySet(), "the group's clients (seed " + seed + ")");
 
         // Counted per group, and the poison messages were kept aside, not retried for ever.
         long online = expected.values().stream().filter(b -> b).count();
         JsonObject stats = json(http.get("api/v1/presence/mqtt/groups/" + group + "/stats?from=0&to=9999999999", ADMIN));
         assertEquals(online, stats.getJsonNumber("online").longValue());
         assertEquals(events.stream().filter(e -> e.type() == MqttStatusEvent.Type.CONNECT).count(),
-                stats.getJsonNumber("connects").longValue(), "each connect recorded once in the history");
-        long deadAfter = json(http.get("api/v1/presence/mqtt/stats", ADMIN)).getJsonNumber("deadLettersStored").longValue();
-        assertEquals(deadBefore + 2, deadAfter, "both poison messages dead-lettered, once each");
+                stats.getJsonNumber("connects").longValue(), "each connect recorded once in the history (seed " + seed + ")");
+        assertEquals(deadBefore + 2, ingestStat(http, "deadLettersStored"), "both poison messages dead-lettered, once each");
 
         // One client's view: connections with superseded flags, and its trajectory.
         String someone = expected.keySet().iterator().next();
@@ -265,6 +267,11 @@ class MqttPresenceIT extends DeployedRoost {
         JsonObject client = json(http.get("api/v1/presence/mqtt/clients/" + clientId, ADMIN));
         assertTrue(client.getBoolean("online"), client.toString());
         assertEquals(2_000, client.getJsonNumber("onlineSince").longValue());
+    }
+
+    /** A number of the MQTT ingestion's stats: {@code applied} (by this node), {@code deadLettersStored}. */
+    static long ingestStat(Http http, String name) throws Exception {
+        return json(http.get("api/v1/presence/mqtt/stats", ADMIN)).getJsonNumber(name).longValue();
     }
 
     static long count(java.sql.Statement st, String sql) throws java.sql.SQLException {
