@@ -17,7 +17,7 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * The chat timer {@code chat-send-purge}: every minute, sendIds older than
+ * The chat timer {@code chat-send-purge}: every minute, sendIds (one-to-one and group ones) older than
  * {@code ROOST_CHAT_SEND_ID_RETENTION} are deleted, {@value #BATCH} a transaction, until none is left,
  * by one node at a time ({@link OncePerCluster}).
  */
@@ -33,6 +33,9 @@ public class ChatHousekeeping {
 
     @EJB
     ChatStore store;
+
+    @EJB
+    io.roost.chat.store.GroupChatStore groupStore;
 
     @EJB
     OncePerCluster once;
@@ -62,6 +65,10 @@ public class ChatHousekeeping {
         int n;
         do {
             n = once.run("chat-send-purge", () -> store.purgeSends(settings.sendIdRetention(), BATCH));
+            total += n;
+        } while (n >= BATCH);
+        do {
+            n = once.run("chat-send-purge", () -> groupStore.purgeSends(settings.sendIdRetention(), BATCH));
             total += n;
         } while (n >= BATCH);
         return total;

@@ -125,6 +125,9 @@ public class AdminResource {
     @Inject
     ChatService chat;
 
+    @Inject
+    io.roost.chat.group.GroupChat groupChat;
+
     // ---- overview ----
 
     @GET
@@ -379,5 +382,23 @@ public class AdminResource {
         long operator = Caller.id(sc);
         return actions.run(operator, "recall-chat-message", "chat-message", owner + "/" + peer + "/" + b.seq(), null,
                 () -> MessageView.of(chat.recallAsOperator(operator, owner, peer, b.seq())));
+    }
+
+    @POST
+    @Path("/chat/groups/{group}/messages/{seq}/recall")
+    @Operation(operationId = "adminRecallGroupMessage",
+            summary = "Recall any group message, at any age: its row keeps its seq without content, the members' devices get"
+                    + " chatRecall; audited. Recalling it again gets the same answer")
+    @APIResponse(responseCode = "200", description = "The recalled message",
+            content = @Content(schema = @Schema(implementation = io.roost.chat.group.GroupMessageView.class)))
+    @APIResponse(responseCode = "400", description = "invalid-id, invalid-cursor")
+    @APIResponse(responseCode = "404", description = "not-found: no such group or message")
+    public io.roost.chat.group.GroupMessageView recallGroupMessage(@PathParam("group") String group, @PathParam("seq") String seq,
+                                                                   @Context SecurityContext sc) {
+        long groupId = Ids.parse(group);
+        long at = Ids.parse(seq); // a seq: digits only
+        long operator = Caller.id(sc);
+        return actions.run(operator, "recall-group-message", "group-message", groupId + "/" + at, null,
+                () -> io.roost.chat.group.GroupMessageView.of(groupChat.recall(operator, true, groupId, at)));
     }
 }

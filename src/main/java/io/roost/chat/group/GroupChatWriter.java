@@ -69,6 +69,9 @@ public class GroupChatWriter {
     @Inject
     Event<GroupMembership> memberships;
 
+    @Inject
+    io.roost.chat.ChatSettings settings;
+
     /** One checked send: the command, its body as stored, its resend hash, the connection it came from. */
     record Write(GroupSendCommand command, JsonObject body, byte[] hash, String fromConnection) {
 
@@ -158,7 +161,7 @@ public class GroupChatWriter {
                     c.system() ? null : c.sender()));
             answers.set(i, new Sent(c.sendId(), msgIds[i], seqs[i], claimed.get(w.key()), false));
         }
-        store(stored, Map.of());
+        store(stored, Map.of(), true);
         return answers;
     }
 
@@ -173,7 +176,7 @@ public class GroupChatWriter {
      * and the pushes are fired (after commit the gateway fans them out). {@code epochAdded}: member
      * changes per group in this transaction.
      */
-    private Map<Long, long[]> store(List<Stored> stored, Map<Long, Integer> epochAdded) {
+    private Map<Long, long[]> store(List<Stored> stored, Map<Long, Integer> epochAdded, boolean offlinePush) {
         Map<Long, GroupChatStore.Advance> advances = new TreeMap<>();
         Map<Long, Integer> added = new HashMap<>();
         Map<Long, Long> mentionAll = new HashMap<>();
@@ -214,6 +217,14 @@ public class GroupChatWriter {
                 store.mentioned(s.groupId(), s.mentions(), s.seq(), first);
             }
         }
+        // the offline push: one row per group and batch, whatever the group's size (group changes are told live only)
+        Map<Long, List<Stored>> byGroup = new TreeMap<>();
+        if (offlinePush) {
+            stored.forEach(s -> byGroup.computeIfAbsent(s.groupId(), g -> new ArrayList<>()).add(s));
+        }
+        byGroup.forEach((g, ofGroup) -> store.bufferOfflinePush(g, ofGroup.get(0).seq(), ofGroup.get(ofGroup.size() - 1).seq(),
+                ofGroup.size(), ofGroup.stream().flatMap(s -> s.mentions().stream()).distinct().toList(),
+                ofGroup.stream().anyMatch(Stored::mentionAll), settings.offlinePushDelay()));
         List<MessageEvents.Event> events = new ArrayList<>();
         List<GroupPush> toPush = new ArrayList<>();
         for (Stored s : stored) {
@@ -263,7 +274,7 @@ public class GroupChatWriter {
             }
             JsonObject body = Jsonp.PROVIDER.createObjectBuilder().add("text", summary(change)).add("event", event).build();
             store(List.of(new Stored(g, seq, ids.nextId(), 0, "group-event-" + ids.nextId(), "system", body, null, 0, List.of(),
-                    false, OffsetDateTime.now(), null, null)), membership ? Map.of(g, 1) : Map.of());
+                    false, OffsetDateTime.now(), null, null)), membership ? Map.of(g, 1) : Map.of(), false);
         } else if (membership) {
             store.advance(List.of(new GroupChatStore.Advance(g, 0, head.lastMsgId() == null ? 0 : head.lastMsgId(),
                     head.lastSenderUid() == null ? 0 : head.lastSenderUid(), head.lastPreview(), 0, 1, versions.next(VERSION_KEY))));
@@ -317,7 +328,7 @@ public class GroupChatWriter {
      * row kept; the message as it was. The rules are the caller's ({@link GroupChat}); here: the head
      * locked first, then the message (a second recall waits, then finds it done and answers the same).
      */
-    @Transactional(Transactional.TxType.REQUIRES_NEW)
+    @Transactional // joins an operator's audit transaction, if there is one
     public GroupMessage erase(long groupId, long seq, boolean recall, long by, java.util.function.Consumer<GroupMessage> rules) {
         GroupChatStore.Head head = store.lock(List.of(groupId)).get(groupId);
         if (head == null) {

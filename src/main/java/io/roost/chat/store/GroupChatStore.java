@@ -413,14 +413,60 @@ public class GroupChatStore {
         return update("DELETE FROM group_chat_node WHERE node_id = ?", nodeId);
     }
 
+    // ---- the coalesced offline push ----
+
+    /** Messages of a group waiting for their offline push: from first_seq to last_seq, how many, whom they mention. */
+    public record OfflineDue(long groupId, long firstSeq, long lastSeq, int pending, List<Long> mentioned, boolean mentionAll,
+                             OffsetDateTime firstAt) {
+    }
+
+    /** A member who may need an offline push: whether it muted the group, and how far it read. */
+    public record Candidate(long uid, boolean muted, long readSeq) {
+    }
+
+    /** Adds a batch's messages of a group to its offline-push row (due {@code delay} after its first message). */
+    @TransactionAttribute(TransactionAttributeType.MANDATORY)
+    public void bufferOfflinePush(long groupId, long firstSeq, long lastSeq, int count, List<Long> mentioned, boolean mentionAll,
+                                  java.time.Duration delay) {
+        update("""
+                INSERT INTO group_offline_push (group_id, first_seq, last_seq, pending, mentioned, mention_all, due_at)
+                VALUES (?, ?, ?, ?, ?, ?, now() + make_interval(secs => ?))
+                ON CONFLICT (group_id) DO UPDATE SET last_seq = greatest(group_offline_push.last_seq, EXCLUDED.last_seq),
+                    first_seq = least(group_offline_push.first_seq, EXCLUDED.first_seq),
+                    pending = group_offline_push.pending + EXCLUDED.pending,
+                    mentioned = ARRAY(SELECT DISTINCT unnest(group_offline_push.mentioned || EXCLUDED.mentioned)),
+                    mention_all = group_offline_push.mention_all OR EXCLUDED.mention_all""",
+                groupId, firstSeq, lastSeq, count, mentioned.toArray(Long[]::new), mentionAll, delay.toMillis() / 1000.0);
+    }
+
+    /** Takes up to {@code limit} due rows (another node's are skipped), deleting them. */
+    @TransactionAttribute(TransactionAttributeType.MANDATORY)
+    public List<OfflineDue> takeDueOfflinePushes(int limit) {
+        return query("""
+                DELETE FROM group_offline_push WHERE group_id IN (
+                    SELECT group_id FROM group_offline_push WHERE due_at <= now() ORDER BY due_at LIMIT ? FOR UPDATE SKIP LOCKED)
+                RETURNING group_id, first_seq, last_seq, pending, mentioned, mention_all, first_at""", rs -> new OfflineDue(rs.getLong(1),
+                rs.getLong(2), rs.getLong(3), rs.getInt(4), Arrays.asList((Long[]) rs.getArray(5).getArray()), rs.getBoolean(6),
+                rs.getObject(7, OffsetDateTime.class)), limit);
+    }
+
+    /** Current members who may see {@code seq} and have not read it, by uid after {@code after}. */
+    public List<Candidate> unreadBy(long groupId, long seq, long after, int limit) {
+        return query("""
+                SELECT uid, muted, read_seq FROM group_chat_member
+                WHERE group_id = ? AND left_seq IS NULL AND joined_seq < ? AND read_seq < ? AND uid > ? ORDER BY uid LIMIT ?""",
+                rs -> new Candidate(rs.getLong(1), rs.getBoolean(2), rs.getLong(3)), groupId, seq, seq, after, limit);
+    }
+
     // ---- housekeeping ----
 
-    /** Deletes up to {@code batch} sendIds older than {@code before}; how many. */
+    /** Deletes up to {@code batch} sendIds older than {@code age}; how many. */
     @TransactionAttribute(TransactionAttributeType.REQUIRES_NEW)
-    public int purgeSends(OffsetDateTime before, int batch) {
+    public int purgeSends(java.time.Duration age, int batch) {
         return update("""
                 DELETE FROM group_chat_send WHERE ctid = ANY(ARRAY(
-                    SELECT ctid FROM group_chat_send WHERE created_at < ? ORDER BY created_at LIMIT ?))""", before, batch);
+                    SELECT ctid FROM group_chat_send WHERE created_at < now() - make_interval(secs => ?) ORDER BY created_at LIMIT ?))""",
+                age.toMillis() / 1000.0, batch);
     }
 
     // ---- mapping ----
