@@ -65,9 +65,10 @@ public final class TopicListener implements AutoCloseable {
                         probed.countDown();
                     }
                 } else if (event.containsKey("messages")) { // a batch of chat messages: each is an event
-                    event.getJsonArray("messages").getValuesAs(JsonObject.class).forEach(e -> queue(byKey, e.getString(key)).add(e));
-                } else {
-                    queue(byKey, event.getString(key)).add(event);
+                    event.getJsonArray("messages").getValuesAs(JsonObject.class).stream().filter(e -> e.get(key) instanceof jakarta.json.JsonString)
+                            .forEach(e -> queue(byKey, e.getString(key)).add(e));
+                } else if (event.get(key) instanceof jakarta.json.JsonString value) { // events of another kind on the topic have no such key
+                    queue(byKey, value.getString()).add(event);
                 }
             });
             return ConsumeConcurrentlyStatus.CONSUME_SUCCESS;

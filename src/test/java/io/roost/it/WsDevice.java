@@ -27,6 +27,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class WsDevice implements WebSocket.Listener {
 
     public final BlockingQueue<JsonObject> frames = new LinkedBlockingQueue<>();
+
+    /** Every frame received, also those {@link #await} skipped or took: what a test checks after the fact. */
+    public final java.util.List<JsonObject> history = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
     /** The type of every frame received, in order, including those {@link #await} skipped. */
     private final List<String> received = Collections.synchronizedList(new ArrayList<>());
     public final CompletableFuture<Integer> closed = new CompletableFuture<>();
@@ -122,6 +125,7 @@ public final class WsDevice implements WebSocket.Listener {
                 default -> { }
             }
             received.add(frame.getString("type", ""));
+            history.add(frame);
             frames.add(frame);
         }
         ws.request(1);

@@ -38,67 +38,16 @@ import org.junit.jupiter.api.Test;
  */
 class GroupChatIT extends DeployedRoost {
 
-    private final Groups groups = new Groups();
+    private GroupChats groups;
 
-    /** The group and chat calls these tests share. */
-    final class Groups {
-
-        User user() throws Exception {
-            return TestUsers.registerWithoutPassword(baseUrl, "gc-", "pad", "p");
-        }
-
-        /** A public open group of {@code type} owned by {@code owner}, joined by {@code members}; its id. */
-        String group(User owner, String type, User... members) {
-            JsonObject g = okJson(http().post("api/v1/groups", owner.auth(), "{\"name\":\"gc " + Chats.sid() + "\",\"type\":\"" + type + "\"}"));
-            String id = g.getString("id");
-            for (User m : members) {
-                HttpResponse<String> r = http().post("api/v1/groups/" + id + "/join", m.auth(), "{}");
-                assertTrue(r.statusCode() / 100 == 2, r.body());
-            }
-            return id;
-        }
-
-        HttpResponse<String> send(User from, String group, String fields) {
-            return http().post("api/v1/chat/groups/" + group + "/messages", from.auth(), "{\"sendId\":\"" + Chats.sid() + "\"," + fields + "}");
-        }
-
-        /** A text message over REST; its answer. */
-        JsonObject text(User from, String group, String text) {
-            HttpResponse<String> r = send(from, group, "\"type\":\"text\",\"text\":\"" + text + "\"");
-            assertEquals(201, r.statusCode(), r.body());
-            return json(r);
-        }
-
-        JsonObject sync(User reader, String group, long after, int limit) {
-            return okJson(http().get("api/v1/chat/groups/" + group + "/sync?after=" + after + "&limit=" + limit, reader.auth()));
-        }
-
-        JsonObject messages(User reader, String group, String query) {
-            return okJson(http().get("api/v1/chat/groups/" + group + "/messages" + query, reader.auth()));
-        }
-
-        /** The reader's group entry of its conversation list. */
-        JsonObject entry(User reader, String group) {
-            JsonObject page = okJson(http().get("api/v1/chat/users/me/conversations?limit=100", reader.auth()));
-            return page.getJsonArray("items").getValuesAs(JsonObject.class).stream()
-                    .filter(e -> "group".equals(e.getString("kind")) && group.equals(e.getString("group", null))).findFirst().orElse(null);
-        }
-
-        String code(HttpResponse<String> r) {
-            return json(r).getString("type").replaceAll(".*:", "");
-        }
+    @org.junit.jupiter.api.BeforeEach
+    void calls() {
+        groups = new GroupChats(baseUrl);
     }
 
-    /** The seqs of the chatMsg frames of {@code group} a device got so far, in arrival order. */
-    static List<Long> pushedSeqs(WsDevice d, String group) {
-        List<Long> seqs = new ArrayList<>();
-        for (JsonObject f : d.frames) {
-            if ("chatMsg".equals(f.getString("type")) && group.equals(f.getString("group", null))) {
-                seqs.add(f.getJsonNumber("seq").longValue());
-            }
-        }
-        return seqs;
-    }
+    /** The roost-offline-push events of groups, by group. */
+    @org.junit.jupiter.api.extension.RegisterExtension
+    static final io.roost.it.TopicEvents offlinePushes = new io.roost.it.TopicEvents("roost-offline-push", "group");
 
     @Test
     void whoMaySendPerRoleAndGroupType() throws Exception {
@@ -199,17 +148,17 @@ class GroupChatIT extends DeployedRoost {
                     + "\",\"msgType\":\"text\",\"body\":{\"text\":\"hello all\"}");
             assertEquals("ok", ret.getString("result"), ret.toString());
             long seq = ret.getJsonNumber("msgSeq").longValue();
-            JsonObject pushed = awaitGroupMsg(onPad, g, seq);
+            JsonObject pushed = GroupChats.awaitGroupMsg(onPad, g, seq);
             assertEquals("hello all", pushed.getJsonObject("body").getString("text"));
             assertEquals(owner.id(), pushed.getString("senderUid"));
 
             JsonObject mention = ownerPad.op("chatOp", "\"op\":\"send\",\"group\":\"" + g + "\",\"sendId\":\"" + Chats.sid()
                     + "\",\"msgType\":\"text\",\"body\":{\"text\":\"you there?\"},\"mentions\":[\"" + muted.id() + "\"]");
             long mentionSeq = mention.getJsonNumber("msgSeq").longValue();
-            awaitGroupMsg(mutedPad, g, mentionSeq);
-            awaitGroupMsg(onPad, g, mentionSeq);
-            assertFalse(pushedSeqs(mutedPad, g).contains(seq), "a member who muted the group gets no push but mentions");
-            assertFalse(pushedSeqs(ownerPad, g).contains(seq), "the sending connection has its answer, not a push");
+            GroupChats.awaitGroupMsg(mutedPad, g, mentionSeq);
+            GroupChats.awaitGroupMsg(onPad, g, mentionSeq);
+            assertFalse(GroupChats.pushedSeqs(mutedPad, g).contains(seq), "a member who muted the group gets no push but mentions");
+            assertFalse(GroupChats.pushedSeqs(ownerPad, g).contains(seq), "the sending connection has its answer, not a push");
             assertTrue(groups.entry(muted, g).getBoolean("mentioned"), "the mention shows in the muted member's entry");
 
             // the one who was away logs in and catches up: nothing lost
@@ -229,12 +178,47 @@ class GroupChatIT extends DeployedRoost {
         }
     }
 
-    static JsonObject awaitGroupMsg(WsDevice d, String group, long seq) throws Exception {
-        while (true) {
-            JsonObject f = d.await("chatMsg");
-            if (group.equals(f.getString("group", null)) && f.getJsonNumber("seq").longValue() == seq) {
-                return f;
+    /**
+     * Offline members get one coalesced event per group and burst (a count, never the text); one who
+     * muted the group gets none but for a mention; one whose device is online gets none.
+     */
+    @Test
+    void offlineMembersGetOneCoalescedPushPerGroupAndMentionsApart() throws Exception {
+        User owner = groups.user();
+        User away = groups.user();
+        User mutedAway = groups.user();
+        User online = groups.user();
+        String g = groups.group(owner, "chat", away, mutedAway, online);
+        Http.ok(http().put("api/v1/chat/groups/" + g + "/members/" + mutedAway.id() + "/mute", mutedAway.auth(), "{\"muted\":true}"));
+        WsDevice onlinePad = WsDevice.login(baseUrl, online.token(), "pad", "p");
+        try {
+            offlinePushes.events(g).clear();
+            groups.text(owner, g, "one");
+            groups.text(owner, g, "two");
+            HttpResponse<String> mention = groups.send(owner, g, "\"type\":\"text\",\"text\":\"three\",\"mentions\":[\"" + mutedAway.id() + "\"]");
+            assertEquals(201, mention.statusCode(), mention.body());
+            JsonObject count = null;
+            JsonObject mentioned = null;
+            while (count == null || mentioned == null) {
+                JsonObject e = offlinePushes.events(g).poll(20, TimeUnit.SECONDS);
+                assertNotNull(e, "an offline push within 20 s");
+                if (e.getJsonArray("recipients").getValuesAs(jakarta.json.JsonString.class).stream().anyMatch(u -> u.getString().equals(mutedAway.id()))) {
+                    mentioned = e;
+                } else {
+                    count = e;
+                }
             }
+            List<String> recipients = count.getJsonArray("recipients").getValuesAs(jakarta.json.JsonString.class).stream()
+                    .map(jakarta.json.JsonString::getString).toList();
+            assertTrue(recipients.contains(away.id()), count.toString());
+            assertFalse(recipients.contains(online.id()), "a member with a live device gets no offline push");
+            assertFalse(recipients.contains(owner.id()), "the sender read what it sent");
+            assertEquals(3, count.getInt("count"), "the three messages in one event");
+            assertFalse(count.toString().contains("one"), "no text in a group's offline push");
+            assertEquals(List.of(mutedAway.id()), mentioned.getJsonArray("recipients").getValuesAs(jakarta.json.JsonString.class).stream()
+                    .map(jakarta.json.JsonString::getString).toList(), "a muted member hears only of the mention");
+        } finally {
+            onlinePad.bye();
         }
     }
 
@@ -313,7 +297,7 @@ class GroupChatIT extends DeployedRoost {
         WsDevice otherPad = WsDevice.login(baseUrl, other.token(), "pad", "p");
         try {
             long seq = groups.text(member, g, "oops").getJsonNumber("seq").longValue();
-            awaitGroupMsg(otherPad, g, seq);
+            GroupChats.awaitGroupMsg(otherPad, g, seq);
             assertEquals("not-sender", groups.code(http().post("api/v1/chat/groups/" + g + "/messages/" + seq + "/recall", other.auth(), "{}")));
             JsonObject recalled = okJson(http().post("api/v1/chat/groups/" + g + "/messages/" + seq + "/recall", member.auth(), "{}"));
             assertTrue(recalled.getBoolean("recalled"));
@@ -339,57 +323,116 @@ class GroupChatIT extends DeployedRoost {
         WsDevice pad = WsDevice.login(baseUrl, silent.token(), "pad", "p");
         pad.autoAck = false;
         long seq = groups.text(owner, g, "ack me").getJsonNumber("seq").longValue();
-        assertFalse(awaitGroupMsg(pad, g, seq).getBoolean("again", false));
-        assertTrue(awaitGroupMsg(pad, g, seq).getBoolean("again"), "pushed again after the acknowledgement timeout");
+        assertFalse(GroupChats.awaitGroupMsg(pad, g, seq).getBoolean("again", false));
+        assertTrue(GroupChats.awaitGroupMsg(pad, g, seq).getBoolean("again"), "pushed again after the acknowledgement timeout");
         assertEquals("ack_timeout", pad.await("kick").getString("reason"));
     }
 
     /**
-     * The race read diffusion must survive: a member logs in (session, index, then catch-up) while a
-     * message is sent (stored, nodes looked up, pushed). Whatever the interleaving, the message
-     * reaches the device: pushed, or in the catch-up that follows its login.
+     * The race read diffusion must survive: a member logs in while a message is sent; whatever the
+     * interleaving, the message reaches the device, pushed or in the catch-up after its login.
      */
     @Test
     void aMemberLoggingInWhileAMessageIsSentGetsItPushedOrFetched() throws Exception {
-        long seed = Long.getLong("roost.seed", System.nanoTime());
-        System.out.println("GroupChatIT.aMemberLoggingIn seed=" + seed);
-        Random random = new Random(seed);
         User owner = groups.user();
         User member = groups.user();
         String g = groups.group(owner, "chat", member);
-        int rounds = Integer.getInteger("roost.group.race.rounds", 300);
-        ExecutorService pool = Executors.newFixedThreadPool(2);
+        groups.loginRacingSends(baseUrl, owner, member, g, Integer.getInteger("roost.group.race.rounds", 300));
+    }
+
+    /**
+     * A reconnect storm during a group flood: members' devices drop and log in again over and over
+     * while the owner sends; each one catches up after the highest seq it holds without a gap. In
+     * the end every member holds every message, and no connection was pushed a message twice.
+     */
+    @Test
+    void aReconnectStormDuringAGroupFloodLosesNothingAndPushesNothingTwice() throws Exception {
+        long seed = Long.getLong("roost.seed", System.nanoTime());
+        System.out.println("GroupChatIT reconnect storm seed=" + seed);
+        User owner = groups.user();
+        List<User> members = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            members.add(groups.user());
+        }
+        String g = groups.group(owner, "chat", members.toArray(User[]::new));
+        long start = groups.entry(owner, g).getJsonNumber("lastSeq").longValue();
+        int messages = 150;
+        ExecutorService pool = Executors.newFixedThreadPool(members.size() + 1);
         try {
-            for (int i = 0; i < rounds; i++) {
-                int sendDelay = random.nextInt(30);
-                int loginDelay = random.nextInt(30);
-                CompletableFuture<JsonObject> sent = CompletableFuture.supplyAsync(() -> {
-                    Wait.sleep(sendDelay);
-                    return groups.text(owner, g, "race");
-                }, pool);
-                CompletableFuture<WsDevice> device = CompletableFuture.supplyAsync(() -> {
-                    Wait.sleep(loginDelay);
+            java.util.concurrent.atomic.AtomicBoolean flooding = new java.util.concurrent.atomic.AtomicBoolean(true);
+            CompletableFuture<Long> flood = CompletableFuture.supplyAsync(() -> {
+                long last = 0;
+                for (int i = 0; i < messages; i++) {
+                    last = groups.text(owner, g, "flood " + i).getJsonNumber("seq").longValue();
+                }
+                flooding.set(false);
+                return last;
+            }, pool);
+            List<CompletableFuture<TreeSet<Long>>> holders = new ArrayList<>();
+            for (int k = 0; k < members.size(); k++) {
+                User m = members.get(k);
+                Random random = new Random(seed + k);
+                holders.add(CompletableFuture.supplyAsync(() -> {
+                    TreeSet<Long> held = new TreeSet<>();
                     try {
-                        return WsDevice.login(baseUrl, member.token(), "pad", "p");
+                        do {
+                            WsDevice pad = WsDevice.login(baseUrl, m.token(), "pad", "p");
+                            try {
+                                catchUp(pad, g, contiguous(held, start), held);
+                                Wait.sleep(20 + random.nextInt(200));
+                                List<Long> pushed = new ArrayList<>();
+                                for (JsonObject f : List.copyOf(pad.history)) {
+                                    if ("chatMsg".equals(f.getString("type")) && g.equals(f.getString("group", null)) && !f.getBoolean("again", false)) {
+                                        pushed.add(f.getJsonNumber("seq").longValue());
+                                    }
+                                }
+                                assertEquals(new HashSet<>(pushed).size(), pushed.size(), "a connection was pushed a message twice: " + pushed);
+                                held.addAll(pushed);
+                            } finally {
+                                pad.abort(); // a dropped connection, not a goodbye
+                            }
+                        } while (flooding.get());
+                        WsDevice last = WsDevice.login(baseUrl, m.token(), "pad", "p");
+                        try {
+                            catchUp(last, g, contiguous(held, start), held);
+                        } finally {
+                            last.bye();
+                        }
+                        return held;
                     } catch (Exception e) {
                         throw new IllegalStateException(e);
                     }
-                }, pool);
-                long seq = sent.get(30, TimeUnit.SECONDS).getJsonNumber("seq").longValue();
-                WsDevice pad = device.get(30, TimeUnit.SECONDS);
-                try {
-                    JsonObject sync = pad.op("chatOp", "\"op\":\"sync\",\"group\":\"" + g + "\",\"after\":" + (seq - 1));
-                    Set<Long> fetched = new HashSet<>();
-                    sync.getJsonArray("items").getValuesAs(JsonObject.class).forEach(m -> fetched.add(m.getJsonNumber("seq").longValue()));
-                    boolean pushed = pushedSeqs(pad, g).contains(seq);
-                    assertTrue(pushed || fetched.contains(seq), "round " + i + " (seed " + seed + "): message " + seq
-                            + " neither pushed nor fetched");
-                } finally {
-                    pad.bye();
+                }, pool));
+            }
+            long last = flood.get(120, TimeUnit.SECONDS);
+            for (CompletableFuture<TreeSet<Long>> h : holders) {
+                TreeSet<Long> held = h.get(120, TimeUnit.SECONDS);
+                for (long seq = start + 1; seq <= last; seq++) {
+                    assertTrue(held.contains(seq), "seed " + seed + ": message " + seq + " lost");
                 }
             }
         } finally {
             pool.shutdownNow();
+        }
+    }
+
+    /** The highest seq held without a gap above {@code floor}. */
+    static long contiguous(TreeSet<Long> held, long floor) {
+        long seq = floor;
+        while (held.contains(seq + 1)) {
+            seq++;
+        }
+        return seq;
+    }
+
+    /** Pages through the group's messages after {@code after} (ascending) into {@code held}. */
+    static void catchUp(WsDevice d, String g, long after, TreeSet<Long> held) throws InterruptedException {
+        String next = Long.toString(after);
+        while (next != null) {
+            JsonObject page = d.op("chatOp", "\"op\":\"messages\",\"group\":\"" + g + "\",\"after\":" + next + ",\"limit\":100");
+            assertEquals("ok", page.getString("result"), page.toString());
+            page.getJsonArray("items").getValuesAs(JsonObject.class).forEach(m -> held.add(m.getJsonNumber("seq").longValue()));
+            next = page.get("next") instanceof jakarta.json.JsonString s ? s.getString() : null;
         }
     }
 
@@ -425,13 +468,13 @@ class GroupChatIT extends DeployedRoost {
             // every device still online gets the next message, and only once; those that left get nothing more
             long seq = groups.text(owner, g, "to who is left").getJsonNumber("seq").longValue();
             for (WsDevice d : devices) {
-                awaitGroupMsg(d, g, seq);
+                GroupChats.awaitGroupMsg(d, g, seq);
             }
             for (WsDevice d : devices) {
-                assertFalse(pushedSeqs(d, g).contains(seq), "pushed once: no second copy behind the one awaited");
+                assertEquals(1, GroupChats.pushedSeqs(d, g).stream().filter(s -> s == seq).count(), "pushed once");
             }
             for (WsDevice d : leaving) {
-                assertFalse(pushedSeqs(d, g).contains(seq), "a device that logged out gets nothing");
+                assertFalse(GroupChats.pushedSeqs(d, g).contains(seq), "a device that logged out gets nothing");
             }
         } finally {
             devices.forEach(WsDevice::bye);

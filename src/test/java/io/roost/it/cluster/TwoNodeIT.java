@@ -344,6 +344,80 @@ class TwoNodeIT {
      * log, and it logs in again on node 0 as a reconnecting client does.
      */
     /** The nodes' ROOST_NODE_TIMEOUT (the pom's cluster execution sets it short). */
+    /**
+     * Group fan-out node by node: a group whose online members are all on node 0 is published by
+     * node 0 only, and node 1 receives nothing for it; a group with members on both nodes reaches
+     * both, each node writing to its own connections.
+     */
+    @Test
+    @Order(9)
+    void aGroupMessageGoesOnlyToTheNodesHoldingItsOnlineMembers() throws Exception {
+        io.roost.it.chat.GroupChats groups = new io.roost.it.chat.GroupChats(zero());
+        User owner = TestUsers.create(zero(), "cl-g-");
+        User here = TestUsers.create(zero(), "cl-g-");
+        User there = TestUsers.create(zero(), "cl-g-");
+        String local = groups.group(owner, "chat", here);
+        String spread = groups.group(owner, "chat", here, there);
+        java.util.concurrent.BlockingQueue<String> toNodeOne = new java.util.concurrent.LinkedBlockingQueue<>();
+        org.apache.rocketmq.client.consumer.DefaultMQPushConsumer probe = new org.apache.rocketmq.client.consumer.DefaultMQPushConsumer(
+                "roost-it-deliveries-probe-" + System.nanoTime());
+        probe.setNamesrvAddr(System.getProperty("roost.test.namesrv"));
+        probe.setConsumeFromWhere(org.apache.rocketmq.common.consumer.ConsumeFromWhere.CONSUME_FROM_LAST_OFFSET);
+        probe.subscribe("roost-deliveries", "node-" + cluster.node(1).id());
+        probe.registerMessageListener((org.apache.rocketmq.client.consumer.listener.MessageListenerConcurrently) (messages, context) -> {
+            messages.forEach(m -> toNodeOne.add(new String(m.getBody(), java.nio.charset.StandardCharsets.UTF_8)));
+            return org.apache.rocketmq.client.consumer.listener.ConsumeConcurrentlyStatus.CONSUME_SUCCESS;
+        });
+        probe.start();
+        WsDevice herePad = WsDevice.login(zero(), here.token(), "android", "g-here");
+        WsDevice therePad = WsDevice.login(one(), there.token(), "android", "g-there");
+        try (java.sql.Connection db = io.roost.it.Database.connect()) {
+            assertEquals(List.of((long) cluster.node(0).id()), nodesOf(db, local), "only node 0 holds a member of it");
+            assertEquals(List.of((long) cluster.node(0).id(), (long) cluster.node(1).id()), nodesOf(db, spread));
+            // the probe sees node 1's traffic from here on: a message to the spread group proves it listens
+            long probeSeq = groups.text(owner, spread, "probe").getJsonNumber("seq").longValue();
+            io.roost.it.chat.GroupChats.awaitGroupMsg(therePad, spread, probeSeq);
+            io.roost.it.Wait.until("the probe consumer gets node 1's frames", java.time.Duration.ofSeconds(30),
+                    () -> toNodeOne.stream().anyMatch(b -> b.contains("\"g\":" + spread)));
+            long localSeq = groups.text(owner, local, "only here").getJsonNumber("seq").longValue();
+            long spreadSeq = groups.text(owner, spread, "everywhere").getJsonNumber("seq").longValue();
+            io.roost.it.chat.GroupChats.awaitGroupMsg(herePad, local, localSeq);
+            io.roost.it.chat.GroupChats.awaitGroupMsg(herePad, spread, spreadSeq);
+            io.roost.it.chat.GroupChats.awaitGroupMsg(therePad, spread, spreadSeq);
+            io.roost.it.Wait.until("node 1's frame of the later message", java.time.Duration.ofSeconds(30),
+                    () -> toNodeOne.stream().anyMatch(b -> b.contains("\"g\":" + spread + ",\"s\":" + spreadSeq)));
+            assertTrue(toNodeOne.stream().noneMatch(b -> b.contains("\"g\":" + local + ",")), "node 1 got nothing for the group it holds no member of");
+        } finally {
+            probe.shutdown();
+            herePad.bye();
+            therePad.bye();
+        }
+    }
+
+    static List<Long> nodesOf(java.sql.Connection db, String group) throws java.sql.SQLException {
+        List<Long> nodes = new java.util.ArrayList<>();
+        try (var ps = db.prepareStatement("SELECT node_id FROM group_chat_node WHERE group_id = ? ORDER BY node_id")) {
+            ps.setLong(1, Long.parseLong(group));
+            try (var rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    nodes.add(rs.getLong(1));
+                }
+            }
+        }
+        return nodes;
+    }
+
+    /** The login-versus-send race with the sender's node and the member's node apart. */
+    @Test
+    @Order(10)
+    void aMemberLoggingInOnOneNodeWhileAMessageIsSentThroughTheOtherGetsIt() throws Exception {
+        io.roost.it.chat.GroupChats groups = new io.roost.it.chat.GroupChats(zero());
+        User owner = TestUsers.create(zero(), "cl-gr-");
+        User member = TestUsers.registerWithoutPassword(zero(), "cl-gr-", "pad", "p");
+        String g = groups.group(owner, "chat", member);
+        groups.loginRacingSends(one(), owner, member, g, Integer.getInteger("roost.group.race.rounds.cluster", 150));
+    }
+
     static final long NODE_TIMEOUT_SECONDS = Long.getLong("roost.test.node.timeout.seconds", 30);
 
     @Test
