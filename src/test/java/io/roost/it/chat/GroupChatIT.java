@@ -18,6 +18,7 @@ import io.roost.it.WsDevice;
 import jakarta.json.JsonObject;
 import java.net.http.HttpResponse;
 import java.sql.Connection;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -44,6 +45,10 @@ class GroupChatIT extends DeployedRoost {
     void calls() {
         groups = new GroupChats(baseUrl);
     }
+
+    /** The roost-chat-events messages of groups, by group. */
+    @org.junit.jupiter.api.extension.RegisterExtension
+    static final io.roost.it.TopicEvents chatEvents = new io.roost.it.TopicEvents("roost-chat-events", "group");
 
     /** The roost-offline-push events of groups, by group. */
     @org.junit.jupiter.api.extension.RegisterExtension
@@ -175,6 +180,117 @@ class GroupChatIT extends DeployedRoost {
             ownerPad.bye();
             onPad.bye();
             mutedPad.bye();
+        }
+    }
+
+    /** A user in 2,000 groups pages through its one conversation list by version, each group once (the time per page is printed). */
+    @Test
+    void aUserInTwoThousandGroupsPagesItsConversationList() throws Exception {
+        User user = groups.user();
+        long base = 8_000_000_000_000_000_000L + (System.nanoTime() % 1_000_000_000L) * 1_000L;
+        try (Connection db = Database.connect()) {
+            // 2,000 groups the user is in, written as their rows are (a REST call per group would take the test minutes)
+            Database.execute(db, """
+                    WITH g AS (SELECT ?::bigint + i AS id, i FROM generate_series(1, 2000) i),
+                    a AS (INSERT INTO grp (id, name, group_type, owner_id, member_count) SELECT id, 'bulk ' || i, 'chat', ?, 1 FROM g),
+                    b AS (INSERT INTO group_member (group_id, uid, role) SELECT id, ?, 'O' FROM g),
+                    c AS (INSERT INTO group_chat (group_id, last_seq, sync_version) SELECT id, 1, i FROM g)
+                    INSERT INTO group_chat_member (group_id, uid, joined_seq, sync_version) SELECT id, ?, 0, i FROM g""",
+                    base, Long.parseLong(user.id()), Long.parseLong(user.id()), Long.parseLong(user.id()));
+        }
+        Set<String> seen = new HashSet<>();
+        String since = "0";
+        long previous = 0;
+        int pages = 0;
+        long slowestMs = 0;
+        while (since != null) {
+            long t0 = System.nanoTime();
+            JsonObject page = okJson(http().get("api/v1/chat/users/me/conversations?limit=100&since=" + since, user.auth()));
+            slowestMs = Math.max(slowestMs, (System.nanoTime() - t0) / 1_000_000);
+            for (JsonObject e : page.getJsonArray("items").getValuesAs(JsonObject.class)) {
+                assertTrue(seen.add(e.getString("group")), "each group once: " + e);
+                assertTrue(e.getJsonNumber("syncVersion").longValue() > previous, "in version order");
+                previous = e.getJsonNumber("syncVersion").longValue();
+            }
+            since = page.get("next") instanceof jakarta.json.JsonString n ? n.getString() : null;
+            pages++;
+        }
+        assertEquals(2000, seen.size());
+        assertEquals(20, pages);
+        System.out.println("conversation list of a user in 2,000 groups: 20 pages of 100, the slowest " + slowestMs + " ms");
+    }
+
+    @Test
+    void readReceiptsInASmallGroupAndNoneInALargerOne() throws Exception {
+        User owner = groups.user();
+        User a = groups.user();
+        User b = groups.user();
+        String small = groups.group(owner, "chat", a, b);
+        long seq = groups.text(owner, small, "read me").getJsonNumber("seq").longValue();
+        Http.ok(http().post("api/v1/chat/groups/" + small + "/members/me/read", a.auth(), "{\"readSeq\":" + seq + "}"));
+        JsonObject readers = okJson(http().get("api/v1/chat/groups/" + small + "/messages/" + seq + "/readers", b.auth()));
+        assertEquals(2, readers.getInt("count"), "the sender (its own cursor) and the one who read it: " + readers);
+        assertEquals(Set.of(owner.id(), a.id()), new HashSet<>(readers.getJsonArray("uids").getValuesAs(jakarta.json.JsonString.class)
+                .stream().map(jakarta.json.JsonString::getString).toList()));
+        List<User> many = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            many.add(groups.user());
+        }
+        String large = groups.group(owner, "chat", many.toArray(User[]::new)); // 6 members, over the suite's limit of 5
+        long big = groups.text(owner, large, "too many to track").getJsonNumber("seq").longValue();
+        assertEquals("receipts-unavailable", groups.code(http().get("api/v1/chat/groups/" + large + "/messages/" + big + "/readers",
+                owner.auth())));
+    }
+
+    @Test
+    void everyStoredGroupMessageIsAnEventNamingItsGroup() throws Exception {
+        User owner = groups.user();
+        String g = groups.group(owner, "chat");
+        String msgId = groups.text(owner, g, "for the indexers").getString("msgId");
+        Wait.until("the message on roost-chat-events", Duration.ofSeconds(20),
+                () -> chatEvents.events(g).stream().anyMatch(e -> msgId.equals(e.getString("msgId", null))));
+        JsonObject event = chatEvents.events(g).stream().filter(e -> msgId.equals(e.getString("msgId", null))).findFirst().orElseThrow();
+        assertEquals("for the indexers", event.getJsonObject("body").getString("text"));
+        assertEquals(owner.id(), event.getString("senderUid"));
+    }
+
+    /**
+     * Membership changes while devices are online: a member who joins gets the group's next
+     * messages live, a kicked one gets nothing sent after the kick, and a member who mutes the
+     * group on one device stops getting pushes on its other ones.
+     */
+    @Test
+    void joinsKicksAndMutesWhileOnlineChangeWhatTheDevicesGet() throws Exception {
+        User owner = groups.user();
+        User joiner = groups.user();
+        User kicked = groups.user();
+        User muter = groups.user();
+        String g = groups.group(owner, "chat", kicked, muter);
+        WsDevice joinerPad = WsDevice.login(baseUrl, joiner.token(), "pad", "p");
+        WsDevice kickedPad = WsDevice.login(baseUrl, kicked.token(), "pad", "p");
+        WsDevice muterPad = WsDevice.login(baseUrl, muter.token(), "pad", "p");
+        try {
+            HttpResponse<String> joined = http().post("api/v1/groups/" + g + "/join", joiner.auth(), "{}");
+            assertEquals(2, joined.statusCode() / 100, joined.body());
+            Http.ok(http().delete("api/v1/groups/" + g + "/members/" + kicked.id(), owner.auth()));
+            JsonObject muted = muterPad.op("chatOp", "\"op\":\"mute\",\"group\":\"" + g + "\",\"muted\":true");
+            assertEquals("ok", muted.getString("result"), muted.toString());
+            int unreadBefore = muterPad.op("chatOp", "\"op\":\"state\",\"group\":\"" + g + "\"").getJsonObject("state").getInt("unread");
+            long seq = groups.text(owner, g, "after the changes").getJsonNumber("seq").longValue();
+            long probe = groups.text(owner, g, "and one more").getJsonNumber("seq").longValue();
+            GroupChats.awaitGroupMsg(joinerPad, g, seq);
+            GroupChats.awaitGroupMsg(joinerPad, g, probe);
+            // the joiner's device got both; whatever the kicked and the muted ones were to get has come by now
+            kickedPad.op("chatOp", "\"op\":\"state\",\"group\":\"" + g + "\"");
+            muterPad.op("chatOp", "\"op\":\"state\",\"group\":\"" + g + "\"");
+            assertFalse(GroupChats.pushedSeqs(kickedPad, g).contains(seq), "nothing after the kick");
+            assertFalse(GroupChats.pushedSeqs(muterPad, g).contains(seq), "no push to a member who muted the group");
+            assertEquals(unreadBefore + 2, muterPad.op("chatOp", "\"op\":\"state\",\"group\":\"" + g + "\"").getJsonObject("state")
+                    .getInt("unread"), "still unread");
+        } finally {
+            joinerPad.bye();
+            kickedPad.bye();
+            muterPad.bye();
         }
     }
 
