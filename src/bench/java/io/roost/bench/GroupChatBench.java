@@ -196,7 +196,7 @@ public final class GroupChatBench {
             this.index = index;
             this.user = user;
             this.toNode0 = toNode0;
-            this.deviceId = "gb-" + index;
+            this.deviceId = "gb-" + user.index; // the device the registration bound its token to
         }
 
         boolean online() {
@@ -516,8 +516,10 @@ public final class GroupChatBench {
         int nSmall = scaled(200, scale, 2);
         int smallSize = 20;
         int smallOnline = 10;
-        int channelMembers = scaled(100_000, scale, 100);
-        int channelOnline = scaled(5000, scale, 20);
+        // the channel can be scaled on its own: its members' registrations and joins are most of the setup
+        double channelScale = Double.parseDouble(o.getOrDefault("channel-scale", String.valueOf(scale)));
+        int channelMembers = scaled(100_000, channelScale, 100);
+        int channelOnline = scaled(5000, channelScale, 20);
         int probeSize = 10;
         double rateBig = Double.parseDouble(o.getOrDefault("rate-big", "20"));
         double rateSmall = Double.parseDouble(o.getOrDefault("rate-small", "40"));
@@ -555,8 +557,18 @@ public final class GroupChatBench {
             setup.add(pool.submit(() -> {
                 User u = new User();
                 u.index = k;
-                JsonObject body = json(post(url + "/api/v1/registrations", null, "{\"username\":\"gb" + run + "_" + k
-                        + "\",\"deviceType\":\"android\",\"deviceId\":\"gb-" + k + "\"}", 201));
+                JsonObject body = null;
+                for (int attempt = 0; body == null; attempt++) { // a fresh name after a lost answer (its account may exist)
+                    try {
+                        body = json(post(url + "/api/v1/registrations", null, "{\"username\":\"gb" + run + "_" + k + (attempt == 0 ? "" : "r" + attempt)
+                                + "\",\"deviceType\":\"android\",\"deviceId\":\"gb-" + k + "\"}", 201));
+                    } catch (java.io.IOException e) {
+                        if (attempt == 10) {
+                            throw e;
+                        }
+                        Thread.sleep(200);
+                    }
+                }
                 u.uid = body.getJsonObject("account").getString("id");
                 u.token = body.getJsonObject("token").getString("token");
                 users[k] = u;
@@ -1039,7 +1051,16 @@ public final class GroupChatBench {
             if (auth != null) {
                 b.header("Authorization", auth);
             }
-            HttpResponse<String> r = HTTP.send(b.build(), HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> r;
+            try {
+                r = HTTP.send(b.build(), HttpResponse.BodyHandlers.ofString());
+            } catch (java.io.IOException e) { // a kept-alive connection the load balancer closed
+                if (attempt < 10 && !u.endsWith("/registrations")) {
+                    Thread.sleep(100);
+                    continue;
+                }
+                throw e;
+            }
             if (r.statusCode() == expect) {
                 return r.body();
             }

@@ -191,8 +191,10 @@ public final class XmppGroupBench {
         int nSmall = scaled(200, scale, 2);
         int smallSize = 20;
         int smallOnline = 10;
-        int channelMembers = scaled(100_000, scale, 100);
-        int channelOnline = scaled(5000, scale, 20);
+        // the channel can be scaled on its own: its members' registrations and joins are most of the setup
+        double channelScale = Double.parseDouble(o.getOrDefault("channel-scale", String.valueOf(scale)));
+        int channelMembers = scaled(100_000, channelScale, 100);
+        int channelOnline = scaled(5000, channelScale, 20);
         int probeSize = 10; // no probe room (one server), but the same users as GroupChatBench's
         double rateBig = Double.parseDouble(o.getOrDefault("rate-big", "20"));
         double rateSmall = Double.parseDouble(o.getOrDefault("rate-small", "40"));
