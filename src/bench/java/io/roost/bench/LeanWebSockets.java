@@ -84,13 +84,22 @@ final class LeanWebSockets implements AutoCloseable {
 
     /** Opens a connection; {@link Listener#onOpen} follows the upgrade. Selector thread only. */
     Conn connect(Listener listener) {
+        return connect(listener, address);
+    }
+
+    /**
+     * Opens a connection to another server address than the one this client was made for (the
+     * upgrade request is the same: a server behind a load balancer and one of its nodes answer it
+     * alike). Selector thread only.
+     */
+    Conn connect(Listener listener, InetSocketAddress to) {
         try {
             SocketChannel ch = SocketChannel.open();
             ch.configureBlocking(false);
             ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
             bindSource(ch);
             Conn c = new Conn(ch, listener);
-            if (ch.connect(address)) {
+            if (ch.connect(to)) {
                 ch.register(selector, SelectionKey.OP_READ, c);
                 write(c, ByteBuffer.wrap(upgrade));
             } else {
