@@ -72,11 +72,12 @@ public class GroupFanout {
      * user's groups, and the groups new to this node are published before this returns.
      */
     public void online(String connectionId, long uid) {
-        List<GroupMemberState> groups = groupChat.currentGroupsOf(uid);
-        for (GroupMemberState m : groups) {
-            index.add(m.groupId(), new GroupIndex.Member(connectionId, uid, m.joinedSeq(), Long.MAX_VALUE, m.muted()));
+        List<io.roost.chat.group.OnlineGroup> groups = groupChat.currentGroupsOf(uid);
+        for (io.roost.chat.group.OnlineGroup g : groups) {
+            GroupMemberState m = g.member();
+            index.add(m.groupId(), new GroupIndex.Member(connectionId, uid, m.joinedSeq(), Long.MAX_VALUE, m.muted()), g.lastSeq() + 1);
         }
-        publish(groups.stream().map(GroupMemberState::groupId).toList());
+        publish(groups.stream().map(g -> g.member().groupId()).toList());
         if (!connections.has(connectionId)) {
             index.remove(connectionId); // it closed or was kicked meanwhile, maybe before its entries were in
         }
@@ -166,17 +167,18 @@ public class GroupFanout {
             GroupIndex.Member now = index.member(c.groupId(), connectionId);
             switch (GroupMembership.Change.valueOf(c.change())) {
                 case JOINED -> {
-                    index.add(c.groupId(), new GroupIndex.Member(connectionId, c.uid(), c.joinedSeq(), Long.MAX_VALUE, false));
+                    index.add(c.groupId(), new GroupIndex.Member(connectionId, c.uid(), c.joinedSeq(), Long.MAX_VALUE, false),
+                            c.joinedSeq() + 1);
                     joined.add(c.groupId());
                 }
                 case LEFT -> {
                     if (now != null) { // it still gets what came up to its leave, however late that arrives
-                        index.add(c.groupId(), new GroupIndex.Member(connectionId, c.uid(), now.joinedSeq(), c.leftSeq(), now.muted()));
+                        index.add(c.groupId(), new GroupIndex.Member(connectionId, c.uid(), now.joinedSeq(), c.leftSeq(), now.muted()), 0);
                     }
                 }
                 case MUTED -> {
                     if (now != null) {
-                        index.add(c.groupId(), new GroupIndex.Member(connectionId, c.uid(), now.joinedSeq(), now.leftSeq(), c.muted()));
+                        index.add(c.groupId(), new GroupIndex.Member(connectionId, c.uid(), now.joinedSeq(), now.leftSeq(), c.muted()), 0);
                     }
                 }
             }
@@ -246,8 +248,60 @@ public class GroupFanout {
         if (group == null) {
             return;
         }
+        if (!p.acknowledged()) {
+            write(p.groupId(), group, p); // a recall names a message's seq; it takes no place in the order
+            return;
+        }
+        List<GroupForward.Push> ready = group.order.arrived(p, System.nanoTime());
+        if (ready.isEmpty()) {
+            scheduleOverdueCheck();
+        }
+        ready.forEach(r -> write(p.groupId(), group, r));
+    }
+
+    /**
+     * How long a node holds a group message that came before one with a smaller seq (another
+     * node's, still on its way through the broker) before it writes it anyway; the device then sees
+     * the gap in seqs and catches up.
+     */
+    static final long ORDER_WAIT_MS = 250;
+
+    private final java.util.concurrent.atomic.AtomicBoolean checkScheduled = new java.util.concurrent.atomic.AtomicBoolean();
+
+    @jakarta.annotation.Resource
+    jakarta.enterprise.concurrent.ManagedScheduledExecutorService scheduler;
+
+    private void scheduleOverdueCheck() {
+        if (checkScheduled.compareAndSet(false, true)) {
+            try {
+                scheduler.schedule(this::writeOverdue, ORDER_WAIT_MS / 2, java.util.concurrent.TimeUnit.MILLISECONDS);
+            } catch (RuntimeException e) {
+                checkScheduled.set(false);
+                LOG.log(Level.FINE, "could not schedule the order check; the next early message tries again", e);
+            }
+        }
+    }
+
+    /** Writes what waited longer than {@link #ORDER_WAIT_MS} for a seq before it; checks again while any waits. */
+    void writeOverdue() {
+        checkScheduled.set(false);
+        long now = System.nanoTime();
+        long wait = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(ORDER_WAIT_MS);
+        boolean still = false;
+        for (Map.Entry<Long, GroupIndex.Group> e : index.waiting()) {
+            for (GroupForward.Push p : e.getValue().order.overdue(now, wait)) {
+                write(e.getKey(), e.getValue(), p);
+            }
+            still |= e.getValue().order.waiting();
+        }
+        if (still) {
+            scheduleOverdueCheck();
+        }
+    }
+
+    private void write(long groupId, GroupIndex.Group group, GroupForward.Push p) {
         if (group.epoch < p.memberEpoch()) {
-            refresh(p.groupId(), group, p.memberEpoch());
+            refresh(groupId, group, p.memberEpoch());
         }
         for (GroupIndex.Member m : group.members.values()) {
             if (m.connectionId().equals(p.fromConnection()) || !m.sees(p.seq()) || (m.muted() && !p.mentions(m.uid()))) {
@@ -277,7 +331,7 @@ public class GroupFanout {
                 }
                 long left = s.leftSeq() == null ? Long.MAX_VALUE : s.leftSeq();
                 if (left != m.leftSeq() || s.muted() != m.muted()) {
-                    index.add(groupId, new GroupIndex.Member(m.connectionId(), m.uid(), m.joinedSeq(), left, s.muted()));
+                    index.add(groupId, new GroupIndex.Member(m.connectionId(), m.uid(), m.joinedSeq(), left, s.muted()), 0);
                 }
             }
             group.epoch = Math.max(group.epoch, epoch);

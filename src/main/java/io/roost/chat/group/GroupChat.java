@@ -280,8 +280,8 @@ public class GroupChat {
         return store.message(groupId, seq).map(GroupChatWriter::fields);
     }
 
-    /** The groups the user is a member of now, with its state in each: a login's one read for the online index. */
-    public List<GroupMemberState> currentGroupsOf(long uid) {
+    /** The groups the user is a member of now, with its state in each and their last seqs: a login's one read for the online index. */
+    public List<OnlineGroup> currentGroupsOf(long uid) {
         return store.currentGroupsOf(uid);
     }
 

@@ -245,10 +245,11 @@ public class GroupChatStore {
         return Optional.ofNullable(members(groupId, List.of(uid)).get(uid));
     }
 
-    /** The groups the user is a member of now, with its state in each (one index range). */
-    public List<GroupMemberState> currentGroupsOf(long uid) {
-        return query("SELECT " + MEMBER_COLUMNS + " FROM group_chat_member m WHERE m.uid = ? AND m.left_seq IS NULL ORDER BY m.group_id",
-                GroupChatStore::member, uid);
+    /** The groups the user is a member of now, with its state in each and each group's last seq (one index range). */
+    public List<io.roost.chat.group.OnlineGroup> currentGroupsOf(long uid) {
+        return query("SELECT " + MEMBER_COLUMNS + ", g.last_seq FROM group_chat_member m JOIN group_chat g ON g.group_id = m.group_id"
+                + " WHERE m.uid = ? AND m.left_seq IS NULL ORDER BY m.group_id",
+                rs -> new io.roost.chat.group.OnlineGroup(member(rs), rs.getLong(8)), uid);
     }
 
     /** A member joined at {@code joinedSeq} (sees what comes after): a new stint, whatever it had before. */

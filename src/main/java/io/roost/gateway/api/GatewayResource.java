@@ -23,8 +23,17 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 public class GatewayResource {
 
     @Schema(name = "GatewayStats") // in the OpenAPI document: another API type has the same simple name
-    public record Stats(int connections, LoginQueue.Stats logins) {
+    public record Stats(int connections, LoginQueue.Stats logins,
+                        @Schema(description = "groups with a member connection here, in this node's online index") int indexedGroups,
+                        @Schema(description = "(group, connection) entries of this node's online index") int indexEntries) {
     }
+
+    @Schema(name = "GatewayGroupIndex", description = "This node's online index of one group: its members' connections here")
+    public record GroupIndexView(String group, int connections) {
+    }
+
+    @Inject
+    io.roost.gateway.GroupFanout groups;
 
     @Inject
     Connections connections;
@@ -38,6 +47,18 @@ public class GatewayResource {
             summary = "This node's logged-in device connections and login counters (attempts, batches, largest batch, queued)")
     @APIResponse(responseCode = "200", description = "The counters")
     public Stats stats() {
-        return new Stats(connections.count(), logins.stats());
+        int[] index = groups.indexSize();
+        return new Stats(connections.count(), logins.stats(), index[0], index[1]);
+    }
+
+    @GET
+    @Path("/groups/{group}")
+    @Operation(operationId = "getGatewayGroupIndex",
+            summary = "How many of this node's connections its online index holds for a group's current members (what a message to it is written to here)")
+    @APIResponse(responseCode = "200", description = "The count")
+    @APIResponse(responseCode = "400", description = "invalid-id")
+    public GroupIndexView group(@jakarta.ws.rs.PathParam("group") String group) {
+        long id = io.roost.platform.ids.Ids.parse(group);
+        return new GroupIndexView(Long.toString(id), groups.connectionsOf(id).size());
     }
 }

@@ -592,6 +592,11 @@ class GroupChatIT extends DeployedRoost {
             for (WsDevice d : leaving) {
                 assertFalse(GroupChats.pushedSeqs(d, g).contains(seq), "a device that logged out gets nothing");
             }
+            // the node's index holds exactly the sessions there are: the member's four devices and nothing of the four gone
+            Wait.until("the member's four sessions left (their closes are served after the sockets closed)", Duration.ofSeconds(20),
+                    () -> okJson(http().get("api/v1/presence/users/" + member.id(), Http.ADMIN)).getJsonArray("devices").size() == 4);
+            Wait.until("the online index holding exactly the four sessions", Duration.ofSeconds(20),
+                    () -> okJson(http().get("api/v1/gateway/groups/" + g, Http.ADMIN)).getInt("connections") == 4);
         } finally {
             devices.forEach(WsDevice::bye);
             pool.shutdownNow();
