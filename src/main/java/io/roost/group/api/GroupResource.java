@@ -102,12 +102,12 @@ public class GroupResource {
 
     @GET
     @Path("/{id}")
-    @Operation(operationId = "getGroup", summary = "A group you may see (public, or hidden and you are a member)")
+    @Operation(operationId = "getGroup", summary = "A group you may see (public; hidden: its members, admin, service)")
     @APIResponse(responseCode = "200", description = "The group")
     @APIResponse(responseCode = "400", description = "invalid-id")
     @APIResponse(responseCode = "404", description = "not-found: no such group (or it is hidden from you)")
     public GroupView get(@PathParam("id") String id, @Context SecurityContext sc) {
-        return GroupView.of(groups.visible(Caller.id(sc), Ids.parse(id)));
+        return GroupView.of(groups.visible(Caller.id(sc), Caller.actsForOthers(sc), Ids.parse(id)));
     }
 
     @PATCH
@@ -157,8 +157,8 @@ public class GroupResource {
     @APIResponse(responseCode = "202", description = "A join request was filed (approval group)",
             content = @Content(schema = @Schema(implementation = JoinResult.class)))
     @APIResponse(responseCode = "400", description = "invalid-id")
-    @APIResponse(responseCode = "403", description = "forbidden: by invitation only")
-    @APIResponse(responseCode = "404", description = "not-found: no such group (or it is hidden from you)")
+    @APIResponse(responseCode = "403", description = "forbidden: by invitation only (public groups)")
+    @APIResponse(responseCode = "404", description = "not-found: no such group (or it is hidden from you: hidden groups are joined by invitation)")
     @APIResponse(responseCode = "409", description = "already-member, group-dissolved")
     public Response join(@PathParam("id") String id, @Valid MessageBody b, @Context SecurityContext sc) {
         GroupService.JoinOutcome o = groups.requestJoin(Caller.id(sc), Ids.parse(id), b == null ? null : b.message());
