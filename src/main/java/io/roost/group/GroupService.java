@@ -280,6 +280,35 @@ public class GroupService {
         return store.members(groupId, uid - 1, 1).get(0);
     }
 
+    // ---- for GroupInviteLinks: the same lock, checks and records as every other change ----
+
+    /** The active group locked for a change only its admins (and owner) make; to a hidden group's outsider, an unknown id. */
+    Group lockForAdmins(long actor, long groupId) {
+        Group g = lockActive(groupId, actor);
+        requireRole(g, actor, Role.A);
+        return g;
+    }
+
+    /** The active group locked for someone an admin invited (the holder of an invite link), hidden or not. */
+    Group lockForInvitee(long groupId) {
+        return lockActive(groupId);
+    }
+
+    /** Makes an invitee a member with the group's default role, recorded and announced as every join is. */
+    void admitInvitee(Group g, long uid, String how) {
+        if (roleOf(g.id(), uid).isPresent()) {
+            throw ProblemException.conflict("already-member", "You are a member already.");
+        }
+        store.insertMember(g.id(), uid, defaultRole(g));
+        record(g.id(), uid, "joined", uid, how);
+        announceToChat(g, uid, "joined");
+    }
+
+    /** A change of the group's own (e.g. its invite links), in its audit log and events. */
+    void recordChange(long groupId, long actor, String type, Long target) {
+        record(groupId, actor, type, target, null);
+    }
+
     // ---- reads ----
 
     public Optional<Group> find(long id) {
