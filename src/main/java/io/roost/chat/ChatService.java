@@ -213,7 +213,8 @@ public class ChatService {
      * A page of the owner's timeline with {@code peer}, ascending by seq, deleted messages as
      * tombstones. {@code afterSeq}: the next messages after it ({@code next}: the last seq);
      * {@code beforeSeq} (or neither: the newest): the messages just before it ({@code next}: the
-     * first seq, to page further back).
+     * first seq, to page further back). 404 if there is no such conversation (no message was ever
+     * exchanged), as a read report or a sync of it answers.
      */
     public Page<ChatMessage> messages(long owner, long peer, Long afterSeq, Long beforeSeq, int limit) {
         Page.checkLimit(limit, MAX_LIMIT);
@@ -221,12 +222,26 @@ public class ChatService {
             throw ProblemException.badRequest("one-cursor", "Give after or before, not both.");
         }
         if (afterSeq != null) {
-            return Page.of(store.messagesAfter(owner, peer, afterSeq, limit + 1), limit, m -> m, m -> Long.toString(m.seq()));
+            return existing(owner, peer, Page.of(store.messagesAfter(owner, peer, afterSeq, limit + 1), limit, m -> m,
+                    m -> Long.toString(m.seq())));
         }
         List<ChatMessage> newestFirst = store.messagesBefore(owner, peer, beforeSeq == null ? Long.MAX_VALUE : beforeSeq, limit + 1);
         List<ChatMessage> items = new ArrayList<>(newestFirst.subList(0, Math.min(limit, newestFirst.size())));
         Collections.reverse(items);
-        return new Page<>(items, newestFirst.size() > limit ? Long.toString(items.get(0).seq()) : null);
+        return existing(owner, peer, new Page<>(items, newestFirst.size() > limit ? Long.toString(items.get(0).seq()) : null));
+    }
+
+    /** The page; an empty one only of a conversation there is (its row is asked only then). */
+    private Page<ChatMessage> existing(long owner, long peer, Page<ChatMessage> page) {
+        if (page.items().isEmpty() && store.conversation(owner, peer).isEmpty()) {
+            throw noConversation(peer);
+        }
+        return page;
+    }
+
+    /** What every read of a conversation that does not exist answers: messages, sync, a read report. */
+    static ProblemException noConversation(long peer) {
+        return ProblemException.notFound("No conversation with " + peer + ".");
     }
 
     /** Deletes one message from the owner's timeline only (a tombstone stays); 404 if there is none. */
@@ -293,12 +308,12 @@ public class ChatService {
     /**
      * A long-away device's catch-up of one conversation after the last seq it holds: the newest
      * {@code limit} messages after {@code afterSeq}, ascending, and a gap marker when they do not
-     * start right after it ({@link ChatSync#of}). The conversation's last seq is read first, so a
+     * start right after it ({@link ChatSync#of}); 404 if there is no such conversation. The conversation's last seq is read first, so a
      * message committed meanwhile can only add to the answer, never pass for a purged one.
      */
     public ChatSync sync(long owner, long peer, long afterSeq, int limit) {
         Page.checkLimit(limit, MAX_LIMIT);
-        long lastSeq = store.conversation(owner, peer).map(Conversation::lastSeq).orElse(0L);
+        long lastSeq = store.conversation(owner, peer).map(Conversation::lastSeq).orElseThrow(() -> noConversation(peer));
         return ChatSync.of(afterSeq, store.newestAfter(owner, peer, afterSeq, limit + 1), limit, lastSeq);
     }
 

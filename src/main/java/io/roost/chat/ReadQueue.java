@@ -89,7 +89,7 @@ public class ReadQueue {
         for (Pending p : batch) {
             ReadState state = answers.get(List.of(p.report.owner(), p.report.peer()));
             if (state == null) {
-                p.done.completeExceptionally(ProblemException.notFound("No conversation with " + p.report.peer() + "."));
+                p.done.completeExceptionally(ChatService.noConversation(p.report.peer()));
             } else {
                 p.done.complete(state);
             }

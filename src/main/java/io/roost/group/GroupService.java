@@ -21,6 +21,7 @@ import java.util.Collections;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * Groups and channels: the module's public face. Every change locks the group row
@@ -122,7 +123,7 @@ public class GroupService {
     }
 
     private Group dissolve(long actor, long groupId, boolean operator) {
-        Group g = lockActive(groupId);
+        Group g = operator ? lockActive(groupId) : lockActive(groupId, actor);
         if (!operator) {
             requireRole(g, actor, Role.O);
         }
@@ -134,7 +135,7 @@ public class GroupService {
 
     @Transactional
     public Group setInfo(long actor, long groupId, InfoChange c) {
-        Group g = lockActive(groupId);
+        Group g = lockActive(groupId, actor);
         requireRole(g, actor, c.visibility() != null ? Role.O : Role.A); // visibility is the owner's call
         store.updateInfo(groupId, c);
         record(groupId, actor, "info_changed", null, null);
@@ -144,7 +145,7 @@ public class GroupService {
     /** Admins kick W/R members; the owner kicks anyone but itself. */
     @Transactional
     public void kick(long actor, long groupId, long target) {
-        Group g = lockActive(groupId);
+        Group g = lockActive(groupId, actor);
         Role mine = requireRole(g, actor, Role.A);
         Role theirs = roleOf(groupId, target).orElseThrow(() -> ProblemException.notFound("User " + target + " is not a member."));
         if (!mine.atLeast(theirs) || mine == theirs) {
@@ -158,7 +159,7 @@ public class GroupService {
     /** Hidden groups: admins invite; public groups: any member. */
     @Transactional
     public Request invite(long actor, long groupId, long target, String message) {
-        Group g = lockActive(groupId);
+        Group g = lockActive(groupId, actor);
         requireRole(g, actor, g.visibility().equals("hidden") ? Role.A : Role.R);
         accounts.requireActiveUser(target);
         if (roleOf(groupId, target).isPresent()) {
@@ -173,7 +174,7 @@ public class GroupService {
     @Transactional
     public Request answerInvite(long uid, long requestId, boolean accept) {
         Request r = findRequest(requestId).filter(x -> x.uid() == uid && x.kind().equals("invite"))
-                .orElseThrow(() -> ProblemException.notFound("No invitation " + requestId + " for you"));
+                .orElseThrow(() -> unknownRequest(requestId)); // another's invitation: as if there were none
         Group g = lockActive(r.groupId());
         Request answered = answer(r, uid, accept, null);
         if (accept && roleOf(g.id(), uid).isEmpty()) {
@@ -187,7 +188,7 @@ public class GroupService {
     /** Open: a member at once. Approval: a request, sent to one or two online admins. */
     @Transactional
     public JoinOutcome requestJoin(long uid, long groupId, String message) {
-        Group g = lockActive(groupId);
+        Group g = lockActive(groupId, uid); // a hidden group is joined only by an invitation (or an invite link)
         if (roleOf(groupId, uid).isPresent()) {
             throw ProblemException.conflict("already-member", "You are a member already.");
         }
@@ -216,8 +217,8 @@ public class GroupService {
     @Transactional
     public Request answerJoin(long actor, long requestId, boolean accept, String note) {
         Request r = findRequest(requestId).filter(x -> x.kind().equals("join"))
-                .orElseThrow(() -> ProblemException.notFound("No join request " + requestId));
-        Group g = lockActive(r.groupId());
+                .orElseThrow(() -> unknownRequest(requestId));
+        Group g = lockActive(r.groupId(), actor, () -> unknownRequest(requestId)); // a hidden group's request: as if there were none
         requireRole(g, actor, Role.A);
         Request answered = answer(r, actor, accept, note);
         if (accept && roleOf(g.id(), r.uid()).isEmpty()) {
@@ -232,7 +233,7 @@ public class GroupService {
     /** The owner cannot quit (transfer or dissolve first); a chat group hears of it, a channel does not. */
     @Transactional
     public void quit(long uid, long groupId) {
-        Group g = lockActive(groupId);
+        Group g = lockActive(groupId, uid);
         Role role = roleOf(groupId, uid).orElseThrow(() -> ProblemException.notFound("You are not a member."));
         if (role == Role.O) {
             throw ProblemException.conflict("owner-cannot-quit", "Transfer the ownership or dissolve the group first.");
@@ -244,7 +245,7 @@ public class GroupService {
 
     @Transactional
     public void setAdmin(long actor, long groupId, long target, boolean admin) {
-        Group g = lockActive(groupId);
+        Group g = lockActive(groupId, actor);
         requireRole(g, actor, Role.O);
         Role theirs = roleOf(groupId, target).orElseThrow(() -> ProblemException.notFound("User " + target + " is not a member."));
         if (theirs == Role.O) {
@@ -268,7 +269,7 @@ public class GroupService {
     }
 
     private Group transferOwner(long actor, long groupId, long target, boolean operator) {
-        Group g = lockActive(groupId);
+        Group g = operator ? lockActive(groupId) : lockActive(groupId, actor);
         if (!operator) {
             requireRole(g, actor, Role.O); // so the actor is the owner
         }
@@ -286,7 +287,7 @@ public class GroupService {
 
     @Transactional
     public Member setMyInfo(long uid, long groupId, String nick, String avatarUrl) {
-        lockActive(groupId);
+        lockActive(groupId, uid);
         if (!store.updateMember(groupId, uid, nick, avatarUrl)) {
             throw ProblemException.notFound("You are not a member.");
         }
@@ -299,7 +300,7 @@ public class GroupService {
      */
     @Transactional
     public void mute(long actor, long groupId, long target, OffsetDateTime until, boolean mute) {
-        Group g = lockActive(groupId);
+        Group g = lockActive(groupId, actor);
         Role mine = requireRole(g, actor, Role.A);
         Role theirs = roleOf(groupId, target).orElseThrow(() -> ProblemException.notFound("User " + target + " is not a member."));
         if (!mine.atLeast(theirs) || mine == theirs) {
@@ -317,6 +318,35 @@ public class GroupService {
         return store.sendRights(groupId, uids);
     }
 
+    // ---- for GroupInviteLinks: the same lock, checks and records as every other change ----
+
+    /** The active group locked for a change only its admins (and owner) make; to a hidden group's outsider, an unknown id. */
+    Group lockForAdmins(long actor, long groupId) {
+        Group g = lockActive(groupId, actor);
+        requireRole(g, actor, Role.A);
+        return g;
+    }
+
+    /** The active group locked for someone an admin invited (the holder of an invite link), hidden or not. */
+    Group lockForInvitee(long groupId) {
+        return lockActive(groupId);
+    }
+
+    /** Makes an invitee a member with the group's default role, recorded and announced as every join is. */
+    void admitInvitee(Group g, long uid, String how) {
+        if (roleOf(g.id(), uid).isPresent()) {
+            throw ProblemException.conflict("already-member", "You are a member already.");
+        }
+        store.insertMember(g.id(), uid, defaultRole(g));
+        record(g.id(), uid, "joined", uid, how);
+        announceToChat(g, uid, "joined");
+    }
+
+    /** A change of the group's own (e.g. its invite links), in its audit log and events. */
+    void recordChange(long groupId, long actor, String type, Long target) {
+        record(groupId, actor, type, target, null);
+    }
+
     // ---- reads ----
 
     public Optional<Group> find(long id) {
@@ -325,11 +355,15 @@ public class GroupService {
 
     /** A group the caller may see: public ones, and hidden ones to their members. */
     public Group visible(long caller, long id) {
-        Group g = find(id).orElseThrow(() -> ProblemException.notFound("No group " + id));
-        if (g.visibility().equals("hidden") && roleOf(id, caller).isEmpty()) {
-            throw ProblemException.notFound("No group " + id);
-        }
-        return g;
+        return visible(caller, false, id);
+    }
+
+    /**
+     * A group the caller may see: public ones, and hidden ones to their members and to callers who
+     * act for others (admin, service); to anyone else a hidden group is an id that does not exist.
+     */
+    public Group visible(long caller, boolean actsForOthers, long id) {
+        return find(id).filter(g -> actsForOthers || !hiddenFrom(g, caller)).orElseThrow(() -> unknownGroup(id));
     }
 
     public Optional<Role> roleOf(long groupId, long uid) {
@@ -338,7 +372,7 @@ public class GroupService {
 
     /** A group's members with roles, for its members (or back ends acting for others), paged by uid. */
     public Page<MemberView> members(long caller, boolean actsForOthers, long groupId, Long after, int limit) {
-        visible(caller, groupId);
+        visible(caller, actsForOthers, groupId);
         if (roleOf(groupId, caller).isEmpty() && !actsForOthers) {
             throw ProblemException.forbidden("Only members see the member list.");
         }
@@ -362,7 +396,7 @@ public class GroupService {
     public Page<RequestView> pendingJoins(long actor, long groupId, String before, int limit) {
         int n = Page.checkLimit(limit, MAX_LIMIT);
         Long b = cursor(before);
-        Group g = find(groupId).orElseThrow(() -> ProblemException.notFound("No group " + groupId));
+        Group g = find(groupId).orElseThrow(() -> unknownGroup(groupId));
         requireRole(g, actor, Role.A);
         return Page.of(store.pendingJoins(groupId, b, n + 1), n, RequestView::of, RequestView::id);
     }
@@ -413,12 +447,42 @@ public class GroupService {
 
     // ---- internals ----
 
+    /** The group locked, whoever asks (operators; an invite link's holder): 404 if there is none, 409 if dissolved. */
     private Group lockActive(long groupId) {
-        Group g = store.lock(groupId).orElseThrow(() -> ProblemException.notFound("No group " + groupId));
+        return lockActive(groupId, null, () -> unknownGroup(groupId));
+    }
+
+    /** The group locked for {@code caller}: to a hidden group's outsider it is an unknown id, dissolved or not. */
+    private Group lockActive(long groupId, long caller) {
+        return lockActive(groupId, caller, () -> unknownGroup(groupId));
+    }
+
+    /**
+     * The group locked; {@code unknown} if there is none, or if it is hidden and {@code caller} (null:
+     * no one's to check) is not a member — checked under the lock, before anything else, so that
+     * the answer never tells an outsider a hidden group exists (not even that it is dissolved).
+     */
+    private Group lockActive(long groupId, Long caller, Supplier<ProblemException> unknown) {
+        Group g = store.lock(groupId).filter(x -> caller == null || !hiddenFrom(x, caller)).orElseThrow(unknown);
         if (!g.status().equals("ACTIVE")) {
             throw ProblemException.conflict("group-dissolved", "Group " + groupId + " is dissolved: its history is read-only.");
         }
         return g;
+    }
+
+    /** A hidden group {@code uid} has no role in: to them it does not exist. */
+    private boolean hiddenFrom(Group g, long uid) {
+        return g.visibility().equals("hidden") && roleOf(g.id(), uid).isEmpty();
+    }
+
+    /** What an id that names no group answers, to everyone a group is hidden from as well. */
+    private static ProblemException unknownGroup(long groupId) {
+        return ProblemException.notFound("No group " + groupId);
+    }
+
+    /** What an id that names no request answers, and a request the caller may not know of. */
+    private static ProblemException unknownRequest(long requestId) {
+        return ProblemException.notFound("No request " + requestId);
     }
 
     /** 403 unless the caller's role is at least {@code needed}; a non-member of a hidden group gets 404. */
@@ -426,7 +490,7 @@ public class GroupService {
         Optional<Role> role = roleOf(g.id(), uid);
         if (role.isEmpty()) {
             if (g.visibility().equals("hidden")) {
-                throw ProblemException.notFound("No group " + g.id());
+                throw unknownGroup(g.id());
             }
             throw ProblemException.forbidden("You are not a member of group " + g.id() + ".");
         }

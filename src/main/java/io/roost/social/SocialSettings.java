@@ -47,6 +47,11 @@ public class SocialSettings {
         return Mode.valueOf(mode.trim().toUpperCase(Locale.ROOT));
     }
 
+    /** The mode as clients read it ({@code follow} or {@code approval}): the hello answer and REST's social settings. */
+    public String modeName() {
+        return mode().name().toLowerCase(Locale.ROOT);
+    }
+
     /** Default: friends in approval mode, followers in follow mode. */
     public Audience presenceAudience() {
         return presenceAudience.filter(a -> !a.isBlank())

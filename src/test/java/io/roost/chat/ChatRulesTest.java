@@ -41,6 +41,15 @@ class ChatRulesTest {
         assertEquals("invalid-priority", problem(() -> ChatRules.checkPriority(-1)));
     }
 
+    /** docs/api.md: the limit counts the body object's compact JSON in UTF-8, {@code {"text":"…"}} and escapes included. */
+    @Test
+    void theBodyLimitCountsTheBodysJsonNotItsText() {
+        assertEquals(16, ChatRules.bytes(text("hello")), "{\"text\":\"hello\"}");
+        ChatRules.checkBody("text", text("x".repeat(89)), 100); // 11 bytes of JSON around 89 characters: exactly 100
+        assertEquals("body-too-large", problem(() -> ChatRules.checkBody("text", text("x".repeat(90)), 100)));
+        assertEquals(11 + 2 + 6 + 3 + 4, ChatRules.bytes(text("\"\u0001€\uD83D\uDE00")), "a quote escaped, a control character as \\u0001, UTF-8 of the rest");
+    }
+
     @Test
     void bodiesFitTheirTypeAndTheLimit() {
         ChatRules.checkBody("text", text("hi"), 100);

@@ -25,6 +25,28 @@ public final class Social {
                 "runs only in the follow-mode Failsafe execution (a server with ROOST_SOCIAL_MODE=follow), not in this one");
     }
 
+    /**
+     * The server tells a client its social mode before any trial: in the {@code hello} answer and
+     * in REST's social settings, the same word; and the other mode's follow or friend request is
+     * refused, so the word is the mode the server really runs.
+     */
+    public static void assertModeAnnounced(URL base, User user, String mode) throws Exception {
+        WsDevice device = WsDevice.connect(base);
+        try {
+            device.sendHello("web", "mode-" + user.id());
+            assertEquals(mode, device.expect("hello").getString("socialMode"));
+        } finally {
+            device.bye();
+        }
+        JsonObject settings = okJson(new Http(base).get("api/v1/social/settings", user.auth()));
+        assertEquals(mode, settings.getString("mode"), settings.toString());
+        assertEquals(3, settings.getInt("strangerMessageLimit"), "ROOST_SOCIAL_STRANGER_MESSAGE_LIMIT, the default");
+        var wrongMode = mode.equals("follow") ? new Http(base).post("api/v1/social/friend-requests", user.auth(), "{\"to\":\"1\"}")
+                : new Http(base).put("api/v1/social/following/1", user.auth(), "");
+        assertEquals(409, wrongMode.statusCode(), wrongMode.body());
+        assertEquals("urn:roost:problem:wrong-social-mode", Http.json(wrongMode).getString("type"));
+    }
+
     /** {@code from} asks {@code to} to be friends, with a message or none (null); the new pending request's id. */
     public static String ask(URL base, User from, User to, String message) {
         var r = new Http(base).post("api/v1/social/friend-requests", from.auth(), "{\"to\":\"" + to.id() + "\""

@@ -17,6 +17,7 @@ import io.roost.platform.problem.Unreachable;
 import io.roost.presence.session.DeviceSessions;
 import io.roost.presence.session.HeartbeatBuffer;
 import io.roost.presence.session.SessionSettings;
+import io.roost.social.SocialSettings;
 import io.undertow.websockets.jsr.UndertowSession;
 import jakarta.enterprise.context.Dependent;
 import jakarta.enterprise.inject.spi.CDI;
@@ -121,6 +122,9 @@ public class DeviceEndpoint {
 
         @Inject
         ChatSettings chatSettings;
+
+        @Inject
+        SocialSettings socialSettings;
 
         @Inject
         @ConfigProperty(name = "roost.gateway.redirect-url")
@@ -300,7 +304,8 @@ public class DeviceEndpoint {
         deviceId = device;
         stage = Stage.HELLO;
         var answer = Frames.frame("hello").add("serverVersion", Frames.SERVER_VERSION).add("protocolVersion", Frames.VERSION)
-                .add("heartbeatIntervalSeconds", gw.settings.heartbeatInterval().toSeconds());
+                .add("heartbeatIntervalSeconds", gw.settings.heartbeatInterval().toSeconds())
+                .add("socialMode", gw.socialSettings.modeName());
         // The server may send the device to another node (load balancing); it reconnects there.
         gw.redirectUrl.filter(u -> !u.isBlank()).ifPresent(u -> answer.add("redirect", u));
         send(Frames.text(answer));

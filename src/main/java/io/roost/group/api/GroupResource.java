@@ -1,6 +1,8 @@
 package io.roost.group.api;
 
+import io.roost.group.GroupInviteLinks;
 import io.roost.group.GroupService;
+import io.roost.group.InviteLinkView;
 import io.roost.group.GroupView;
 import io.roost.group.MemberView;
 import io.roost.group.RequestView;
@@ -12,6 +14,8 @@ import io.roost.platform.security.Roles;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.inject.Inject;
 import jakarta.validation.Valid;
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
@@ -31,6 +35,7 @@ import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.SecurityContext;
+import java.time.Duration;
 import java.util.List;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
@@ -80,8 +85,17 @@ public class GroupResource {
     public record MuteBody(@Schema(description = "muted until this time; absent: for good") java.time.OffsetDateTime until) {
     }
 
+    public record InviteLinkBody(@Min(60) @Max(2_592_000) Long ttlSeconds) {
+    }
+
+    public record InviteTokenBody(@NotBlank @Size(max = 100) String token) {
+    }
+
     @Inject
     GroupService groups;
+
+    @Inject
+    GroupInviteLinks links;
 
     @POST
     @Operation(operationId = "createGroup", summary = "Create a chat group or a channel; the creator is its owner (O)")
@@ -105,12 +119,12 @@ public class GroupResource {
 
     @GET
     @Path("/{id}")
-    @Operation(operationId = "getGroup", summary = "A group you may see (public, or hidden and you are a member)")
+    @Operation(operationId = "getGroup", summary = "A group you may see (public; hidden: its members, admin, service)")
     @APIResponse(responseCode = "200", description = "The group")
     @APIResponse(responseCode = "400", description = "invalid-id")
     @APIResponse(responseCode = "404", description = "not-found: no such group (or it is hidden from you)")
     public GroupView get(@PathParam("id") String id, @Context SecurityContext sc) {
-        return GroupView.of(groups.visible(Caller.id(sc), Ids.parse(id)));
+        return GroupView.of(groups.visible(Caller.id(sc), Caller.actsForOthers(sc), Ids.parse(id)));
     }
 
     @PATCH
@@ -160,8 +174,8 @@ public class GroupResource {
     @APIResponse(responseCode = "202", description = "A join request was filed (approval group)",
             content = @Content(schema = @Schema(implementation = JoinResult.class)))
     @APIResponse(responseCode = "400", description = "invalid-id")
-    @APIResponse(responseCode = "403", description = "forbidden: by invitation only")
-    @APIResponse(responseCode = "404", description = "not-found: no such group (or it is hidden from you)")
+    @APIResponse(responseCode = "403", description = "forbidden: by invitation only (public groups)")
+    @APIResponse(responseCode = "404", description = "not-found: no such group (or it is hidden from you: hidden groups are joined by invitation)")
     @APIResponse(responseCode = "409", description = "already-member, group-dissolved")
     public Response join(@PathParam("id") String id, @Valid MessageBody b, @Context SecurityContext sc) {
         GroupService.JoinOutcome o = groups.requestJoin(Caller.id(sc), Ids.parse(id), b == null ? null : b.message());
@@ -208,6 +222,47 @@ public class GroupResource {
     @APIResponse(responseCode = "409", description = "already-member, group-dissolved")
     public Response invite(@PathParam("id") String id, @NotNull @Valid InviteBody b, @Context SecurityContext sc) {
         return Response.status(201).entity(RequestView.of(groups.invite(Caller.id(sc), Ids.parse(id), Ids.parse(b.uid()), b.message()))).build();
+    }
+
+    @POST
+    @Path("/{id}/invite-links")
+    @Operation(operationId = "createGroupInviteLink",
+            summary = "An invite link (admins): its token admits whoever holds it, until it expires (ttlSeconds, 60 to 30 days, default 7 days) or is revoked")
+    @APIResponse(responseCode = "201", description = "The link, with its token (shown this once: only its hash is stored)",
+            content = @Content(schema = @Schema(implementation = InviteLinkView.class)))
+    @APIResponse(responseCode = "400", description = "invalid-id, validation-failed")
+    @APIResponse(responseCode = "403", description = "forbidden: group admins only")
+    @APIResponse(responseCode = "404", description = "not-found: no such group (or it is hidden from you)")
+    @APIResponse(responseCode = "409", description = "group-dissolved")
+    public Response createInviteLink(@PathParam("id") String id, @Valid InviteLinkBody b, @Context SecurityContext sc) {
+        Duration ttl = b == null || b.ttlSeconds() == null ? GroupInviteLinks.DEFAULT_TTL : Duration.ofSeconds(b.ttlSeconds());
+        return Response.status(201).entity(links.create(Caller.id(sc), Ids.parse(id), ttl)).build();
+    }
+
+    @DELETE
+    @Path("/{id}/invite-links/{linkId}")
+    @Operation(operationId = "revokeGroupInviteLink", summary = "Revoke an invite link (admins); again: nothing changes")
+    @APIResponse(responseCode = "204", description = "Revoked")
+    @APIResponse(responseCode = "400", description = "invalid-id")
+    @APIResponse(responseCode = "403", description = "forbidden: group admins only")
+    @APIResponse(responseCode = "404", description = "not-found: no such group (or it is hidden from you), or no such link in it")
+    @APIResponse(responseCode = "409", description = "group-dissolved")
+    public Response revokeInviteLink(@PathParam("id") String id, @PathParam("linkId") String linkId, @Context SecurityContext sc) {
+        links.revoke(Caller.id(sc), Ids.parse(id), Ids.parse(linkId));
+        return Response.noContent().build();
+    }
+
+    @POST
+    @Path("/join-by-link")
+    @Operation(operationId = "joinGroupByLink",
+            summary = "Join the group of an invite link at once (any join policy, hidden groups too)")
+    @APIResponse(responseCode = "200", description = "A member now: the group",
+            content = @Content(schema = @Schema(implementation = GroupView.class)))
+    @APIResponse(responseCode = "400", description = "validation-failed")
+    @APIResponse(responseCode = "404", description = "not-found: the token is unknown, expired or revoked")
+    @APIResponse(responseCode = "409", description = "already-member, group-dissolved")
+    public GroupView joinByLink(@NotNull @Valid InviteTokenBody b, @Context SecurityContext sc) {
+        return GroupView.of(links.join(Caller.id(sc), b.token()));
     }
 
     @DELETE

@@ -60,11 +60,28 @@ public class SocialResource {
     public record RequestResult(FriendRequestView request, boolean friends) {
     }
 
+    /** How this deployment runs the social graph: what a client needs to know before it follows or asks. */
+    public record SocialSettingsView(
+            @Schema(description = "follow (follow without consent) or approval (friend requests); the other mode's operations answer 409 wrong-social-mode")
+            String mode,
+            @Schema(description = "follow mode: messages a user the recipient does not follow may send first")
+            int strangerMessageLimit) {
+    }
+
     @Inject
     SocialGraph graph;
 
     @Inject
     SocialSettings settings;
+
+    @GET
+    @Path("/settings")
+    @Operation(operationId = "socialSettings", summary = "The social mode of this deployment (follow or approval)")
+    @APIResponse(responseCode = "200", description = "The settings",
+            content = @Content(schema = @Schema(implementation = SocialSettingsView.class)))
+    public SocialSettingsView settings() {
+        return new SocialSettingsView(settings.modeName(), settings.strangerMessageLimit());
+    }
 
     @PUT
     @Path("/following/{uid}")

@@ -457,4 +457,37 @@ class ChatApiIT extends DeployedRoost {
             aDevice.bye();
         }
     }
+
+    @Test
+    void aConversationThatDoesNotExistIsNotFoundToEveryReadOfIt() throws Exception {
+        Chats chats = chats();
+        User a = chats.user();
+        User b = chats.user();
+        String conversation = "api/v1/chat/users/me/conversations/" + b.id();
+        for (HttpResponse<String> r : List.of(http().get(conversation + "/messages", a.auth()),
+                http().get(conversation + "/messages?after=0", a.auth()), http().get(conversation + "/sync?after=0", a.auth()),
+                http().post(conversation + "/read", a.auth(), "{\"readSeq\":1}"))) {
+            assertProblem(r, 404, "not-found");
+            assertEquals("No conversation with " + b.id() + ".", json(r).getString("detail"), r.uri().toString());
+        }
+        WsDevice aDevice = WsDevice.login(baseUrl, a.token(), "web", "w");
+        try {
+            for (String op : List.of("\"op\":\"messages\"", "\"op\":\"sync\",\"after\":0", "\"op\":\"read\",\"readSeq\":1")) {
+                JsonObject ret = aDevice.op("chatOp", op + ",\"peer\":\"" + b.id() + "\"");
+                assertEquals("not-found", ret.getString("code", ret.toString()), op);
+            }
+            // one message makes the conversation, on both sides; an empty page of it is no error
+            chats.sendText(b, a, "hi");
+            for (User owner : List.of(a, b)) {
+                User peer = owner == a ? b : a;
+                assertEquals(0, chats.messages(owner, peer, "?after=1").getJsonArray("items").size());
+                JsonObject sync = Http.okJson(http().get("api/v1/chat/users/me/conversations/" + peer.id() + "/sync?after=1", owner.auth()));
+                assertEquals(1, sync.getInt("lastSeq"), sync.toString());
+                assertEquals(0, sync.getJsonArray("items").size());
+            }
+            assertEquals("ok", aDevice.op("chatOp", "\"op\":\"messages\",\"peer\":\"" + b.id() + "\",\"after\":1").getString("result"));
+        } finally {
+            aDevice.bye();
+        }
+    }
 }

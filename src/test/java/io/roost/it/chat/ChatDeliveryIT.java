@@ -784,4 +784,40 @@ class ChatDeliveryIT extends DeployedRoost {
             }
         }
     }
+
+    /**
+     * docs/protocol.md, "What an acknowledgement moves": the sender's other devices acknowledge the
+     * sender's own message, which moves the sender's delivered cursor (the peer hears of it), never
+     * the sender's view of the peer's: only a recipient's device makes the message delivered. The
+     * recipient is offline until then, so no acknowledgement deadline runs for it.
+     */
+    @Test
+    void theSendersOtherDevicesAcknowledgementsNeverMakeItsMessageDelivered() throws Exception {
+        Chats chats = chats();
+        User a = chats.roaming();
+        User b = chats.roaming();
+        WsDevice bPhone = WsDevice.login(baseUrl, b.token(), "android", "b-phone");
+        WsDevice bDesk = WsDevice.login(baseUrl, b.token(), "desktop", "b-desk");
+        try {
+            assertEquals("ok", bPhone.op("chatOp", Chats.textSend(a, "one")).getString("result"));
+            chatMsg(bDesk, 1); // b's desk is pushed b's own message and acknowledges it
+            Wait.until("b's desk's acknowledgement is stored", DELIVERED_HOLD.plusSeconds(5),
+                    () -> chats.existingConversation(a, b).getInt("peerDeliveredSeq") == 1);
+            JsonObject ofB = chats.existingConversation(b, a);
+            assertEquals(1, ofB.getInt("deliveredSeq"), "b's devices hold 1: " + ofB);
+            assertEquals(0, ofB.getInt("peerDeliveredSeq"), "b's own desk did not deliver it to a: " + ofB);
+
+            WsDevice aPhone = WsDevice.login(baseUrl, a.token(), "android", "a-phone");
+            try {
+                aPhone.ack(b.id(), 1); // a caught up (nothing was pushed to this device) and holds 1
+                Wait.until("a's acknowledgement makes b's message delivered", DELIVERED_HOLD.plusSeconds(5),
+                        () -> chats.existingConversation(b, a).getInt("peerDeliveredSeq") == 1);
+            } finally {
+                aPhone.bye();
+            }
+        } finally {
+            bPhone.bye();
+            bDesk.bye();
+        }
+    }
 }

@@ -51,12 +51,12 @@ final class ChatFrameOracle {
             return "no such op";
         }
         return switch (op.getString()) {
-            case "send" -> first(peer(f, true), sendId(f), typeAndBody(f), quote(f), priority(f));
+            case "send" -> first(peer(f), sendId(f), typeAndBody(f), quote(f), priority(f));
             case "conversations" -> first(cursor(f, "since"), limit(f));
-            case "messages" -> first(peer(f, false), cursor(f, "after"), cursor(f, "before"), oneCursor(f), limit(f));
-            case "sync" -> first(peer(f, false), cursor(f, "after"), limit(f));
-            case "delete", "recall" -> first(peer(f, true), msgSeq(f));
-            default -> first(peer(f, true), readSeq(f)); // read: not-found when there is no such conversation
+            case "messages" -> first(peer(f), cursor(f, "after"), cursor(f, "before"), oneCursor(f), limit(f));
+            case "sync" -> first(peer(f), cursor(f, "after"), limit(f));
+            case "delete", "recall" -> first(peer(f), msgSeq(f));
+            default -> first(peer(f), readSeq(f)); // read: not-found when there is no such conversation, as every op on it
         };
     }
 
@@ -75,15 +75,15 @@ final class ChatFrameOracle {
     }
 
     /**
-     * The peer: an id string. {@code existing}: the op names this conversation's peer or fails
-     * (a send to nobody or to oneself, a read report, delete or recall in a conversation that
-     * does not exist), unlike a read of a conversation's pages, which may answer an empty one.
+     * The peer: an id string, and this conversation's peer, or the op fails (a send to nobody or
+     * to oneself; a read of pages, a sync, a read report, a delete or recall in a conversation
+     * that does not exist).
      */
-    private String peer(JsonObject f, boolean existing) {
+    private String peer(JsonObject f) {
         if (!(f.get("peer") instanceof JsonString p) || !DIGITS.matcher(p.getString()).matches()) {
             return "peer is not an id string";
         }
-        if (!existing || p.getString().equals(peer)) {
+        if (p.getString().equals(peer)) {
             return null;
         }
         // every account id is a snowflake taken as the account was created: another number is nobody the user talks to

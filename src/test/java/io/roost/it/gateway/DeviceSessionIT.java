@@ -337,6 +337,37 @@ class DeviceSessionIT extends DeployedRoost {
         assertEquals(1009, d.closeCode());
     }
 
+    /** docs/protocol.md's frame limit with the suite's (default) ROOST_CHAT_MAX_BODY_BYTES: 16,384 + 2,048 UTF-16 code units. */
+    static final int FRAME_LIMIT = 18_432;
+
+    /** A hello of exactly {@code length} UTF-16 code units, padded with {@code pad} (one or two units). */
+    static String helloOfLength(int length, String pad) {
+        String start = "{\"v\":1,\"type\":\"hello\",\"deviceId\":\"limit\",\"deviceType\":\"web\",\"pad\":\"";
+        int room = length - start.length() - 2;
+        String padded = start + pad.repeat(room / pad.length()) + "x".repeat(room % pad.length()) + "\"}";
+        assertEquals(length, padded.length());
+        return padded;
+    }
+
+    @Test
+    void theFrameLimitIsTheLargestBodyAndTwoKilobytesInUtf16CodeUnits() throws Exception {
+        WsDevice atLimit = connect();
+        atLimit.send(helloOfLength(FRAME_LIMIT, "x"));
+        assertEquals(1, atLimit.expect("hello").getInt("protocolVersion"), "a frame of the limit is read and answered");
+        atLimit.bye();
+        // one unit more is refused; an emoji is two units (a surrogate pair): far fewer characters than the limit, refused too
+        String emoji = "\uD83D\uDE00";
+        assertTrue(helloOfLength(FRAME_LIMIT + 1, emoji).codePointCount(0, FRAME_LIMIT + 1) < FRAME_LIMIT - 9_000);
+        for (String pad : List.of("x", emoji)) {
+            WsDevice over = connect();
+            over.send(helloOfLength(FRAME_LIMIT + 1, pad));
+            JsonObject error = over.expect("error");
+            assertEquals("frame-too-large", error.getString("code"));
+            assertEquals("A frame has at most " + FRAME_LIMIT + " characters.", error.getString("message"));
+            assertEquals(1009, over.closeCode());
+        }
+    }
+
     /**
      * A login that waits for the database holds a worker thread, not its connection's IO thread.
      * With the route table locked, 16 logins wait for their commit (more than the node's IO

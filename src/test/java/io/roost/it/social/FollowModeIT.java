@@ -33,6 +33,11 @@ class FollowModeIT extends DeployedRoost {
     }
 
     @Test
+    void theServerSaysItRunsFollowMode() throws Exception {
+        Social.assertModeAnnounced(baseUrl, user(), "follow");
+    }
+
+    @Test
     void followWithoutConsentAndMutualFollowsAreFriends() throws Exception {
         User ann = user();
         User ben = user();

@@ -34,6 +34,11 @@ class SocialApiIT extends DeployedRoost {
     }
 
     @Test
+    void theServerSaysItRunsApprovalMode() throws Exception {
+        Social.assertModeAnnounced(baseUrl, user(), "approval");
+    }
+
+    @Test
     void aRequestIsSeenByBothSidesAndAcceptingMakesFriends() throws Exception {
         User alice = user();
         User bob = user();
