@@ -33,7 +33,7 @@ public class ChatService {
     public static final String EVENTS_TOPIC = "roost-chat-events";
 
     /** How long a synchronous send or read report waits for its batch's commit. */
-    static final long WAIT_SECONDS = 30;
+    public static final long WAIT_SECONDS = 30;
 
     /** The most items a page holds. */
     public static final int MAX_LIMIT = 100;
@@ -75,8 +75,11 @@ public class ChatService {
         return await(sendAsync(c), "The message was not stored within " + WAIT_SECONDS + " s; send it again (same sendId).");
     }
 
-    /** Waits for a queued operation's commit; its refusal or failure is thrown as it is. */
-    private static <T> T await(CompletableFuture<T> done, String timedOut) {
+    /**
+     * Waits for a queued operation's commit (a send, a read report; one-to-one or group), at most
+     * {@link #WAIT_SECONDS}; its refusal or failure is thrown as it is, a timeout as 503.
+     */
+    public static <T> T await(CompletableFuture<T> done, String timedOut) {
         try {
             return done.get(WAIT_SECONDS, TimeUnit.SECONDS);
         } catch (InterruptedException e) {

@@ -23,9 +23,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 /**
  * Group chat by read diffusion, its public face. A send is checked first (sendId, type, body,
@@ -43,7 +40,7 @@ public class GroupChat {
     public static final int MAX_LIMIT = 100;
     /** The most members one message mentions by name. */
     public static final int MAX_MENTIONS = 100;
-    static final long WAIT_SECONDS = 30;
+    static final long WAIT_SECONDS = io.roost.chat.ChatService.WAIT_SECONDS;
 
     @Inject
     GroupChatStore store;
@@ -71,7 +68,8 @@ public class GroupChat {
     // ---- sends ----
 
     public Sent send(GroupSendCommand c) {
-        return await(sendAsync(c, null));
+        return io.roost.chat.ChatService.await(sendAsync(c, null),
+                "The message was not stored within " + WAIT_SECONDS + " s; send it again (same sendId).");
     }
 
     /**
@@ -110,23 +108,6 @@ public class GroupChat {
             return MessageDigest.getInstance("SHA-256").digest(canonical.getBytes(StandardCharsets.UTF_8));
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
-        }
-    }
-
-    private static <T> T await(CompletableFuture<T> done) {
-        try {
-            return done.get(WAIT_SECONDS, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while waiting for a commit", e);
-        } catch (TimeoutException e) {
-            throw new ProblemException(503, "service-unavailable", "Service Unavailable",
-                    "The message was not stored within " + WAIT_SECONDS + " s; send it again (same sendId).");
-        } catch (ExecutionException e) {
-            if (e.getCause() instanceof RuntimeException r) {
-                throw r;
-            }
-            throw new IllegalStateException(e.getCause());
         }
     }
 
