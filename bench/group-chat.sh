@@ -53,16 +53,30 @@ HZ=$(getconf CLK_TCK)
 ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
 mkdir -p "$(dirname "$ROOST_DATA_DIR")"
 if [[ ${ROOST_SKIP_BUILD:-} != 1 ]]; then
+  # the server, WildFly, and the load generators (src/bench/java is compiled with the tests, into target/test-classes)
   ./mvnw -q package -DskipTests > "$ROOST_DATA_DIR.build.log" 2>&1 || { cat "$ROOST_DATA_DIR.build.log"; exit 1; }
 fi
 export ROOST_SKIP_BUILD=1
+[[ -f target/devservices.classpath && -d target/classes ]] || { echo "target/ holds no build: run without ROOST_SKIP_BUILD=1" >&2; exit 1; }
 CP="target/test-classes:target/classes:$(cat target/devservices.classpath)"
+# With ROOST_SKIP_BUILD=1 the server is what target/ holds, but a load generator edited since is
+# recompiled here (javac, as Maven would: release 17, into target/test-classes), not run stale.
+for f in src/bench/java/io/roost/bench/*.java; do
+  c=target/test-classes/io/roost/bench/$(basename "$f" .java).class
+  if [[ ! -f $c || $f -nt $c ]]; then
+    echo "== compiling src/bench/java ($f is newer than its class)" >&2
+    javac -nowarn -encoding UTF-8 --release 17 -d target/test-classes -cp "$CP" src/bench/java/io/roost/bench/*.java >&2
+    break
+  fi
+done
 OUT=$ROOST_DATA_DIR.out
 PIDS_TO_STOP=()
 ROOST_LAUNCHER=
+ROOST_FROZEN=()
 cleanup() {
   local p
   for p in "${PIDS_TO_STOP[@]}"; do kill "$p" 2>/dev/null || true; done
+  ((${#ROOST_FROZEN[@]} == 0)) || kill -CONT "${ROOST_FROZEN[@]}" 2>/dev/null || true
   if [[ -n $ROOST_LAUNCHER ]]; then bin/roost stop >/dev/null 2>&1 || true; fi
 }
 trap cleanup EXIT
@@ -252,6 +266,7 @@ modules:
       mam: true
       public: false
       members_by_default: true
+      max_users: 200000
   mod_register:
     ip_access: all
     access: register
@@ -311,6 +326,13 @@ EOT
 }
 EJ_BLOCKS=""
 IFS=, read -ra PEERS <<< "$PEER"
+# Roost's two WildFly nodes are frozen (SIGSTOP) while ejabberd runs, so that their idle CPU (timers,
+# heartbeats, broker polls) is not ejabberd's box; PostgreSQL, which --peer=ejabberd-sql uses, and the
+# dev services go on. They are thawed (SIGCONT) before bin/roost stop.
+if [[ " ${PEERS[*]} " != " none " ]]; then
+  ROOST_FROZEN=("$N0" "$N1")
+  kill -STOP "${ROOST_FROZEN[@]}"
+fi
 for p in "${PEERS[@]}"; do
   case $p in
     ejabberd) EJ_BLOCKS+="$(run_ejabberd_muc mnesia)"$'\n' ;;
@@ -319,6 +341,8 @@ for p in "${PEERS[@]}"; do
     *) echo "unknown peer $p" >&2 ;;
   esac
 done
+((${#ROOST_FROZEN[@]} == 0)) || kill -CONT "${ROOST_FROZEN[@]}"
+ROOST_FROZEN=()
 bin/roost stop >/dev/null 2>&1 || true
 ROOST_LAUNCHER=
 

@@ -55,6 +55,7 @@ public final class XmppGroupBench {
     static long duplicates;
     static long outOfOrder;
     static long presences;
+    static long joinsRefused;
     static long skipped;
     static long unexpectedCloses;
     static boolean closing;
@@ -226,7 +227,7 @@ public final class XmppGroupBench {
             names[i] = "gx" + run + "u" + i;
         }
         long t0 = System.nanoTime();
-        inTurn(nUsers, 100, (k, next) -> {
+        inTurn("registrations", nUsers, 100, (k, next) -> {
             XConn c = open();
             c.register = names[k];
             c.done = next;
@@ -300,7 +301,7 @@ public final class XmppGroupBench {
         // 3. Devices log in
         t0 = System.nanoTime();
         long[] failed = {0};
-        inTurn(devs.length, 100, (k, nx) -> {
+        inTurn("logins", devs.length, 100, (k, nx) -> {
             XDev d = devs[k];
             d.onReady = nx;
             d.conn = open();
@@ -320,7 +321,7 @@ public final class XmppGroupBench {
         // 4. Each owner creates its room (instant, persistent, archived), affiliates every member; then
         // the online members join it with no history
         t0 = System.nanoTime();
-        inTurn(rooms.size(), 20, (k, nx) -> {
+        inTurn("rooms", rooms.size(), 20, (k, nx) -> {
             Room r = rooms.get(k);
             XDev owner = devOfUser[r.members[0]];
             r.onReady = nx;
@@ -348,15 +349,18 @@ public final class XmppGroupBench {
                 }
             }
         }
-        inTurn(joins.size(), 50, (k, nx) -> {
+        inTurn("joins", joins.size(), 50, (k, nx) -> {
             Seat s = joins.get(k)[0];
             XDev d = joiners.get(k);
             s.onPresent = nx;
             joinRoom(d, s.room);
             return d.conn;
         });
-        System.out.printf("joined: %d occupants in %.1f s, %d presences received (errors %s)%n", joins.size(), (System.nanoTime() - t0) / 1e9,
-                onLoop(() -> presences), ERRORS);
+        System.out.printf("joined: %d occupants in %.1f s, %d presences received (errors %s)%n", joins.size() - onLoop(() -> joinsRefused),
+                (System.nanoTime() - t0) / 1e9, onLoop(() -> presences), ERRORS);
+        if (onLoop(() -> joinsRefused) > 0) {
+            throw new IllegalStateException(joinsRefused + " joins refused");
+        }
 
         // 5. Phases
         double[] mixedRates = {rateBig, rateSmall, rateChannel};
@@ -533,7 +537,7 @@ public final class XmppGroupBench {
         XConn open(int k, Runnable next);
     }
 
-    static void inTurn(int n, int inFlightMax, Opener opener) throws Exception {
+    static void inTurn(String what, int n, int inFlightMax, Opener opener) throws Exception {
         CompletableFuture<Void> all = new CompletableFuture<>();
         if (n == 0) {
             return;
@@ -562,7 +566,28 @@ public final class XmppGroupBench {
                 step[0].run();
             }
         });
-        all.get(30, TimeUnit.MINUTES);
+        // progress every 10 s, and a stall (nothing done for 120 s) ends the run with what the server said
+        long t0 = System.nanoTime();
+        int lastDone = -1;
+        long lastProgress = t0;
+        while (true) {
+            try {
+                all.get(10, TimeUnit.SECONDS);
+                return;
+            } catch (java.util.concurrent.TimeoutException e) {
+                int d = onLoop(() -> done[0]);
+                long now = System.nanoTime();
+                if (d != lastDone) {
+                    lastDone = d;
+                    lastProgress = now;
+                }
+                String errors = onLoop(() -> ERRORS.total() + (ERRORS.m.isEmpty() ? "" : ", first: " + ERRORS.m.keySet().iterator().next()));
+                System.out.printf("progress: %s %d of %d after %.0f s (errors %s)%n", what, d, n, (now - t0) / 1e9, errors);
+                if (now - lastProgress > 120_000_000_000L || now - t0 > 30 * 60_000_000_000L) {
+                    throw new IllegalStateException(what + " stalled at " + d + " of " + n + "; errors " + onLoop(ERRORS::toString));
+                }
+            }
+        }
     }
 
     static final String STREAM = "<?xml version='1.0'?><stream:stream to='" + HOST
@@ -656,7 +681,20 @@ public final class XmppGroupBench {
         if (e.startsWith("<presence")) {
             presences++;
             if (r != null && e.contains("type='error'")) {
-                ERRORS.add("presence-error: " + e.substring(0, Math.min(300, e.length())));
+                // a refused join (a full room answers <resource-constraint/>): counted, and the joins go on,
+                // so that the run ends with the server's answer instead of waiting for a self-presence
+                int at = e.indexOf("<error");
+                ERRORS.add("presence-error: " + (at < 0 ? e.substring(0, Math.min(300, e.length())) : e.substring(at, Math.min(at + 300, e.length()))));
+                Seat s = d.seat(r);
+                if (s != null && !s.present) {
+                    joinsRefused++;
+                    Runnable run = s.onPresent;
+                    s.onPresent = null;
+                    if (run != null) {
+                        run.run();
+                    }
+                }
+                return;
             }
             if (r != null && (e.contains("code='110'") || e.contains("code=\"110\""))) {
                 Seat s = d.seat(r);
