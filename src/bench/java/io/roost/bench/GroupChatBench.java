@@ -61,6 +61,8 @@ public final class GroupChatBench {
 
     static String url;
     static LeanWebSockets client;
+    /** A device acknowledges a group's pushes at most this often, cumulatively (0: each push at once). */
+    static long ackDelayNs;
     static InetSocketAddress node0;
     static Random rnd;
     static User[] users;
@@ -167,6 +169,8 @@ public final class GroupChatBench {
         long contiguous;
         long lastPushed;
         long ackedUpTo;
+        /** The highest seq pushed and not acknowledged yet, while an acknowledgement waits ({@link #ackDelayNs}). */
+        long ackDue;
 
         DG(G g) {
             this.g = g;
@@ -328,11 +332,28 @@ public final class GroupChatBench {
                     g.lastPush[(int) seq] = Math.max(g.lastPush[(int) seq], now);
                 }
             }
-            if (seq > d.ackedUpTo) {
-                d.ackedUpTo = seq;
-                acksSent++;
-                client.send(conn, "{\"v\":1,\"type\":\"chatAck\",\"group\":\"" + g.id + "\",\"seq\":" + seq + "}");
+            if (seq > d.ackedUpTo && ackDelayNs == 0) {
+                ack(d, seq);
+            } else if (seq > Math.max(d.ackedUpTo, d.ackDue)) {
+                // acknowledgements are cumulative: one for the highest seq held, at most every ack delay
+                boolean scheduled = d.ackDue > 0;
+                d.ackDue = seq;
+                if (!scheduled) {
+                    LeanWebSockets.Conn at = conn;
+                    client.schedule(now + ackDelayNs, () -> {
+                        if (conn == at && !at.closed && d.ackDue > d.ackedUpTo) {
+                            ack(d, d.ackDue);
+                        }
+                        d.ackDue = 0;
+                    });
+                }
             }
+        }
+
+        void ack(DG d, long seq) {
+            d.ackedUpTo = seq;
+            acksSent++;
+            client.send(conn, "{\"v\":1,\"type\":\"chatAck\",\"group\":\"" + d.g.id + "\",\"seq\":" + seq + "}");
         }
 
         void hold(DG d, long seq) {
@@ -533,6 +554,7 @@ public final class GroupChatBench {
         int lateJoiners = Integer.parseInt(o.getOrDefault("late-joiners", String.valueOf(scaled(20, scale, 3))));
         int settle = Integer.parseInt(o.getOrDefault("settle", "45"));
         maxInFlight = Integer.parseInt(o.getOrDefault("max-in-flight", "2000"));
+        ackDelayNs = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(Long.parseLong(o.getOrDefault("ack-delay-ms", "100")));
         long seed = o.containsKey("seed") ? Long.parseLong(o.get("seed")) : System.nanoTime() % 1_000_000_007L;
         String dbUrl = o.get("db-url");
         rnd = new Random(seed);

@@ -252,11 +252,17 @@ public class GroupFanout {
             write(p.groupId(), group, p); // a recall names a message's seq; it takes no place in the order
             return;
         }
-        List<GroupForward.Push> ready = group.order.arrived(p, System.nanoTime());
-        if (ready.isEmpty()) {
+        // written under the order's lock: two threads (the delivery thread, a consumer's) handing over
+        // the group's next messages must not write them to the connections' queues in the other order
+        boolean waiting;
+        synchronized (group.order) {
+            List<GroupForward.Push> ready = group.order.arrived(p, System.nanoTime());
+            ready.forEach(r -> write(p.groupId(), group, r));
+            waiting = ready.isEmpty();
+        }
+        if (waiting) {
             scheduleOverdueCheck();
         }
-        ready.forEach(r -> write(p.groupId(), group, r));
     }
 
     /**
@@ -289,10 +295,13 @@ public class GroupFanout {
         long wait = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(ORDER_WAIT_MS);
         boolean still = false;
         for (Map.Entry<Long, GroupIndex.Group> e : index.waiting()) {
-            for (GroupForward.Push p : e.getValue().order.overdue(now, wait)) {
-                write(e.getKey(), e.getValue(), p);
+            GroupIndex.Group group = e.getValue();
+            synchronized (group.order) {
+                for (GroupForward.Push p : group.order.overdue(now, wait)) {
+                    write(e.getKey(), group, p);
+                }
+                still |= group.order.waiting();
             }
-            still |= e.getValue().order.waiting();
         }
         if (still) {
             scheduleOverdueCheck();

@@ -221,6 +221,25 @@ class GroupChatIT extends DeployedRoost {
     }
 
     @Test
+    void quotesStayInTheirGroupAndTheContentFilterMasksGroupTextToo() throws Exception {
+        User owner = groups.user();
+        User member = groups.user();
+        String g = groups.group(owner, "chat", member);
+        String other = groups.group(owner, "chat");
+        String quoted = groups.text(owner, g, "the original").getString("msgId");
+        String elsewhere = groups.text(owner, other, "somewhere else").getString("msgId");
+        HttpResponse<String> reply = groups.send(member, g, "\"type\":\"text\",\"text\":\"a reply\",\"quote\":\"" + quoted + "\"");
+        assertEquals(201, reply.statusCode(), reply.body());
+        assertEquals("invalid-quote", groups.code(groups.send(member, g,
+                "\"type\":\"text\",\"text\":\"wrong\",\"quote\":\"" + elsewhere + "\"")), "a message of another group");
+        long masked = groups.text(member, g, "a roostbadword here").getJsonNumber("seq").longValue();
+        JsonObject stored = groups.messages(owner, g, "?after=" + (masked - 1) + "&limit=1").getJsonArray("items").getJsonObject(0);
+        assertEquals("a ************ here", stored.getString("text"), "the suite's filter masks its words");
+        JsonObject withQuote = groups.messages(owner, g, "?after=" + (masked - 2) + "&limit=1").getJsonArray("items").getJsonObject(0);
+        assertEquals(quoted, withQuote.getString("quote"));
+    }
+
+    @Test
     void readReceiptsInASmallGroupAndNoneInALargerOne() throws Exception {
         User owner = groups.user();
         User a = groups.user();
