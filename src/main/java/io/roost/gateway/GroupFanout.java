@@ -270,7 +270,7 @@ public class GroupFanout {
      * node's, still on its way through the broker) before it writes it anyway; the device then sees
      * the gap in seqs and catches up.
      */
-    static final long ORDER_WAIT_MS = 250;
+    static final long ORDER_WAIT_MS = 1000;
 
     private final java.util.concurrent.atomic.AtomicBoolean checkScheduled = new java.util.concurrent.atomic.AtomicBoolean();
 

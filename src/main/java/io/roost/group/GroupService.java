@@ -318,6 +318,19 @@ public class GroupService {
         return store.sendRights(groupId, uids);
     }
 
+    /**
+     * What a group send checks of the group: its type, status and visibility, and the send rights of
+     * those of {@code uids} who are members now — one plain JDBC query (the send writer's serial
+     * path), joining its caller's transaction. Empty if there is no such group.
+     */
+    public Optional<SendContext> sendContext(long groupId, java.util.Collection<Long> uids) {
+        return store.sendContext(groupId, uids);
+    }
+
+    /** A group as a send checks it, and the rights of the senders and mentioned users who are members. */
+    public record SendContext(String type, String status, String visibility, int memberCount, java.util.Map<Long, SendRight> rights) {
+    }
+
     // ---- for GroupInviteLinks: the same lock, checks and records as every other change ----
 
     /** The active group locked for a change only its admins (and owner) make; to a hidden group's outsider, an unknown id. */

@@ -108,7 +108,8 @@ public class GroupChatWriter {
                     uids.addAll(w.command().mentions());
                 }
             }
-            checks.put(g, new Checks(groups.find(g).orElse(null), heads.get(g), store.members(g, uids), groups.sendRights(g, uids)));
+            GroupService.SendContext context = groups.sendContext(g, uids).orElse(null);
+            checks.put(g, new Checks(context, heads.get(g), store.members(g, uids), context == null ? Map.of() : context.rights()));
         }
         OffsetDateTime now = OffsetDateTime.now();
         List<Integer> passing = new ArrayList<>();
@@ -419,7 +420,7 @@ public class GroupChatWriter {
     }
 
     /** The rules a group's sends meet, read once per group and batch under the head's lock. */
-    record Checks(GroupService.Group group, GroupChatStore.Head head, Map<Long, GroupMemberState> members,
+    record Checks(GroupService.SendContext group, GroupChatStore.Head head, Map<Long, GroupMemberState> members,
                   Map<Long, GroupService.SendRight> rights) {
 
         void check(GroupSendCommand c, OffsetDateTime now, GroupChatStore store) {

@@ -32,6 +32,34 @@ public class GroupStore {
     @PersistenceContext(unitName = "roost")
     EntityManager em;
 
+    @jakarta.annotation.Resource(lookup = "java:jboss/datasources/RoostDS")
+    javax.sql.DataSource dataSource;
+
+    /** The group's type, status, visibility and member count, and the rights of those of {@code uids} who are members. */
+    public Optional<io.roost.group.GroupService.SendContext> sendContext(long groupId, java.util.Collection<Long> uids) {
+        String[] head = new String[3];
+        int[] count = {-1};
+        java.util.Map<Long, io.roost.group.GroupService.SendRight> rights = new java.util.HashMap<>();
+        io.roost.platform.store.Jdbc.query(dataSource, """
+                SELECT g.group_type, g.status, g.visibility, g.member_count, m.uid, m.role, m.muted_until, m.muted_until = 'infinity'
+                FROM grp g LEFT JOIN group_member m ON m.group_id = g.id AND m.uid = ANY(?)
+                WHERE g.id = ?""", rs -> {
+                    head[0] = rs.getString(1);
+                    head[1] = rs.getString(2);
+                    head[2] = rs.getString(3);
+                    count[0] = rs.getInt(4);
+                    long uid = rs.getLong(5);
+                    if (!rs.wasNull()) {
+                        java.time.OffsetDateTime until = rs.getBoolean(8) ? java.time.OffsetDateTime.MAX
+                                : rs.getObject(7, java.time.OffsetDateTime.class);
+                        rights.put(uid, new io.roost.group.GroupService.SendRight(uid, Role.valueOf(rs.getString(6)), until));
+                    }
+                    return null;
+                }, uids.toArray(Long[]::new), groupId);
+        return count[0] < 0 ? Optional.empty()
+                : Optional.of(new io.roost.group.GroupService.SendContext(head[0], head[1], head[2], count[0], rights));
+    }
+
     // ---- groups ----
 
     public void insert(long id, String name, String notice, String iconUrl, List<String> tags, String type, String joinPolicy,

@@ -13,8 +13,14 @@ public final class Ids {
      * would also take a sign ("-5", "+5"), which no id has (docs/protocol.md: ids are strings of digits).
      */
     public static long parse(String id) {
-        if (id == null || id.isEmpty() || !id.chars().allMatch(c -> c >= '0' && c <= '9')) {
+        if (id == null || id.isEmpty()) {
             throw invalid(id);
+        }
+        for (int i = 0; i < id.length(); i++) { // a loop, not a stream: every acknowledgement parses an id
+            char c = id.charAt(i);
+            if (c < '0' || c > '9') {
+                throw invalid(id);
+            }
         }
         try {
             return Long.parseLong(id);
