@@ -18,7 +18,7 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * The chat timer {@code chat-retention-purge}: every minute, timeline rows older than
+ * The chat timer {@code chat-retention-purge}: every minute, timeline rows and group messages older than
  * {@code ROOST_CHAT_RETENTION} are deleted, partition by partition, {@value #BATCH} rows a
  * transaction, until none is left — short transactions that hold few locks and leave vacuum little
  * to wait for, never one that deletes a day's messages at once; one node at a time
@@ -41,6 +41,9 @@ public class ChatRetention {
 
     @EJB
     ChatStore store;
+
+    @EJB
+    io.roost.chat.store.GroupChatStore groupStore;
 
     @EJB
     OncePerCluster once;
@@ -68,18 +71,25 @@ public class ChatRetention {
         }
     }
 
-    /** Deletes the timeline rows older than {@code age}, {@code batch} a transaction, until none is left. */
-    public Purged purge(Duration age, int batch) {
+    /** Each partition's batches, one transaction each, until a batch comes back short. */
+    private Purged purge(java.util.List<String> partitions, java.util.function.ToIntBiFunction<String, Integer> purgeBatch, int batch) {
         long rows = 0;
         int batches = 0;
-        for (String partition : store.timelinePartitions()) {
+        for (String partition : partitions) {
             int n;
             do {
-                n = once.run("chat-retention-purge", () -> store.purgeTimeline(partition, age, batch));
+                n = once.run("chat-retention-purge", () -> purgeBatch.applyAsInt(partition, batch));
                 rows += n;
                 batches += n > 0 ? 1 : 0;
             } while (n >= batch);
         }
         return new Purged(rows, batches);
+    }
+
+    /** Deletes the timeline rows older than {@code age}, {@code batch} a transaction, until none is left. */
+    public Purged purge(Duration age, int batch) {
+        Purged timeline = purge(store.timelinePartitions(), (partition, n) -> store.purgeTimeline(partition, age, n), batch);
+        Purged groups = purge(groupStore.messagePartitions(), (partition, n) -> groupStore.purgeMessages(partition, age, n), batch);
+        return new Purged(timeline.rows() + groups.rows(), timeline.batches() + groups.batches());
     }
 }

@@ -461,6 +461,36 @@ public class GroupChatStore {
 
     // ---- housekeeping ----
 
+    /** The leaf partitions of {@code group_message}, by name. */
+    public List<String> messagePartitions() {
+        return query("SELECT relid::regclass::text FROM pg_partition_tree('group_message') WHERE isleaf ORDER BY 1", rs -> rs.getString(1));
+    }
+
+    /**
+     * Deletes up to {@code batch} group messages older than {@code age} (by their msgId, a
+     * snowflake) from one partition, in a transaction of its own; how many. The heads of their
+     * groups are locked first, in group order, as every group writer locks them before a message
+     * row; a head whose last message goes loses its preview of it.
+     */
+    @TransactionAttribute(TransactionAttributeType.REQUIRES_NEW)
+    public int purgeMessages(String partition, java.time.Duration age, int batch) {
+        if (!partition.matches("[A-Za-z0-9_.\"]+")) {
+            throw new IllegalArgumentException("not a partition name: " + partition);
+        }
+        long firstKept = io.roost.platform.ids.Snowflake.firstIdAt(System.currentTimeMillis() - age.toMillis());
+        query("""
+                SELECT group_id FROM group_chat WHERE group_id IN (SELECT group_id FROM %s WHERE msg_id < ? LIMIT ?)
+                ORDER BY group_id FOR UPDATE""".formatted(partition), rs -> null, firstKept, batch);
+        return query("""
+                WITH gone AS (
+                    DELETE FROM %1$s WHERE ctid = ANY (ARRAY(SELECT ctid FROM %1$s WHERE msg_id < ? LIMIT ?))
+                    RETURNING group_id, msg_id),
+                cleared AS (
+                    UPDATE group_chat g SET last_preview = NULL FROM gone
+                    WHERE g.group_id = gone.group_id AND g.last_msg_id = gone.msg_id AND g.last_preview IS NOT NULL)
+                SELECT count(*) FROM gone""".formatted(partition), rs -> rs.getInt(1), firstKept, batch).get(0);
+    }
+
     /** Deletes up to {@code batch} sendIds older than {@code age}; how many. */
     @TransactionAttribute(TransactionAttributeType.REQUIRES_NEW)
     public int purgeSends(java.time.Duration age, int batch) {

@@ -141,4 +141,53 @@ class ChatRetentionInContainerIT {
         }
         assertEquals("still here", chat.conversation(c, a).orElseThrow().lastPreview());
     }
+
+    @Inject
+    io.roost.group.GroupService groups;
+
+    @Inject
+    io.roost.chat.group.GroupChat groupChat;
+
+    /** Old group messages go too, their text with the group's preview, and a catch-up says they are purged. */
+    @Test
+    void oldGroupMessagesGoWithTheirPreviewAndACatchUpSaysTheyArePurged() throws Exception {
+        long owner = user();
+        long groupId = groups.create(owner, "retention " + UUID.randomUUID(), "chat", null, null, null, null, java.util.List.of()).id();
+        long created = groupChat.state(owner, groupId).lastSeq(); // the group's own "created" message: new, it stays
+        int n = 2_500;
+        try (Connection c = db.getConnection()) {
+            try (PreparedStatement ps = c.prepareStatement("""
+                    INSERT INTO group_message (group_id, seq, msg_id, sender_uid, send_id, msg_type, body, created_at)
+                    SELECT ?, ? + g, g, ?, 'old-' || g, 'text', '{"text":"an old secret"}', now() - interval '100 days'
+                    FROM generate_series(1, ?) g""")) {
+                ps.setLong(1, groupId);
+                ps.setLong(2, created);
+                ps.setLong(3, owner);
+                ps.setInt(4, n);
+                ps.executeUpdate();
+            }
+            try (PreparedStatement ps = c.prepareStatement(
+                    "UPDATE group_chat SET last_seq = ?, last_msg_id = ?, last_preview = 'an old secret' WHERE group_id = ?")) {
+                ps.setLong(1, created + n);
+                ps.setLong(2, n);
+                ps.setLong(3, groupId);
+                assertEquals(1, ps.executeUpdate());
+            }
+        }
+        ChatRetention.Purged purged = retention.purge(Duration.ofDays(30), 1_000);
+        assertTrue(purged.rows() >= n && purged.batches() >= 3, "1,000 rows a transaction at most: " + purged);
+        try (Connection c = db.getConnection(); PreparedStatement ps = c.prepareStatement(
+                "SELECT count(*), (SELECT last_preview FROM group_chat WHERE group_id = ?) FROM group_message WHERE group_id = ?")) {
+            ps.setLong(1, groupId);
+            ps.setLong(2, groupId);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                assertEquals(1, rs.getLong(1), "the recent message stays");
+                assertNull(rs.getString(2), "the purged message's text stays nowhere");
+            }
+        }
+        io.roost.chat.group.GroupSync sync = groupChat.sync(owner, groupId, created, 100);
+        assertEquals(0, sync.items().size());
+        assertEquals(new ChatSync.Gap(created, created + n + 1, ChatSync.PURGED), sync.gap());
+    }
 }
