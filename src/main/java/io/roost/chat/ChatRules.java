@@ -130,6 +130,11 @@ public final class ChatRules {
         // the body's text is its toString(), as when the stored hashes were taken
         String canonical = c.peer() + "\n" + c.type() + "\n" + c.system() + "\n" + (c.body() == null ? null : JsonText.of(c.body()))
                 + "\n" + c.quoteMsgId() + "\n" + c.priority();
+        return sha256(canonical);
+    }
+
+    /** The SHA-256 of a send's canonical text (one-to-one and group resends are compared by it). */
+    public static byte[] sha256(String canonical) {
         try {
             return MessageDigest.getInstance("SHA-256").digest(canonical.getBytes(StandardCharsets.UTF_8));
         } catch (NoSuchAlgorithmException e) {

@@ -3,8 +3,6 @@ package io.roost.gateway;
 import io.roost.chat.ChatMessage;
 import io.roost.chat.ChatService;
 import io.roost.chat.ReadState;
-import io.roost.chat.Conversation;
-import io.roost.chat.ConversationView;
 import io.roost.chat.MessageView;
 import io.roost.chat.SendCommand;
 import io.roost.chat.Sent;

@@ -313,11 +313,6 @@ public class GroupService {
         record(groupId, actor, mute ? "muted" : "unmuted", target, mute && until != null ? until.toString() : null);
     }
 
-    /** The send rights of those of {@code uids} who are members of the group now (one query). */
-    public java.util.Map<Long, SendRight> sendRights(long groupId, java.util.Collection<Long> uids) {
-        return store.sendRights(groupId, uids);
-    }
-
     /**
      * What a group send checks of the group: its type, status and visibility, and the send rights of
      * those of {@code uids} who are members now — one plain JDBC query (the send writer's serial

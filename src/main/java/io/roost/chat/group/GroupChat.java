@@ -12,9 +12,6 @@ import io.roost.platform.problem.ProblemException;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.json.JsonObject;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -104,11 +101,7 @@ public class GroupChat {
         String canonical = "group:" + c.groupId() + "\n" + c.type() + "\n" + c.system() + "\n"
                 + io.roost.platform.json.JsonText.of(c.body()) + "\n" + c.quoteMsgId() + "\n" + c.priority() + "\n" + c.mentions()
                 + "\n" + c.mentionAll();
-        try {
-            return MessageDigest.getInstance("SHA-256").digest(canonical.getBytes(StandardCharsets.UTF_8));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
+        return ChatRules.sha256(canonical);
     }
 
     // ---- reads ----

@@ -182,13 +182,18 @@ public class GroupChatStore {
         return claimed;
     }
 
+    /** The stored answers of these sendIds, one query for all of them. */
     public Map<SendKey, SendRow> findSends(Collection<SendKey> keys) {
+        Long[] senders = keys.stream().map(SendKey::sender).toArray(Long[]::new);
+        String[] devices = keys.stream().map(SendKey::deviceKey).toArray(String[]::new);
+        String[] sendIds = keys.stream().map(SendKey::sendId).toArray(String[]::new);
         Map<SendKey, SendRow> found = new HashMap<>();
-        for (SendKey k : keys) {
-            query("SELECT group_id, msg_id, seq, body_hash, created_at FROM group_chat_send WHERE sender_uid = ? AND device_key = ? AND send_id = ?",
-                    rs -> found.put(k, new SendRow(rs.getLong(1), rs.getLong(2), rs.getLong(3), rs.getBytes(4),
-                            rs.getObject(5, OffsetDateTime.class))), k.sender(), k.deviceKey(), k.sendId());
-        }
+        query("""
+                SELECT s.sender_uid, s.device_key, s.send_id, s.group_id, s.msg_id, s.seq, s.body_hash, s.created_at
+                FROM unnest(?::int8[], ?::varchar[], ?::varchar[]) AS k(u, d, i)
+                JOIN group_chat_send s ON s.sender_uid = k.u AND s.device_key = k.d AND s.send_id = k.i""",
+                rs -> found.put(new SendKey(rs.getLong(1), rs.getString(2), rs.getString(3)), new SendRow(rs.getLong(4), rs.getLong(5),
+                        rs.getLong(6), rs.getBytes(7), rs.getObject(8, OffsetDateTime.class))), senders, devices, sendIds);
         return found;
     }
 

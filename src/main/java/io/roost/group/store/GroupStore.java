@@ -220,22 +220,6 @@ public class GroupStore {
                 .setParameter("g", groupId).setParameter("u", uid).executeUpdate();
     }
 
-    /** The role and mute of those of {@code uids} who are members. */
-    public java.util.Map<Long, io.roost.group.GroupService.SendRight> sendRights(long groupId, java.util.Collection<Long> uids) {
-        List<?> rows = em.createNativeQuery("""
-                        SELECT uid, role, CASE WHEN muted_until = 'infinity' THEN NULL ELSE muted_until END, muted_until = 'infinity'
-                        FROM group_member WHERE group_id = :g AND uid = ANY(CAST(:u AS bigint[]))""")
-                .setParameter("g", groupId).setParameter("u", io.roost.platform.store.SqlArrays.bigints(uids)).getResultList();
-        java.util.Map<Long, io.roost.group.GroupService.SendRight> rights = new java.util.HashMap<>();
-        for (Object o : rows) {
-            Object[] r = (Object[]) o;
-            long uid = ((Number) r[0]).longValue();
-            java.time.OffsetDateTime until = Boolean.TRUE.equals(r[3]) ? java.time.OffsetDateTime.MAX : SqlTimes.of(r[2]);
-            rights.put(uid, new io.roost.group.GroupService.SendRight(uid, Role.valueOf(r[1].toString()), until));
-        }
-        return rights;
-    }
-
     /** The group's type (chat or channel). */
     public String type(long groupId) {
         return (String) em.createNativeQuery("SELECT group_type FROM grp WHERE id = :g").setParameter("g", groupId).getSingleResult();
