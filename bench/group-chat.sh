@@ -106,13 +106,16 @@ sampler() {
 }
 phase_field() { awk -v p="$2" -v k="$3" '$1 == "PHASE" && $2 == "name=" p { for (i=2;i<=NF;i++) { split($i,a,"="); if (a[1]==k) print a[2] } }' "$1"; }
 result_field() { awk -v k="$2" '/^RESULT/ { for (i=1;i<=NF;i++) { split($i,a,"="); if (a[1]==k) print a[2] } }' "$1"; }
-# µs of CPU per push of each named column in a phase, into PER_PUSH ("name X µs, ..."), and the
-# servers' together (every column but the load generator) into SERVER_US
+# µs of CPU per push of each named column in a phase, into PER_PUSH ("name X µs, ..."), the
+# servers' together (every column but the load generator) into SERVER_US, and, when IDLE_SERVER_TPS
+# (the servers' ticks per second in the idle phase) is set, the servers' CPU over what the same
+# seconds cost idle (heartbeats, timers, broker polls) into OVER_IDLE_US: what the pushes themselves cost
 per_push() {  # OUTFILE CPUFILE PHASE COLUMN_NAMES...
   local out=$1 cpu=$2 ph=$3 from to secs pushes ticks i
   shift 3
   from=$(phase_field "$out" "$ph" from); to=$(phase_field "$out" "$ph" to)
   SERVER_US=0
+  OVER_IDLE_US=
   [[ -n $from ]] || { PER_PUSH="not run"; return 0; }
   read -ra ticks <<< "$(cpu_between "$cpu" "$from" "$to")"
   secs=${ticks[0]}
@@ -124,8 +127,13 @@ per_push() {  # OUTFILE CPUFILE PHASE COLUMN_NAMES...
     [[ $name == "load generator" ]] || sum=$((sum + ticks[i+1]))
   done
   SERVER_US=$(awk -v t="$sum" -v n="$pushes" -v hz="$HZ" 'BEGIN { printf "%.1f", (n > 0 ? t * 1e6 / hz / n : 0) }')
+  local idle=""
+  if [[ -n ${IDLE_SERVER_TPS:-} ]]; then
+    OVER_IDLE_US=$(awk -v t="$sum" -v i="$IDLE_SERVER_TPS" -v s="$secs" -v n="$pushes" -v hz="$HZ" 'BEGIN { printf "%.1f", (n > 0 ? (t - i * s) * 1e6 / hz / n : 0) }')
+    idle=" ($OVER_IDLE_US µs over the idle phase's)"
+  fi
   local machine=${ticks[$# + 1]}
-  PER_PUSH="$(IFS=,; echo "${parts[*]}" | sed 's/,/, /g'); servers together $SERVER_US µs; machine busy $(awk -v m="$machine" -v s="$secs" -v hz="$HZ" 'BEGIN { printf "%.2f", m / hz / s }') of $(nproc) cores"
+  PER_PUSH="$(IFS=,; echo "${parts[*]}" | sed 's/,/, /g'); servers together $SERVER_US µs$idle; machine busy $(awk -v m="$machine" -v s="$secs" -v hz="$HZ" 'BEGIN { printf "%.2f", m / hz / s }') of $(nproc) cores"
 }
 phase_line() {  # OUTFILE PHASE
   local o=$1 p=$2
@@ -178,9 +186,13 @@ read -r _ IDLE_N0 _ <<< "$(cpu_between "$ROOST_DATA_DIR.cpu" "$IDLE_FROM" "$IDLE
 PROBE_MSGS=$(awk -v r="$(phase_field "$OUT" probe answered_per_s)" -v s="$(phase_field "$OUT" probe secs)" 'BEGIN { printf "%d", r * s }')
 EDEN_IDLE=$(eden_kb_between "$ROOST_DATA_DIR.jstat-node1" "$IDLE_FROM" "$IDLE_TO")
 EDEN_PROBE=$(eden_kb_between "$ROOST_DATA_DIR.jstat-node1" "$PROBE_FROM" "$PROBE_TO")
-per_push "$OUT" "$ROOST_DATA_DIR.cpu" big "${COLS[@]}"; BIG_CPU=$PER_PUSH; BIG_US=$SERVER_US
+# the servers' (both nodes, PostgreSQL, broker, HAProxy: not the load generator) ticks per second idle
+IDLE_SERVER_TPS=$(cpu_between "$ROOST_DATA_DIR.cpu" "$IDLE_FROM" "$IDLE_TO" | awk '{ printf "%.3f", ($1 > 0 ? ($2 + $3 + $4 + $5 + $6) / $1 : 0) }')
+per_push "$OUT" "$ROOST_DATA_DIR.cpu" big "${COLS[@]}"; BIG_CPU=$PER_PUSH; BIG_US=$SERVER_US; BIG_OVER=$OVER_IDLE_US
 per_push "$OUT" "$ROOST_DATA_DIR.cpu" mixed "${COLS[@]}"; MIXED_CPU=$PER_PUSH
-per_push "$OUT" "$ROOST_DATA_DIR.cpu" saturation "${COLS[@]}"; SAT_CPU=$PER_PUSH
+per_push "$OUT" "$ROOST_DATA_DIR.cpu" saturation "${COLS[@]}"; SAT_CPU=$PER_PUSH; SAT_US=$SERVER_US; SAT_OVER=$OVER_IDLE_US
+per_push "$OUT" "$ROOST_DATA_DIR.cpu" direct "${COLS[@]}"; DIRECT_CPU=$PER_PUSH; DIRECT_US=$SERVER_US; DIRECT_OVER=$OVER_IDLE_US
+unset IDLE_SERVER_TPS
 ROOST_BLOCK=$(cat <<EOT
 Roost, 2 nodes behind HAProxy ($(result_field "$OUT" devices) devices online; $(grep '^SIZES' "$OUT" | cut -d' ' -f2-)):
   mixed (paced): $(phase_line "$OUT" mixed)
@@ -194,6 +206,8 @@ Roost, 2 nodes behind HAProxy ($(result_field "$OUT" devices) devices online; $(
     CPU per push: $SAT_CPU
     node 0's threads: $(thread_cpu_between "$ROOST_DATA_DIR.threads-saturation-n0-start" "$ROOST_DATA_DIR.threads-saturation-n0-end" 8)
     node 1's threads: $(thread_cpu_between "$ROOST_DATA_DIR.threads-saturation-n1-start" "$ROOST_DATA_DIR.threads-saturation-n1-end" 8)
+  one-to-one (pairs of the big group's devices, the same closed loop): $(phase_line "$OUT" direct)
+    CPU per message: $DIRECT_CPU
   probe group (all its online members on node 0, $PROBE_MSGS messages): node 1 $(cpu_us_per "$PROBE_N1" 1) µs of CPU in the probe phase against $(cpu_us_per "$IDLE_N1" 1) µs idle (same length): $(awk -v p="$PROBE_N1" -v i="$IDLE_N1" -v n="$PROBE_MSGS" -v hz="$HZ" 'BEGIN { printf "%.1f", (n > 0 ? (p - i) * 1e6 / hz / n : 0) }') µs per probe message over idle; node 1 allocated $EDEN_PROBE KB against $EDEN_IDLE KB idle; node 0 $(cpu_us_per "$((PROBE_N0 - IDLE_N0))" "$PROBE_MSGS") µs per probe message over idle; $(grep '^group_chat_node of the probe' "$OUT" | sed 's/.*: /group_chat_node of the probe group: node /')
   outcome: $(result_field "$OUT" outcome) (lost $(result_field "$OUT" lost), duplicated $(result_field "$OUT" dup), out of seq order $(result_field "$OUT" out_of_order), before the join $(result_field "$OUT" before_join), db gap-free $(result_field "$OUT" db_ok)); $(grep '^client outcome' "$OUT" | cut -d: -f2-)
 EOT
@@ -361,4 +375,7 @@ for p in "${PEERS[@]}"; do
   echo "  saturation pushes/s Roost / ejabberd ($m): $R_SAT / $(phase_field "$o" saturation pushes_per_s) = $(awk -v a="$R_SAT" -v b="$(phase_field "$o" saturation pushes_per_s)" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }') (goal >= 1.5)"
   echo "  paced p99 send→last member, Roost vs ejabberd ($m): mixed $(phase_field "$OUT" mixed last_p99_ms) vs $(phase_field "$o" mixed last_p99_ms) ms; big group $(phase_field "$OUT" big last_p99_ms) vs $(phase_field "$o" big last_p99_ms) ms (goal: Roost's <=)"
 done
-echo "  CPU per push in the big group (servers: both nodes, PostgreSQL, broker, HAProxy): $BIG_US µs against $ONE_TO_ONE_US µs per one-to-one message = 1/$(awk -v a="$BIG_US" -v b="$ONE_TO_ONE_US" 'BEGIN { printf "%.1f", (a > 0 ? b / a : 0) }') (goal <= 1/10)"
+inverse() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", (a > 0 ? b / a : 0) }'; }
+echo "  CPU per push in the big group against CPU per one-to-one message, same run (servers: both nodes, PostgreSQL, broker, HAProxy; goal <= 1/10):"
+echo "    saturated, both closed loops of the same window: $SAT_US µs against $DIRECT_US µs = 1/$(inverse "$SAT_US" "$DIRECT_US"); over the idle phase's: $SAT_OVER against $DIRECT_OVER µs = 1/$(inverse "$SAT_OVER" "$DIRECT_OVER")"
+echo "    big group paced: $BIG_US µs (over idle $BIG_OVER) against the saturated one-to-one's $DIRECT_US (over idle $DIRECT_OVER) = 1/$(inverse "$BIG_US" "$DIRECT_US") (over idle 1/$(inverse "$BIG_OVER" "$DIRECT_OVER")); against $ONE_TO_ONE_US µs (bench/chat.sh, one node at 5,000/s) 1/$(inverse "$BIG_US" "$ONE_TO_ONE_US")"

@@ -57,6 +57,8 @@ public final class GroupChatBench {
     static final int SMALL = 1;
     static final int CHANNEL = 2;
     static final int PROBE = 3;
+    /** Not a group: one-to-one messages between pairs of the big group's devices (the direct phase). */
+    static final int DIRECT = 4;
     static final String[] KINDS = {"big", "small", "channel", "probe"};
 
     static String url;
@@ -91,6 +93,10 @@ public final class GroupChatBench {
     static long skipped;
     static long acksSent;
     static long unexpectedCloses;
+    static long directPushes;
+    static long receipts;
+    /** Pairs of stable devices that send each other one-to-one messages in the direct phase. */
+    static List<Dev> directSenders = new ArrayList<>();
     static long reconnects;
     static final ChatStats.Counts FAILS = new ChatStats.Counts();
     static final ChatStats.Counts ERRORS = new ChatStats.Counts();
@@ -102,6 +108,8 @@ public final class GroupChatBench {
         final String name;
         final double[] rates;
         final int window;
+        /** What the closed loop of {@link #window} sends sends: BIG or DIRECT. */
+        final int loopKind;
         final int seconds;
         long fromNs;
         long toNs = Long.MAX_VALUE;
@@ -116,10 +124,15 @@ public final class GroupChatBench {
         Map<String, long[]> rowsTo;
 
         Phase(String name, int seconds, double[] rates, int window) {
+            this(name, seconds, rates, window, BIG);
+        }
+
+        Phase(String name, int seconds, double[] rates, int window, int loopKind) {
             this.name = name;
             this.seconds = seconds;
             this.rates = rates;
             this.window = window;
+            this.loopKind = loopKind;
         }
     }
 
@@ -195,6 +208,13 @@ public final class GroupChatBench {
         long[] sentAt = new long[64];
         int[] sentGroup = new int[64];
         String failure;
+        /** The direct phase's one-to-one conversation with {@link #peer}: its seqs are the pair's, both ways. */
+        Dev peer;
+        final BitSet directHeld = new BitSet();
+        long directContiguous;
+        long directAcked;
+        long directAckDue;
+        long directMax;
 
         Dev(int index, User user, boolean toNode0) {
             this.index = index;
@@ -243,6 +263,7 @@ public final class GroupChatBench {
                 case "hello" -> client.send(c, "{\"v\":1,\"type\":\"login\",\"token\":\"" + user.token + "\"}");
                 case "login" -> loggedIn();
                 case "heartbeat" -> { }
+                case "chatReceipt" -> receipts++; // the one-to-one delivered receipts of the direct phase
                 case "kick" -> KICKS.add(ChatStats.str(f, "reason"));
                 case "error" -> {
                     ERRORS.add(ChatStats.str(f, "code"));
@@ -302,8 +323,13 @@ public final class GroupChatBench {
             if (now >= phase.fromNs && now < phase.toNs) {
                 phase.pushes++;
             }
-            G g = groupsById.get(ChatStats.str(f, "group"));
+            String groupId = ChatStats.str(f, "group");
             long seq = ChatStats.num(f, "seq", -1);
+            if (groupId == null) {
+                directPush(seq, now);
+                return;
+            }
+            G g = groupsById.get(groupId);
             DG d = g == null ? null : dg(g);
             if (d == null || seq <= 0) {
                 ERRORS.add(d == null ? "push-of-a-group-not-joined" : "push-without-seq");
@@ -348,6 +374,47 @@ public final class GroupChatBench {
                     });
                 }
             }
+        }
+
+        void directPush(long seq, long now) {
+            directPushes++;
+            if (peer == null || seq <= 0) {
+                ERRORS.add("direct-push-unexpected");
+                return;
+            }
+            if (directHeld.get((int) seq)) {
+                pushDuplicates++;
+                return;
+            }
+            directHold(seq);
+            // cumulative, at most every ack delay, like the group acknowledgements
+            if (directAckDue == 0) {
+                directAckDue = 1;
+                LeanWebSockets.Conn at = conn;
+                client.schedule(now + ackDelayNs, () -> {
+                    directAckDue = 0;
+                    if (conn == at && !at.closed && directContiguous > directAcked) {
+                        directAcked = directContiguous;
+                        acksSent++;
+                        client.send(conn, "{\"v\":1,\"type\":\"chatAck\",\"peer\":\"" + peer.user.uid + "\",\"seq\":" + directContiguous + "}");
+                    }
+                });
+            }
+        }
+
+        void directHold(long seq) {
+            directHeld.set((int) seq);
+            directMax = Math.max(directMax, seq);
+            while (directHeld.get((int) directContiguous + 1)) {
+                directContiguous++;
+            }
+        }
+
+        void sendDirect() {
+            int k = nextSend(-1);
+            client.send(conn, "{\"v\":1,\"type\":\"chatOp\",\"seq\":\"s" + k + "\",\"op\":\"send\",\"peer\":\"" + peer.user.uid
+                    + "\",\"sendId\":\"d" + index + "-" + k + "\",\"msgType\":\"text\",\"body\":{\"text\":\"bench message " + k
+                    + " from device " + index + "\"}}");
         }
 
         void ack(DG d, long seq) {
@@ -425,7 +492,8 @@ public final class GroupChatBench {
             }
         }
 
-        void send(G g) {
+        /** Counts a send to group {@code groupIndex} (-1: one-to-one) and gives its request counter. */
+        int nextSend(int groupIndex) {
             int k = counter++;
             if (k == sentAt.length) {
                 sentAt = Arrays.copyOf(sentAt, k * 2);
@@ -433,12 +501,17 @@ public final class GroupChatBench {
             }
             long now = System.nanoTime();
             sentAt[k] = now;
-            sentGroup[k] = g.index;
+            sentGroup[k] = groupIndex;
             inFlight++;
             sent++;
             if (now >= phase.fromNs && now < phase.toNs) {
                 phase.sends++;
             }
+            return k;
+        }
+
+        void send(G g) {
+            int k = nextSend(g.index);
             client.send(conn, "{\"v\":1,\"type\":\"chatOp\",\"seq\":\"s" + k + "\",\"op\":\"send\",\"group\":\"" + g.id + "\",\"sendId\":\"d"
                     + index + "-" + k + "\",\"msgType\":\"text\",\"body\":{\"text\":\"bench message " + k + " from device " + index + "\"}}");
         }
@@ -449,6 +522,13 @@ public final class GroupChatBench {
             long now = System.nanoTime();
             if (!ok) {
                 FAILS.add(ChatStats.str(f, "code"));
+            } else if (sentGroup[k] < 0) {
+                answeredOk++;
+                long seq = ChatStats.num(f, "msgSeq", -1);
+                if (seq > 0 && !directHeld.get((int) seq)) {
+                    directHold(seq); // the sending connection gets no push of its own message: the answer is its copy
+                }
+                countAnswer(k, now);
             } else {
                 answeredOk++;
                 G g = allGroups.get(sentGroup[k]);
@@ -459,15 +539,19 @@ public final class GroupChatBench {
                 if (!d.held.get((int) seq)) {
                     hold(d, seq); // the sending connection's copy is its answer
                 }
-                if (sentAt[k] >= phase.fromNs && sentAt[k] < phase.toNs) {
-                    phase.answer.add(now - sentAt[k]);
-                }
-                if (now >= phase.fromNs && now < phase.toNs) {
-                    phase.answered++;
-                }
+                countAnswer(k, now);
             }
             if (phase.window > 0 && !closing && now < phase.toNs) {
-                sendOne(BIG, now); // the closed loop: an answer lets the next send go
+                sendOne(phase.loopKind, now); // the closed loop: an answer lets the next send go
+            }
+        }
+
+        void countAnswer(int k, long now) {
+            if (sentAt[k] >= phase.fromNs && sentAt[k] < phase.toNs) {
+                phase.answer.add(now - sentAt[k]);
+            }
+            if (now >= phase.fromNs && now < phase.toNs) {
+                phase.answered++;
             }
         }
 
@@ -498,6 +582,15 @@ public final class GroupChatBench {
     static void sendOne(int kind, long now) {
         if (inFlight >= maxInFlight) {
             skipped++;
+            return;
+        }
+        if (kind == DIRECT) {
+            Dev d = directSenders.get(rnd.nextInt(directSenders.size()));
+            if (d.online() && d.peer.online()) {
+                d.sendDirect();
+            } else {
+                skipped++;
+            }
             return;
         }
         G g = switch (kind) {
@@ -715,6 +808,16 @@ public final class GroupChatBench {
                 }
             }
         }
+        // the direct phase's pairs: stable devices of the big group, two by two
+        List<Dev> pairable = big.senders.stream().filter(d -> !d.toNode0).toList();
+        for (int i = 0; i + 1 < pairable.size(); i += 2) {
+            Dev a = pairable.get(i);
+            Dev b = pairable.get(i + 1);
+            a.peer = b;
+            b.peer = a;
+            directSenders.add(a);
+            directSenders.add(b);
+        }
         System.out.printf("devices: %d online (%d to node 0 straight: the probe group), %d churners, %d late joiners; "
                         + "stable online: big %d, small %d each (about), channel %d, probe %d%n",
                 devs.size(), probe.online.size(), nChurn, late.size(), big.stableOnline, smalls.get(0).stableOnline, channel.stableOnline,
@@ -768,7 +871,10 @@ public final class GroupChatBench {
                 new Phase("big", shortPhase, new double[] {rateBig, 0, 0, 0}, 0),
                 new Phase("idle", shortPhase, new double[4], 0),
                 new Phase("probe", shortPhase, new double[] {0, 0, 0, rateProbe}, 0),
-                new Phase("saturation", shortPhase, new double[4], window));
+                new Phase("saturation", shortPhase, new double[4], window),
+                // one-to-one messages between pairs of the same devices, the same closed loop: Roost's own
+                // CPU per one-to-one message, measured in the same run as the group's CPU per push
+                new Phase("direct", shortPhase, new double[4], window, DIRECT));
         Runnable[] pace = new Runnable[1];
         pace[0] = () -> {
             long now = System.nanoTime();
@@ -803,7 +909,7 @@ public final class GroupChatBench {
                 if (p.window > 0) {
                     long now = System.nanoTime();
                     for (int i = 0; i < p.window; i++) {
-                        sendOne(BIG, now);
+                        sendOne(p.loopKind, now);
                     }
                 }
                 if (p.name.equals("mixed")) {
@@ -915,9 +1021,9 @@ public final class GroupChatBench {
         boolean dbOk = dbUrl == null || checkDatabase(dbUrl);
         System.out.printf("whole run: %d sent, %d answered ok, failures %s, skipped %d; pushes %d (duplicates %d, out of seq order %d, "
                         + "again %d, after catch-up %d), acks %d; catch-up requests %d: %d got, %d already held; before the join %d; "
-                        + "reconnects %d, unexpected closes %d, kicks %s, errors %s%n",
+                        + "one-to-one pushes %d, receipts %d; reconnects %d, unexpected closes %d, kicks %s, errors %s%n",
                 sent, answeredOk, FAILS, skipped, pushes, pushDuplicates, pushOutOfOrder, pushAgain, pushAfterCatchup, acksSent,
-                catchupRequests, catchupGot, catchupOverlap, beforeJoin, reconnects, unexpectedCloses, KICKS, ERRORS);
+                catchupRequests, catchupGot, catchupOverlap, beforeJoin, directPushes, receipts, reconnects, unexpectedCloses, KICKS, ERRORS);
         long churnersCaughtUp = devs.stream().filter(d -> (d.churner || d.lateJoiner) && missingOf(d, lastSeqs) == 0).count();
         System.out.printf("client outcome: %d messages missing on %d devices; churners and late joiners complete: %d of %d%n", lost,
                 devicesShort, churnersCaughtUp, devs.stream().filter(d -> d.churner || d.lateJoiner).count());
@@ -969,6 +1075,10 @@ public final class GroupChatBench {
 
     static long missingOf(Dev d, Map<G, Long> lastSeqs) {
         long m = 0;
+        if (d.peer != null) { // the pair's conversation: every seq either of them was answered or pushed
+            long last = Math.max(d.directMax, d.peer.directMax);
+            m += last - d.directHeld.get(1, (int) last + 1).cardinality();
+        }
         for (DG dg : d.groups) {
             long last = lastSeqs != null && lastSeqs.containsKey(dg.g) ? lastSeqs.get(dg.g) : dg.g.maxSeq;
             if (!dg.known) {
