@@ -34,7 +34,7 @@ class ModuleBoundariesTest {
      * modules of lower levels only: never one above it, nor one beside it on its own level.
      */
     static final List<List<String>> LEVELS = List.of(List.of("platform"), List.of("identity"), List.of("presence"),
-            List.of("social"), List.of("group", "room"), List.of("chat"), List.of("gateway", "admin"));
+            List.of("social"), List.of("group", "room", "media"), List.of("chat"), List.of("gateway", "admin"));
 
     static final List<String> MODULES = LEVELS.stream().flatMap(List::stream).toList();
 

@@ -15,9 +15,12 @@ import java.util.regex.Pattern;
 /** The pure rules of a message: sendId, type, body shape and size, preview, the hash a resend is compared by. */
 public final class ChatRules {
 
-    public static final Set<String> TYPES = Set.of("text", "image", "file", "voice", "location", "custom", "system");
-    private static final Set<String> MEDIA_TYPES = Set.of("image", "file", "voice");
+    public static final Set<String> TYPES = Set.of("text", "image", "file", "voice", "video", "location", "custom", "system");
+    private static final Set<String> MEDIA_TYPES = Set.of("image", "file", "voice", "video");
+    /** An external file's reference (where ROOST_MEDIA_EXTERNAL_URLS allows one). */
     private static final Set<String> MEDIA_FIELDS = Set.of("url", "size", "mime", "width", "height", "duration", "name");
+    /** A stored file: its id and, optionally, the name to show; the server fills in the rest. */
+    private static final Set<String> STORED_MEDIA_FIELDS = Set.of("id", "name");
     private static final Set<String> LOCATION_FIELDS = Set.of("lat", "lon", "title");
     /** A media reference's mime and name, a location's title: at most this many characters. */
     static final int SHORT_TEXT_CHARS = 255;
@@ -38,7 +41,7 @@ public final class ChatRules {
     /** 400 {@code invalid-type} unless one of {@link #TYPES}. */
     public static String checkType(String type) {
         if (type == null || !TYPES.contains(type)) {
-            throw ProblemException.badRequest("invalid-type", "type is one of text, image, file, voice, location, custom, system.");
+            throw ProblemException.badRequest("invalid-type", "type is one of text, image, file, voice, video, location, custom, system.");
         }
         return type;
     }
@@ -53,9 +56,9 @@ public final class ChatRules {
 
     /**
      * The body fits its type and has nothing else: text, custom and system are {@code {"text"}}, a
-     * non-empty string; image, file and voice {@code {"media"}}, a reference ({@code url} http(s),
-     * {@code size} and {@code mime}; optional {@code width}, {@code height}, {@code duration},
-     * {@code name}); location {@code {"location"}} ({@code lat}, {@code lon}, optional
+     * non-empty string; image, file, voice and video {@code {"media"}}: a stored file ({@code id},
+     * optional {@code name}) or an external reference ({@code url} http(s), {@code size} and
+     * {@code mime}; optional {@code width}, {@code height}, {@code duration}, {@code name}); location {@code {"location"}} ({@code lat}, {@code lon}, optional
      * {@code title}). Every field has its JSON type and range, so whatever reads a stored body back
      * (history, catch-up, pushes, events) can rely on its shape. 400 {@code invalid-body} otherwise,
      * 413 {@code body-too-large} over {@code maxBytes} (its JSON, UTF-8).
@@ -71,7 +74,15 @@ public final class ChatRules {
         if (body.size() != 1) {
             throw invalidBody("A " + type + " message's body has its " + field + " and nothing else.");
         }
-        if (field.equals("media")) {
+        if (field.equals("media") && object(body, "media").containsKey("id")) {
+            JsonObject media = object(body, "media");
+            onlyFields(media, "media", STORED_MEDIA_FIELDS);
+            String id = string(media, "id");
+            if (id == null || !id.matches("[0-9]{1,19}")) {
+                throw invalidBody("media.id is a stored file's id (a decimal string).");
+            }
+            optionalText(media, "media", "name");
+        } else if (field.equals("media")) {
             JsonObject media = object(body, "media");
             onlyFields(media, "media", MEDIA_FIELDS);
             String url = string(media, "url");

@@ -41,6 +41,9 @@ public class ChatService {
     private static final Logger LOG = Logger.getLogger(ChatService.class.getName());
 
     @Inject
+    ChatMedia media;
+
+    @Inject
     ChatStore store;
 
     @Inject
@@ -123,7 +126,11 @@ public class ChatService {
                 throw ProblemException.badRequest("self-message", "A message goes to someone else.");
             }
             ChatRules.checkBody(c.type(), c.body(), settings.maxBodyBytes());
-            return queue.submit(c, ChatRules.hash(c), fromConnection);
+            byte[] hash = ChatRules.hash(c); // what the sender chose, before the server describes its file
+            JsonObject body = media.resolve(c.sender(), c.type(), c.body());
+            SendCommand stored = body == c.body() ? c : new SendCommand(c.sender(), c.peer(), c.deviceKey(), c.sendId(), c.type(), body,
+                    c.quoteMsgId(), c.priority(), c.system());
+            return queue.submit(stored, hash, fromConnection);
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(e);
         }

@@ -35,6 +35,9 @@ import java.util.TreeMap;
 @ApplicationScoped
 public class ChatWriter {
 
+    @jakarta.ejb.EJB
+    io.roost.chat.store.MessageMediaStore mediaStore;
+
     @Inject
     ChatStore store;
 
@@ -119,6 +122,7 @@ public class ChatWriter {
 
         BatchSeqs batchSeqs = BatchSeqs.of(live.stream().map(i -> pair(writes.get(i).command())).toList());
         List<ChatStore.TimelineRow> rows = new ArrayList<>();
+        List<Long[]> mediaRefs = new ArrayList<>(); // {media, owner, msgId} per copy that names a stored file
         Map<List<Long>, ChatStore.ConversationChange> conversations = new TreeMap<>(PAIR_ORDER);
         for (int k = 0; k < live.size(); k++) {
             int i = live.get(k);
@@ -133,6 +137,11 @@ public class ChatWriter {
                     c.quoteMsgId(), c.priority()));
             rows.add(new ChatStore.TimelineRow(c.peer(), c.sender(), seqFromLast, msgId, senderUid, c.sendId(), c.type(), json,
                     c.quoteMsgId(), c.priority()));
+            Long media = ChatMedia.mediaIdOf(body);
+            if (media != null) {
+                mediaRefs.add(new Long[] {media, c.sender(), msgId});
+                mediaRefs.add(new Long[] {media, c.peer(), msgId});
+            }
             String preview = ChatRules.preview(c.type(), body);
             // the sender's own message is not unread for them; a system message is for both
             change(conversations, c.sender(), c.peer(), added, msgId, senderUid, preview, c.system() ? 1 : 0);
@@ -146,6 +155,9 @@ public class ChatWriter {
         // acknowledgements held for these rows ride on this rewrite of them (their receipts after commit)
         Map<List<Long>, Long> carried = delivered.takeForTransaction(conversations.keySet());
         ChatStore.Upserted upserted = store.upsertConversationsAndInsertTimeline(ranked, rows, cursors(carried));
+        if (!mediaRefs.isEmpty()) {
+            mediaStore.insertDirect(column(mediaRefs, 0), column(mediaRefs, 1), column(mediaRefs, 2));
+        }
         for (List<Long> c : batchSeqs.added().keySet()) {
             // every send moves both rows by the same count; rows that disagree would give the two copies different seqs
             Long lowRow = upserted.lastSeqs().get(c);
@@ -254,6 +266,11 @@ public class ChatWriter {
      * is seq order): the later message is the newest, unread adds up; {@code added} is the
      * conversation's message count in the batch.
      */
+    /** Column {@code k} of rows of ids, for an unnest batch. */
+    public static Long[] column(List<Long[]> rows, int k) {
+        return rows.stream().map(r -> r[k]).toArray(Long[]::new);
+    }
+
     private static void change(Map<List<Long>, ChatStore.ConversationChange> changes, long owner, long peer, int added, long msgId,
                                long senderUid, String preview, int unread) {
         ChatStore.ConversationChange now = new ChatStore.ConversationChange(owner, peer, added, msgId, senderUid, preview, unread, 0);

@@ -15,9 +15,13 @@ public record MessageView(String msgId, long seq, String peer, @Schema(descripti
                           String sendId, String type, String text, Media media, Location location, String quote, int priority,
                           OffsetDateTime createdAt, boolean deleted, boolean recalled) {
 
-    @Schema(name = "ChatMedia", description = "A media reference (no bytes): image, file, voice")
-    public record Media(@Schema(required = true) String url, @Schema(required = true) Long size, @Schema(required = true) String mime,
-                        Integer width, Integer height, @Schema(description = "milliseconds") Long duration, String name) {
+    @Schema(name = "ChatMedia", description = "A file in a message (image, file, voice, video). To send one, name a stored file by "
+            + "id (and optionally the name to show); the server fills in the rest. Or, where allowed, an external url with size and mime.")
+    public record Media(@Schema(description = "a stored file (POST /api/v1/media)") String id,
+                        @Schema(description = "where its bytes are: /api/v1/media/{id}/content for a stored file") String url,
+                        Long size, String mime, Integer width, Integer height, @Schema(description = "milliseconds") Long duration,
+                        String name, @Schema(description = "an image's thumbnail path (stored files)") String thumbnail,
+                        @Schema(description = "true: an external URL the server neither holds nor checks") Boolean external) {
     }
 
     @Schema(name = "ChatLocation")
@@ -37,9 +41,9 @@ public record MessageView(String msgId, long seq, String peer, @Schema(descripti
         if (!(v instanceof JsonObject m)) {
             return null;
         }
-        return new Media(m.getString("url", null), longOf(m, "size"), m.getString("mime", null),
-                intOf(m, "width"), intOf(m, "height"),
-                longOf(m, "duration"), m.getString("name", null));
+        return new Media(m.getString("id", null), m.getString("url", null), longOf(m, "size"), m.getString("mime", null),
+                intOf(m, "width"), intOf(m, "height"), longOf(m, "duration"), m.getString("name", null), m.getString("thumbnail", null),
+                m.get("external") == JsonValue.TRUE ? Boolean.TRUE : null);
     }
 
     private static Location locationOf(JsonValue v) {

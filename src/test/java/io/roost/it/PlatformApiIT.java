@@ -179,6 +179,17 @@ class PlatformApiIT extends DeployedRoost {
     }
 
     @Test
+    void aChunkedBodyPastTheLimitIsRefusedWith413Too() throws Exception {
+        // no Content-Length: the limit is counted as the body is read (the upload paths have their own)
+        byte[] huge = ("{\"username\":\"" + "x".repeat(1536 * 1024) + "\"}").getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        java.net.http.HttpRequest request = java.net.http.HttpRequest.newBuilder(base().resolve("api/v1/accounts"))
+                .header("Authorization", ADMIN).header("Content-Type", "application/json")
+                .POST(java.net.http.HttpRequest.BodyPublishers.ofInputStream(() -> new java.io.ByteArrayInputStream(huge))).build();
+        HttpResponse<String> response = java.net.http.HttpClient.newHttpClient().send(request, HttpResponse.BodyHandlers.ofString());
+        assertProblem(response, 413, "payload-too-large");
+    }
+
+    @Test
     void unknownPathIs404Problem() throws Exception {
         assertProblem(http().get("api/v1/no-such-thing", ADMIN), 404, "not-found");
     }

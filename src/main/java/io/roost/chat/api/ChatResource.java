@@ -62,7 +62,7 @@ public class ChatResource {
                            @Size(max = 20) String from,
                            @Schema(required = true, description = "the client's id of this message, unique per sending device; 1-64 of [A-Za-z0-9_.:-]")
                            String sendId,
-                           @Schema(required = true, enumeration = {"text", "image", "file", "voice", "location", "custom", "system"})
+                           @Schema(required = true, enumeration = {"text", "image", "file", "voice", "video", "location", "custom", "system"})
                            String type,
                            String text, @Valid Media media, @Valid Location location,
                            @Schema(description = "the msgId of a message of this conversation it quotes") @Size(max = 20) String quote,
@@ -284,10 +284,11 @@ public class ChatResource {
         JsonObjectBuilder o = Jsonp.PROVIDER.createObjectBuilder();
         String type = messageType == null ? "" : messageType;
         switch (type) {
-            case "image", "file", "voice" -> {
+            case "image", "file", "voice", "video" -> {
                 if (media != null) {
                     Media m = media;
                     JsonObjectBuilder j = Jsonp.PROVIDER.createObjectBuilder();
+                    put(j, "id", m.id());
                     put(j, "url", m.url());
                     put(j, "size", m.size());
                     put(j, "mime", m.mime());
@@ -295,6 +296,10 @@ public class ChatResource {
                     put(j, "height", m.height() == null ? null : m.height().longValue());
                     put(j, "duration", m.duration());
                     put(j, "name", m.name());
+                    put(j, "thumbnail", m.thumbnail()); // the server's to fill: refused in a send
+                    if (m.external() != null) {
+                        j.add("external", m.external());
+                    }
                     o.add("media", j);
                 }
             }

@@ -59,7 +59,7 @@ public class GroupChatResource {
                            @Size(max = 20) String from,
                            @Schema(required = true, description = "the client's id of this message, unique per sending device; 1-64 of [A-Za-z0-9_.:-]")
                            String sendId,
-                           @Schema(required = true, enumeration = {"text", "image", "file", "voice", "location", "custom", "system"}) String type,
+                           @Schema(required = true, enumeration = {"text", "image", "file", "voice", "video", "location", "custom", "system"}) String type,
                            String text, @Valid Media media, @Valid Location location,
                            @Schema(description = "the msgId of a message of this group it quotes") @Size(max = 20) String quote,
                            @Schema(description = "0-9, default 0") Integer priority,

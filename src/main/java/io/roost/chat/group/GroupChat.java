@@ -1,5 +1,6 @@
 package io.roost.chat.group;
 
+import io.roost.chat.ChatMedia;
 import io.roost.chat.ChatRules;
 import io.roost.chat.ChatSettings;
 import io.roost.chat.ChatSync;
@@ -55,6 +56,9 @@ public class GroupChat {
     ChatSettings settings;
 
     @Inject
+    ChatMedia media;
+
+    @Inject
     BodyFilter bodies;
 
     /** 404 as for a group that does not exist: the answer a hidden group's outsider gets too. */
@@ -89,7 +93,7 @@ public class GroupChat {
                 throw ProblemException.badRequest("invalid-mention", "mentions are at most " + MAX_MENTIONS + " distinct members.");
             }
             ChatRules.checkBody(c.type(), c.body(), settings.maxBodyBytes());
-            JsonObject body = bodies.filtered(c.sender(), c.groupId(), c.body(), c.system());
+            JsonObject body = media.resolve(c.sender(), c.type(), bodies.filtered(c.sender(), c.groupId(), c.body(), c.system()));
             return queue.submit(new GroupChatWriter.Write(c, body, hash(c), fromConnection));
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(e);

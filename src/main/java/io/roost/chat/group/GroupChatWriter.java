@@ -1,10 +1,12 @@
 package io.roost.chat.group;
 
+import io.roost.chat.ChatMedia;
 import io.roost.chat.ChatRules;
 import io.roost.chat.ChatService;
 import io.roost.chat.MessageEvents;
 import io.roost.chat.Sent;
 import io.roost.chat.SyncVersions;
+import io.roost.chat.ChatWriter;
 import io.roost.chat.store.GroupChatStore;
 import io.roost.group.GroupService;
 import io.roost.platform.ids.IdGenerator;
@@ -47,6 +49,9 @@ public class GroupChatWriter {
      * member's group entry takes the larger of its group's and its own.
      */
     static final long VERSION_KEY = 0;
+
+    @jakarta.ejb.EJB
+    io.roost.chat.store.MessageMediaStore mediaStore;
 
     @Inject
     GroupChatStore store;
@@ -182,8 +187,13 @@ public class GroupChatWriter {
         Map<Long, Integer> added = new HashMap<>();
         Map<Long, Long> mentionAll = new HashMap<>();
         List<GroupChatStore.MessageRow> rows = new ArrayList<>();
+        List<Long[]> mediaRefs = new ArrayList<>(); // {media, group, seq, msgId} per message that names a stored file
         for (Stored s : stored) {
             added.merge(s.groupId(), 1, Integer::sum);
+            Long media = ChatMedia.mediaIdOf(s.body());
+            if (media != null) {
+                mediaRefs.add(new Long[] {media, s.groupId(), s.seq(), s.msgId()});
+            }
             if (s.mentionAll()) {
                 mentionAll.merge(s.groupId(), s.seq(), Math::max);
             }
@@ -200,6 +210,10 @@ public class GroupChatWriter {
                 a.preview(), a.mentionAllSeq(), a.epochAdded(), versions.next(VERSION_KEY))));
         Map<Long, long[]> after = store.advance(ranked);
         store.insertMessages(rows);
+        if (!mediaRefs.isEmpty()) {
+            mediaStore.insertGroup(ChatWriter.column(mediaRefs, 0), ChatWriter.column(mediaRefs, 1), ChatWriter.column(mediaRefs, 2),
+                    ChatWriter.column(mediaRefs, 3));
+        }
         // the sender read what it sent: its own cursor moves (one row per sender and group, in (group, uid) order)
         Map<List<Long>, Long> cursors = new TreeMap<>(java.util.Comparator.<List<Long>, Long>comparing(k -> k.get(0))
                 .thenComparing(k -> k.get(1)));

@@ -206,6 +206,11 @@ public class ChatStore {
             // a tombstone already, or no such message
             return message(owner, peer, seq).isPresent();
         }
+        // the owner's copy no longer names a file: its downloads end with it
+        update("""
+                DELETE FROM chat_media cm USING chat_timeline t
+                WHERE t.owner_uid = ? AND t.peer_uid = ? AND t.seq = ? AND cm.msg_id = t.msg_id AND cm.owner_uid = t.owner_uid""",
+                owner, peer, seq);
         update(DELETED_IN_CONVERSATION, versionRank, seq, countedUnread.get(0), seq, owner, peer);
         return true;
     }
@@ -273,6 +278,11 @@ public class ChatStore {
                 WHERE owner_uid = ANY (?::int8[]) AND peer_uid = ANY (?::int8[]) AND seq = ? AND NOT recalled
                 RETURNING owner_uid, sender_uid <> owner_uid AND NOT deleted_for_owner""".formatted(ERASED),
                 rs -> counted.put(rs.getLong(1), rs.getBoolean(2)), new Long[] {a, b}, new Long[] {a, b}, seq);
+        // neither copy names a file any more
+        update("""
+                DELETE FROM chat_media cm USING chat_timeline t
+                WHERE t.owner_uid = ANY (?::int8[]) AND t.peer_uid = ANY (?::int8[]) AND t.seq = ? AND cm.msg_id = t.msg_id""",
+                new Long[] {a, b}, new Long[] {a, b}, seq);
         return counted;
     }
 
@@ -359,6 +369,8 @@ public class ChatStore {
                 WITH gone AS (
                     DELETE FROM %1$s WHERE ctid = ANY (ARRAY(SELECT ctid FROM %1$s WHERE msg_id < ? LIMIT ?))
                     RETURNING owner_uid, peer_uid, msg_id),
+                unnamed AS (
+                    DELETE FROM chat_media cm USING gone g WHERE cm.msg_id = g.msg_id AND cm.owner_uid = g.owner_uid),
                 previewed AS (
                     SELECT c.owner_uid, c.peer_uid FROM chat_conversation c JOIN gone g
                         ON c.owner_uid = g.owner_uid AND c.peer_uid = g.peer_uid AND c.last_msg_id = g.msg_id

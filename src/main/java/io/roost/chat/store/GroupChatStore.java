@@ -388,6 +388,7 @@ public class GroupChatStore {
     public void erase(long groupId, long seq, boolean recall) {
         update("UPDATE group_message SET %s = true, body = '{}', quote_msg_id = NULL WHERE group_id = ? AND seq = ?"
                 .formatted(recall ? "recalled" : "deleted"), groupId, seq);
+        update("DELETE FROM group_media WHERE group_id = ? AND seq = ?", groupId, seq); // its files' downloads end with it
     }
 
     // ---- nodes with members online ----
@@ -489,7 +490,9 @@ public class GroupChatStore {
         return query("""
                 WITH gone AS (
                     DELETE FROM %1$s WHERE ctid = ANY (ARRAY(SELECT ctid FROM %1$s WHERE msg_id < ? LIMIT ?))
-                    RETURNING group_id, msg_id),
+                    RETURNING group_id, seq, msg_id),
+                unnamed AS (
+                    DELETE FROM group_media gm USING gone WHERE gm.group_id = gone.group_id AND gm.seq = gone.seq),
                 cleared AS (
                     UPDATE group_chat g SET last_preview = NULL FROM gone
                     WHERE g.group_id = gone.group_id AND g.last_msg_id = gone.msg_id AND g.last_preview IS NOT NULL)

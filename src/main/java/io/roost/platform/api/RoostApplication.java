@@ -33,6 +33,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
                 @Tag(name = "presence", description = "Device sessions, RTC channels (and the Agora NCS webhook), MQTT clients"),
                 @Tag(name = "rooms", description = "Live rooms: sessions, viewers, counts and fans"),
                 @Tag(name = "chat", description = "One-to-one messages: send, conversations, history, delete for me"),
+                @Tag(name = "media", description = "Files in chat: uploads, downloads, signed links"),
                 @Tag(name = "gateway", description = "This node's device connections"),
                 @Tag(name = "admin", description = "The admin console: its sign-in, the overview and operators' actions")},
         components = @Components(schemas = @Schema(name = ApiDocumentFilter.PROBLEM_SCHEMA, implementation = Problem.class)))

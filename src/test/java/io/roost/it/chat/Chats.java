@@ -59,6 +59,14 @@ public final class Chats {
         return json(r);
     }
 
+    /** A message of {@code type} naming stored file {@code mediaId} over REST; its answer ({@code msgId}, {@code seq}). */
+    public JsonObject sendMedia(User from, User to, String type, String mediaId) {
+        var r = send(from.auth(), "\"peer\":\"" + to.id() + "\",\"sendId\":\"" + sid() + "\",\"type\":\"" + type
+                + "\",\"media\":{\"id\":\"" + mediaId + "\"}");
+        assertEquals(201, r.statusCode(), r.body());
+        return json(r);
+    }
+
     /** The response to a text message over REST: 201 stored, 200 a resend answered with the stored answer. */
     public HttpResponse<String> postText(User from, User to, String sendId, String text) {
         return send(from.auth(), "\"peer\":\"" + to.id() + "\",\"sendId\":\"" + sendId + "\",\"type\":\"text\",\"text\":\"" + text + "\"");
