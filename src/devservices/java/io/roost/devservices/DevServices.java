@@ -80,7 +80,7 @@ public final class DevServices {
 
     private static final Set<String> FLAGS = Set.of("fresh", "no-db", "no-rocketmq", "no-fsync", "discard");
     private static final Set<String> VALUED = Set.of("dir", "db-port", "namesrv-port", "broker-port",
-            "classpath-file", "max-lifetime-minutes", "broker-pull-max", "pg-settings");
+            "classpath-file", "max-lifetime-minutes", "broker-pull-max", "pg-settings", "s3-port", "s3-jar");
 
     private DevServices() {
     }
@@ -121,7 +121,7 @@ public final class DevServices {
     /** The parsed command line; {@link #childArguments()} gives it back for the {@code run} child. */
     record Options(String command, Path dir, boolean fresh, boolean db, boolean rocketMq, int dbPort,
                    int namesrvPort, int brokerPort, Path classpathFile, long maxLifetimeMinutes, int brokerPullMax,
-                   boolean durableCommits, Map<String, String> pgSettings, boolean discard) {
+                   boolean durableCommits, Map<String, String> pgSettings, boolean discard, int s3Port, Path s3Jar) {
 
         static Options parse(String[] args) {
             Map<String, String> raw = new LinkedHashMap<>();
@@ -144,7 +144,8 @@ public final class DevServices {
             }
             Path dir = Path.of(dirValue).toAbsolutePath().normalize();
             if (command.equals("stop") || CONTROLS.contains(command)) {
-                return new Options(command, dir, false, false, false, 0, 0, 0, null, 0, 0, true, Map.of(), raw.containsKey("discard"));
+                return new Options(command, dir, false, false, false, 0, 0, 0, null, 0, 0, true, Map.of(), raw.containsKey("discard"), 0,
+                        null);
             }
             boolean db = !raw.containsKey("no-db");
             boolean rocketMq = !raw.containsKey("no-rocketmq");
@@ -174,9 +175,15 @@ public final class DevServices {
             if (pullMax < 0 || pullMax > 65_536) {
                 throw new IllegalArgumentException("--broker-pull-max out of range: " + pullMax);
             }
+            // An S3-compatible server (S3Proxy, its jar run as a process of its own) when both are given
+            int s3Port = raw.containsKey("s3-port") ? port(raw, "s3-port") : 0;
+            Path s3Jar = raw.containsKey("s3-jar") ? Path.of(raw.get("s3-jar")).toAbsolutePath().normalize() : null;
+            if ((s3Port > 0) != (s3Jar != null)) {
+                throw new IllegalArgumentException("--s3-port and --s3-jar go together");
+            }
             Options options = new Options(command, dir, raw.containsKey("fresh"), db, rocketMq, dbPort, namesrvPort,
                     brokerPort, classpathFile, lifetime, pullMax, !raw.containsKey("no-fsync"),
-                    pgSettings(raw.getOrDefault("pg-settings", "")), false);
+                    pgSettings(raw.getOrDefault("pg-settings", "")), false, s3Port, s3Jar);
             options.checkDistinctPorts();
             return options;
         }
@@ -224,11 +231,14 @@ public final class DevServices {
                 ports.put(brokerPort - 2, "RocketMQ broker fast/VIP remoting (--broker-port - 2)");
                 ports.put(brokerPort + 1, "RocketMQ broker HA (--broker-port + 1)");
             }
+            if (s3Port > 0) {
+                ports.put(s3Port, "S3Proxy (--s3-port)");
+            }
             return ports;
         }
 
         private void checkDistinctPorts() {
-            int expected = (db ? 1 : 0) + (rocketMq ? 4 : 0);
+            int expected = (db ? 1 : 0) + (rocketMq ? 4 : 0) + (s3Port > 0 ? 1 : 0);
             if (ports().size() != expected) {
                 throw new IllegalArgumentException("ports collide: db-port " + dbPort + ", namesrv-port " + namesrvPort
                         + ", broker-port " + brokerPort + " (the broker also uses broker-port - 2 and broker-port + 1)");
@@ -265,6 +275,10 @@ public final class DevServices {
             }
             if (maxLifetimeMinutes > 0) {
                 a.add("--max-lifetime-minutes=" + maxLifetimeMinutes);
+            }
+            if (s3Port > 0) {
+                a.add("--s3-port=" + s3Port);
+                a.add("--s3-jar=" + s3Jar);
             }
             return a;
         }
@@ -388,8 +402,9 @@ public final class DevServices {
             }
             log(String.format("dev services %s in %.1f s", h.isAlive() ? "STILL RUNNING" : "stopped", secondsSince(begin)));
         }
-        // After a clean shutdown hook PostgreSQL is already down; after a kill it is an orphan.
+        // After a clean shutdown hook PostgreSQL and S3Proxy are already down; after a kill they are orphans.
         stopOrphanedPostgres(dir.resolve(PGDATA));
+        stopOrphanedS3(dir);
         Files.deleteIfExists(pidFile);
         Files.deleteIfExists(dir.resolve(READY));
         return 0;
@@ -415,6 +430,28 @@ public final class DevServices {
             }
         }
         return stop(dir, false); // the orphaned PostgreSQL, the pid and ready files; a survivor, by SIGTERM
+    }
+
+    /** Where the S3Proxy child's pid is kept, so that a stop after a kill finds it. */
+    static final String S3_PID = "s3proxy.pid";
+
+    /** Kills the S3Proxy a killed dev services process left behind (its pid file names it; the command line confirms). */
+    static void stopOrphanedS3(Path dir) throws IOException {
+        Path pidFile = dir.resolve(S3_PID);
+        if (!Files.exists(pidFile)) {
+            return;
+        }
+        try {
+            ProcessHandle.of(Long.parseLong(Files.readString(pidFile).trim()))
+                    .filter(h -> h.info().commandLine().map(c -> c.contains("s3proxy")).orElse(false))
+                    .ifPresent(h -> {
+                        h.destroyForcibly();
+                        log("S3Proxy pid " + h.pid() + " killed");
+                    });
+        } catch (NumberFormatException e) {
+            log("ignoring unreadable " + pidFile);
+        }
+        Files.deleteIfExists(pidFile);
     }
 
     /** The live dev services process that {@code pidFile} names, if any (saying why not, if {@code verbose}). */

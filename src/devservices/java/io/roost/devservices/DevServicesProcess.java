@@ -67,6 +67,7 @@ final class DevServicesProcess {
     /** What a broker-start needs to start the broker again as it first started. */
     private volatile BrokerSetup brokerSetup;
     private volatile Thread nameServerStopper;
+    private volatile Process s3;
     private final AtomicBoolean nameServerStopping = new AtomicBoolean();
     /** Set by the shutdown hook: a db-start arriving later must not bring PostgreSQL back. */
     private volatile boolean shuttingDown;
@@ -150,6 +151,10 @@ final class DevServicesProcess {
             } catch (CompletionException e) {
                 throw e.getCause();
             }
+            if (options.s3Port() > 0) {
+                services.startS3(options.s3Port(), options.s3Jar());
+                ready.setProperty("s3.endpoint", "http://127.0.0.1:" + options.s3Port());
+            }
             if (options.db()) {
                 ready.setProperty("db.url", "jdbc:postgresql://127.0.0.1:" + options.dbPort() + "/" + DB_NAME);
                 ready.setProperty("db.user", DB_USER);
@@ -168,6 +173,65 @@ final class DevServicesProcess {
         DevServices.writeReady(dir, ready);
         log(String.format("ready in %.1f s", secondsSince(begin)));
         Thread.currentThread().join(); // until SIGTERM/SIGINT or the lifetime guard runs the shutdown hook
+    }
+
+    // ------------------------------------------------------------------------------ S3Proxy
+
+    /** The access key and secret of the dev S3Proxy (a throw-away store on this machine). */
+    static final String S3_IDENTITY = "roost";
+    static final String S3_CREDENTIAL = "roost-dev-secret";
+
+    /**
+     * S3Proxy (Maven Central's org.gaul:s3proxy, its jar with dependencies) over a directory of
+     * {@code dir}: a real S3 API (signatures v2 and v4, ranges, multipart) that stores objects as
+     * files. A process of its own, so that its Jetty and jclouds stay off this JVM's class path.
+     */
+    private void startS3(int port, Path jar) throws Exception {
+        long start = System.nanoTime();
+        Path base = dir.resolve("s3");
+        Files.createDirectories(base);
+        Path properties = dir.resolve("s3proxy.properties");
+        Files.writeString(properties, String.join("\n",
+                "s3proxy.endpoint=http://127.0.0.1:" + port,
+                "s3proxy.authorization=aws-v2-or-v4",
+                "s3proxy.identity=" + S3_IDENTITY,
+                "s3proxy.credential=" + S3_CREDENTIAL,
+                "jclouds.provider=filesystem",
+                "jclouds.filesystem.basedir=" + base,
+                ""));
+        Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m",
+                "-jar", jar.toString(), "--properties", properties.toString())
+                .redirectErrorStream(true).redirectOutput(dir.resolve("s3proxy.log").toFile()).start();
+        s3 = p;
+        Files.writeString(dir.resolve(DevServices.S3_PID), Long.toString(p.pid()));
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (true) {
+            try (java.net.Socket socket = new java.net.Socket("127.0.0.1", port)) {
+                break;
+            } catch (IOException e) {
+                if (!p.isAlive() || System.nanoTime() > deadline) {
+                    throw new IllegalStateException("S3Proxy did not start on port " + port + " (see " + dir.resolve("s3proxy.log") + ")");
+                }
+                Thread.sleep(100);
+            }
+        }
+        log(String.format("S3Proxy on 127.0.0.1:%d in %.1f s", port, secondsSince(start)));
+    }
+
+    private void stopS3() {
+        Process p = s3;
+        if (p == null) {
+            return;
+        }
+        p.destroy();
+        try {
+            if (!p.waitFor(10, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+            }
+        } catch (InterruptedException e) {
+            p.destroyForcibly();
+        }
+        deleteQuietly(dir.resolve(DevServices.S3_PID));
     }
 
     // ------------------------------------------------------------------------------ PostgreSQL
@@ -577,6 +641,7 @@ final class DevServicesProcess {
         long start = System.nanoTime();
         log("shutting down");
         deleteQuietly(dir.resolve(DevServices.READY));
+        stopS3();
         stopBroker();
         stopNameServerInBackground(); // no-op if the broker's hook already did
         Thread stopper = nameServerStopper;

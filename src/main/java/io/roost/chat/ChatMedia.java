@@ -92,4 +92,14 @@ public class ChatMedia implements MediaViewers {
     public boolean namedBy(long mediaId, long msgId) {
         return store.namedBy(mediaId, msgId);
     }
+
+    @Override
+    public java.util.Set<Long> named(java.util.Collection<Long> mediaIds) {
+        return store.named(mediaIds);
+    }
+
+    /** A removed file: the messages that name it say so (in the removing transaction). */
+    void removed(@jakarta.enterprise.event.Observes io.roost.media.MediaRemoved e) {
+        store.markRemoved(e.mediaId());
+    }
 }

@@ -21,7 +21,8 @@ public record MessageView(String msgId, long seq, String peer, @Schema(descripti
                         @Schema(description = "where its bytes are: /api/v1/media/{id}/content for a stored file") String url,
                         Long size, String mime, Integer width, Integer height, @Schema(description = "milliseconds") Long duration,
                         String name, @Schema(description = "an image's thumbnail path (stored files)") String thumbnail,
-                        @Schema(description = "true: an external URL the server neither holds nor checks") Boolean external) {
+                        @Schema(description = "true: an external URL the server neither holds nor checks") Boolean external,
+                        @Schema(description = "true: the stored file was removed (by an operator, or as unused); no url") Boolean removed) {
     }
 
     @Schema(name = "ChatLocation")
@@ -43,7 +44,7 @@ public record MessageView(String msgId, long seq, String peer, @Schema(descripti
         }
         return new Media(m.getString("id", null), m.getString("url", null), longOf(m, "size"), m.getString("mime", null),
                 intOf(m, "width"), intOf(m, "height"), longOf(m, "duration"), m.getString("name", null), m.getString("thumbnail", null),
-                m.get("external") == JsonValue.TRUE ? Boolean.TRUE : null);
+                m.get("external") == JsonValue.TRUE ? Boolean.TRUE : null, m.get("removed") == JsonValue.TRUE ? Boolean.TRUE : null);
     }
 
     private static Location locationOf(JsonValue v) {

@@ -2,13 +2,17 @@ package io.roost.media;
 
 import io.roost.media.store.MediaRecords;
 import io.roost.media.store.MediaRecords.MediaRow;
+import io.roost.media.store.MediaStore;
 import io.roost.platform.problem.ProblemException;
 import jakarta.ejb.EJB;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Event;
 import jakarta.enterprise.inject.Instance;
+import jakarta.transaction.Transactional;
 import jakarta.inject.Inject;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
@@ -33,6 +37,9 @@ public class MediaLibrary {
 
     @Inject
     Instance<MediaViewers> viewers;
+
+    @Inject
+    Event<MediaRemoved> removed;
 
     /** A stored file's bytes (or its thumbnail's: {@code type} image/jpeg), the range asked of them. */
     public record Content(MediaFile file, String type, String etag, long size, ByteRange range, InputStream bytes) {
@@ -99,6 +106,29 @@ public class MediaLibrary {
             throw MediaProblems.unknownMedia();
         }
         records.markUsed(mediaId);
+        return file(m);
+    }
+
+    /**
+     * Removes a stored file: its bytes and thumbnail deleted, its row kept as removed (downloads then
+     * answer 410 {@code media-removed}), its bytes given back to the owner's quota, and
+     * {@link MediaRemoved} fired so that its messages show it as removed; one transaction. The file
+     * as it was; 404 {@code unknown-media} when there is none or it is removed already.
+     */
+    @Transactional
+    public MediaFile remove(long mediaId, String by) {
+        MediaRow m = records.markRemoved(mediaId, by).orElseThrow(MediaProblems::unknownMedia);
+        MediaStore store = stores.byName(m.store());
+        try {
+            store.delete(m.blobId());
+            if (m.thumbBlobId() != null) {
+                store.delete(m.thumbBlobId());
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e); // rolled back: the file stays, the next attempt deletes it
+        }
+        records.adjust(m.ownerUid(), -(m.size() + (m.thumbSize() == null ? 0 : m.thumbSize())));
+        removed.fire(new MediaRemoved(mediaId, by));
         return file(m);
     }
 

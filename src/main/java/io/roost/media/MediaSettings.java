@@ -72,6 +72,40 @@ public class MediaSettings {
     @ConfigProperty(name = "roost.media.unused-after", defaultValue = "24h")
     String unusedAfter;
 
+    @Inject
+    @ConfigProperty(name = "roost.media.s3.endpoint")
+    Optional<String> s3Endpoint;
+
+    @Inject
+    @ConfigProperty(name = "roost.media.s3.region", defaultValue = "us-east-1")
+    String s3Region;
+
+    @Inject
+    @ConfigProperty(name = "roost.media.s3.bucket")
+    Optional<String> s3Bucket;
+
+    @Inject
+    @ConfigProperty(name = "roost.media.s3.access-key")
+    Optional<String> s3AccessKey;
+
+    @Inject
+    @ConfigProperty(name = "roost.media.s3.secret-key")
+    Optional<String> s3SecretKey;
+
+    @Inject
+    @ConfigProperty(name = "roost.media.s3.path-style", defaultValue = "true")
+    boolean s3PathStyle;
+
+    @Inject
+    @ConfigProperty(name = "roost.media.s3.create-bucket", defaultValue = "false")
+    boolean s3CreateBucket;
+
+    /** The bucket of the s3 store ({@code ROOST_MEDIA_S3_*}); its keys from the environment, never from a file. */
+    public io.roost.media.store.S3MediaStore.Bucket s3() {
+        return new io.roost.media.store.S3MediaStore.Bucket(s3Endpoint.orElse(null), s3Region, s3Bucket.orElse(null),
+                s3AccessKey.orElse(null), s3SecretKey.orElse(null), s3PathStyle, s3CreateBucket);
+    }
+
     /** Where stored files' bytes live: {@code db} (PostgreSQL) or {@code s3}. */
     public String store() {
         return store.trim().toLowerCase(Locale.ROOT);

@@ -241,12 +241,13 @@ public class MediaUploads {
             byte[] sha256 = uploadSha256;
             if (image != null && image.reencoded() != null) {
                 blobId = ids.nextId();
-                store.put(blobId, new ByteArrayInputStream(image.reencoded()), image.reencoded().length, type);
+                byte[] clean = image.reencoded();
+                store.put(blobId, () -> new ByteArrayInputStream(clean), clean.length, type);
                 size = image.reencoded().length;
                 sha256 = sha256().digest(image.reencoded());
                 chunks.delete(u.id());
             } else if (!store.name().equals("db")) {
-                store.put(blobId, new ChunkStore.ChunkInputStream(chunks::at, u.id(), 0, u.size()), u.size(), type);
+                store.put(blobId, () -> new ChunkStore.ChunkInputStream(chunks::at, u.id(), 0, u.size()), u.size(), type);
                 chunks.delete(u.id());
             }
             Long thumbBlob = null;
@@ -254,7 +255,8 @@ public class MediaUploads {
             if (image != null && image.thumbnail() != null) {
                 thumbBlob = ids.nextId();
                 thumbSize = (long) image.thumbnail().length;
-                store.put(thumbBlob, new ByteArrayInputStream(image.thumbnail()), thumbSize, "image/jpeg");
+                byte[] thumb = image.thumbnail();
+                store.put(thumbBlob, () -> new ByteArrayInputStream(thumb), thumbSize, "image/jpeg");
             }
             MediaRow row = new MediaRow(u.id(), u.ownerUid(), uploadSha256, sha256, size, type, kind, u.name(),
                     image == null ? null : image.width(), image == null ? null : image.height(), duration, store.name(), blobId,

@@ -12,4 +12,7 @@ public interface MediaViewers {
 
     /** Whether message {@code msgId} (not recalled or deleted) names {@code mediaId}: a signed link's condition. */
     boolean namedBy(long mediaId, long msgId);
+
+    /** Those of {@code mediaIds} that some message (not recalled, deleted or purged) names: the purge leaves them. */
+    java.util.Set<Long> named(java.util.Collection<Long> mediaIds);
 }

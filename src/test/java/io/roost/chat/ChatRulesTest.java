@@ -34,7 +34,7 @@ class ChatRulesTest {
     @Test
     void typesAndPriorities() {
         ChatRules.TYPES.forEach(ChatRules::checkType);
-        assertEquals("invalid-type", problem(() -> ChatRules.checkType("video")));
+        assertEquals("invalid-type", problem(() -> ChatRules.checkType("sticker")));
         assertEquals("invalid-type", problem(() -> ChatRules.checkType(null)));
         assertEquals(9, ChatRules.checkPriority(9));
         assertEquals("invalid-priority", problem(() -> ChatRules.checkPriority(10)));
@@ -101,6 +101,12 @@ class ChatRulesTest {
                 "{\"media\":{" + media + ",\"name\":" + "7}}",
                 "{\"media\":{" + media + ",\"name\":\"" + "n".repeat(ChatRules.SHORT_TEXT_CHARS + 1) + "\"}}",
                 "{\"media\":{" + media.replace("image/png", "") + "}}"}) {
+            assertEquals("invalid-body", problem(() -> ChatRules.checkBody("image", json(bad), 2000)), bad);
+        }
+        // a stored file: its id (and a name to show); the server describes the rest, so the client may not
+        ChatRules.checkBody("video", json("{\"media\":{\"id\":\"7300000000000000001\",\"name\":\"clip.mp4\"}}"), 1000);
+        for (String bad : new String[] {"{\"media\":{\"id\":\"73\",\"size\":12}}", "{\"media\":{\"id\":73}}",
+                "{\"media\":{\"id\":\"-1\"}}", "{\"media\":{\"id\":\"x\"}}", "{\"media\":{\"id\":\"73\",\"external\":true}}"}) {
             assertEquals("invalid-body", problem(() -> ChatRules.checkBody("image", json(bad), 2000)), bad);
         }
         // PostgreSQL cannot store U+0000 in text or jsonb: refused in any string of the body

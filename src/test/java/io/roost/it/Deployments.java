@@ -18,7 +18,7 @@ public final class Deployments {
     /** What the in-container tests use besides Roost's own classes (each with its nested classes). */
     private static final List<Class<?>> IN_CONTAINER_HELPERS = List.of(Wait.class, Database.class, LockOrder.class, Routes.class,
             BrokerAdmin.class, ProbeConsumer.class, DeadlockLog.class, InContainerUsers.class,
-            InContainer.class, SerialArquillian.class);
+            InContainer.class, SerialArquillian.class, io.roost.it.media.MediaFiles.class);
 
     private Deployments() {
     }

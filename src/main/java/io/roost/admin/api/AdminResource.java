@@ -102,6 +102,9 @@ public class AdminResource {
     AdminActions actions;
 
     @Inject
+    io.roost.media.MediaLibrary media;
+
+    @Inject
     AccountService accounts;
 
     @Inject
@@ -400,5 +403,21 @@ public class AdminResource {
         long operator = Caller.id(sc);
         return actions.run(operator, "recall-group-message", "group-message", groupId + "/" + at, null,
                 () -> io.roost.chat.group.GroupMessageView.of(groupChat.recall(operator, true, groupId, at)));
+    }
+
+    // ---- media ----
+
+    @DELETE
+    @Path("/media/{media}")
+    @Operation(operationId = "adminRemoveMedia",
+            summary = "Remove a stored file: its bytes deleted, its messages show it as removed, downloads answer 410; audited")
+    @APIResponse(responseCode = "200", description = "The file as it was",
+            content = @Content(schema = @Schema(implementation = io.roost.media.MediaFile.class)))
+    @APIResponse(responseCode = "400", description = "invalid-id")
+    @APIResponse(responseCode = "404", description = "unknown-media: no such file, or removed already")
+    public io.roost.media.MediaFile removeMedia(@PathParam("media") String mediaId, @Context SecurityContext sc) {
+        long id = Ids.parse(mediaId);
+        long operator = Caller.id(sc);
+        return actions.run(operator, "remove-media", "media", Long.toString(id), null, () -> media.remove(id, "operator:" + operator));
     }
 }

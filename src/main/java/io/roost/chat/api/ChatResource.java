@@ -300,6 +300,9 @@ public class ChatResource {
                     if (m.external() != null) {
                         j.add("external", m.external());
                     }
+                    if (m.removed() != null) {
+                        j.add("removed", m.removed()); // the server's to say: refused in a send
+                    }
                     o.add("media", j);
                 }
             }

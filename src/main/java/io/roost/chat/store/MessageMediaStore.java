@@ -55,6 +55,29 @@ public class MessageMediaStore {
                 rs -> rs.getBoolean(1), mediaId, msgId, mediaId, msgId).get(0);
     }
 
+    /** Those of {@code mediaIds} a one-to-one copy or a group message names. */
+    public java.util.Set<Long> named(java.util.Collection<Long> mediaIds) {
+        Long[] ids = mediaIds.toArray(Long[]::new);
+        return new java.util.HashSet<>(query("""
+                SELECT media_id FROM chat_media WHERE media_id = ANY(?) UNION SELECT media_id FROM group_media WHERE media_id = ANY(?)""",
+                rs -> rs.getLong(1), ids, ids));
+    }
+
+    /**
+     * Marks every message that names the file as naming a removed one ({@code media.removed}: true,
+     * its download path gone), in the removing transaction; how many rows.
+     */
+    @TransactionAttribute(TransactionAttributeType.MANDATORY)
+    public int markRemoved(long mediaId) {
+        String removed = "jsonb_set(body #- '{media,url}' #- '{media,thumbnail}', '{media,removed}', 'true')";
+        return update("""
+                UPDATE chat_timeline t SET body = %s FROM chat_media cm
+                WHERE cm.media_id = ? AND t.msg_id = cm.msg_id AND t.owner_uid = cm.owner_uid""".formatted(removed), mediaId)
+                + update("""
+                UPDATE group_message g SET body = %s FROM group_media gm
+                WHERE gm.media_id = ? AND g.group_id = gm.group_id AND g.seq = gm.seq""".formatted(removed), mediaId);
+    }
+
     private <T> List<T> query(String sql, Jdbc.Row<T> row, Object... params) {
         return Jdbc.query(dataSource, e -> new StatementFailed("message media", e), sql, row, params);
     }

@@ -115,6 +115,8 @@ public class MediaResource {
     @Path("/uploads/{upload}")
     @Produces(MediaType.APPLICATION_JSON)
     @Operation(operationId = "getMediaUpload", summary = "Where an upload stands: continue from its offset")
+    @APIResponse(responseCode = "200", description = "the upload (its offset also in Upload-Offset)",
+            content = @Content(schema = @Schema(implementation = UploadStatus.class)))
     public Response status(@PathParam("upload") String upload, @QueryParam("owner") String owner, @Context SecurityContext sc) {
         UploadStatus s = uploads.status(owner(owner, sc), Ids.parse(upload));
         return Response.ok(s).header("Upload-Offset", s.offset()).build();

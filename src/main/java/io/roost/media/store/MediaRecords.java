@@ -96,6 +96,27 @@ public class MediaRecords {
         return update("UPDATE media SET used_at = now() WHERE id = ? AND removed_at IS NULL", id) == 1;
     }
 
+    /** Marks the file removed; the row as it was, or empty when there is none or it was removed already. Locks it. */
+    public Optional<MediaRow> markRemoved(long id, String by) {
+        return Jdbc.first(query("UPDATE media SET removed_at = now(), removed_by = ? WHERE id = ? AND removed_at IS NULL RETURNING "
+                + MEDIA_COLUMNS, MediaRecords::media, by, id));
+    }
+
+    /** Files no send named lately and older than {@code age}, by id after {@code afterId}: the purge's candidates (it asks who names them). */
+    public List<Long> unusedCandidates(java.time.Duration age, long afterId, int limit) {
+        return query("""
+                SELECT id FROM media WHERE removed_at IS NULL AND created_at < now() - ?::interval
+                    AND (used_at IS NULL OR used_at < now() - interval '1 hour') AND id > ?
+                ORDER BY id LIMIT ?""", rs -> rs.getLong(1), age.toSeconds() + " seconds", afterId, limit);
+    }
+
+    /** Uploads that stopped before their last byte longer than {@code age} ago, locked (skipping those another node holds). */
+    public List<UploadRow> abandonedUploads(java.time.Duration age, int limit) {
+        return query("SELECT id, owner_uid, size, received, sha256, name, created_at, updated_at FROM media_upload "
+                + "WHERE updated_at < now() - ?::interval ORDER BY updated_at LIMIT ? FOR UPDATE SKIP LOCKED",
+                MediaRecords::upload, age.toSeconds() + " seconds", limit);
+    }
+
     // ---- usage: the quota and the upload rate ----
 
     /**

@@ -2,6 +2,7 @@ package io.roost.media.store;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.util.function.Supplier;
 
 /**
  * Where stored files' bytes live, by blob id: PostgreSQL ({@link PostgresMediaStore}, the default)
@@ -17,8 +18,8 @@ public interface MediaStore {
     /** {@code db} or {@code s3}: what {@code media.store} records. */
     String name();
 
-    /** Stores exactly {@code length} bytes read from {@code in} as blob {@code blobId}. */
-    void put(long blobId, InputStream in, long length, String contentType) throws IOException;
+    /** Stores exactly {@code length} bytes as blob {@code blobId}; {@code bytes} opens them (more than once if the store must). */
+    void put(long blobId, Supplier<InputStream> bytes, long length, String contentType) throws IOException;
 
     /** {@code length} bytes of the blob from {@code offset}, streamed. */
     InputStream open(long blobId, long offset, long length) throws IOException;

@@ -3,6 +3,7 @@ package io.roost.media.store;
 import jakarta.ejb.EJB;
 import java.io.IOException;
 import java.io.InputStream;
+import java.util.function.Supplier;
 
 /** The db store: a blob's bytes are its {@code media_chunk} rows (written in the caller's transaction). */
 public class PostgresMediaStore implements MediaStore {
@@ -23,8 +24,10 @@ public class PostgresMediaStore implements MediaStore {
     }
 
     @Override
-    public void put(long blobId, InputStream in, long length, String contentType) throws IOException {
-        chunks.write(blobId, in, length);
+    public void put(long blobId, Supplier<InputStream> bytes, long length, String contentType) throws IOException {
+        try (InputStream in = bytes.get()) {
+            chunks.write(blobId, in, length);
+        }
     }
 
     @Override

@@ -135,7 +135,7 @@ class ChatApiIT extends DeployedRoost {
         assertProblem(chats.send(a.auth(), to + "\"type\":\"text\",\"text\":\"x\""), 400, "invalid-send-id");
         assertProblem(chats.send(a.auth(), to + "\"sendId\":\"has space\",\"type\":\"text\",\"text\":\"x\""), 400, "invalid-send-id");
         assertProblem(chats.send(a.auth(), to + "\"sendId\":\"" + "x".repeat(65) + "\",\"type\":\"text\",\"text\":\"x\""), 400, "invalid-send-id");
-        assertProblem(chats.send(a.auth(), to + "\"sendId\":\"" + sid() + "\",\"type\":\"video\",\"text\":\"x\""), 400, "invalid-type");
+        assertProblem(chats.send(a.auth(), to + "\"sendId\":\"" + sid() + "\",\"type\":\"sticker\",\"text\":\"x\""), 400, "invalid-type");
         assertProblem(chats.send(a.auth(), to + "\"sendId\":\"" + sid() + "\",\"type\":\"text\""), 400, "invalid-body");
         assertProblem(chats.send(a.auth(), to + "\"sendId\":\"" + sid() + "\",\"type\":\"image\",\"text\":\"x\""), 400, "invalid-body");
         assertProblem(chats.send(a.auth(), to + "\"sendId\":\"" + sid() + "\",\"type\":\"text\",\"text\":\"a\\u0000b\""), 400, "invalid-body");

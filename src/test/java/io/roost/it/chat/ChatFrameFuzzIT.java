@@ -250,7 +250,7 @@ class ChatFrameFuzzIT extends DeployedRoost {
                     fields.put("sendId", sendId());
                     nearMisses.put("sendId", List.of(q(""), q("y".repeat(65)), q("bad id!"), q("\u00e9t\u00e9")));
                     fields.put("msgType", q(type));
-                    nearMisses.put("msgType", List.of(q("system"), q("TEXT"), q("video")));
+                    nearMisses.put("msgType", List.of(q("system"), q("TEXT"), q("sticker")));
                     fields.put("body", body(type));
                     nearMisses.put("body", List.of("{\"text\":\"\"}", "{\"text\":\"nul \\u0000\"}", "{\"text\":\"x\",\"more\":1}",
                             "{\"media\":{\"url\":\"ftp://x\",\"size\":1,\"mime\":\"a/b\"}}",

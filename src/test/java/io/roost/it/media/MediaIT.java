@@ -53,12 +53,12 @@ class MediaIT extends DeployedRoost {
     @Test
     void uploadAndDownloadWithRangesAndEtag() throws Exception {
         User a = media.user();
-        byte[] file = MediaCalls.pdf(700_000, 61L);
+        byte[] file = MediaFiles.pdf(700_000, 61L);
         JsonObject f = media.stored(a, file, "report.pdf");
         assertEquals("application/pdf", f.getString("mime"));
         assertEquals("file", f.getString("kind"));
         assertEquals(file.length, f.getJsonNumber("size").longValue());
-        assertEquals(MediaCalls.sha256(file), f.getString("sha256"));
+        assertEquals(MediaFiles.sha256(file), f.getString("sha256"));
         String content = "api/v1/media/" + f.getString("id") + "/content";
 
         HttpResponse<byte[]> whole = media.get(content, a.auth());
@@ -84,7 +84,7 @@ class MediaIT extends DeployedRoost {
     @Test
     void theSameContentTwiceIsOneFile() throws Exception {
         User a = media.user();
-        byte[] file = MediaCalls.pdf(300_000, 62L);
+        byte[] file = MediaFiles.pdf(300_000, 62L);
         String first = media.stored(a, file, null).getString("id");
         String again = media.stored(a, file, null).getString("id");
         assertEquals(first, again, "the same user's same content: the same id");
@@ -122,8 +122,8 @@ class MediaIT extends DeployedRoost {
     @Test
     void anImageGetsItsSizeAThumbnailAndLosesItsExif() throws Exception {
         User a = media.user();
-        byte[] photo = MediaCalls.jpegWithExif(640, 480, 6); // stored landscape, shown turned: 480 × 640
-        assertTrue(MediaCalls.contains(photo, "Exif".getBytes(StandardCharsets.US_ASCII)));
+        byte[] photo = MediaFiles.jpegWithExif(640, 480, 6); // stored landscape, shown turned: 480 × 640
+        assertTrue(MediaFiles.contains(photo, "Exif".getBytes(StandardCharsets.US_ASCII)));
         JsonObject f = media.stored(a, photo, "beach.jpg");
         assertEquals("image", f.getString("kind"));
         assertEquals(480, f.getInt("width"), "the orientation is applied");
@@ -131,11 +131,11 @@ class MediaIT extends DeployedRoost {
         assertTrue(f.getBoolean("thumbnail"));
 
         byte[] served = media.get("api/v1/media/" + f.getString("id") + "/content", a.auth()).body();
-        assertFalse(MediaCalls.contains(served, "Exif".getBytes(StandardCharsets.US_ASCII)), "no EXIF (location, camera) in what is served");
+        assertFalse(MediaFiles.contains(served, "Exif".getBytes(StandardCharsets.US_ASCII)), "no EXIF (location, camera) in what is served");
         java.awt.image.BufferedImage shown = ImageIO.read(new ByteArrayInputStream(served));
         assertEquals(480, shown.getWidth());
         assertEquals(640, shown.getHeight());
-        assertEquals(MediaCalls.sha256(served), f.getString("sha256"), "the ETag and sha256 are of the bytes served");
+        assertEquals(MediaFiles.sha256(served), f.getString("sha256"), "the ETag and sha256 are of the bytes served");
 
         HttpResponse<byte[]> thumb = media.get("api/v1/media/" + f.getString("id") + "/thumbnail", a.auth());
         assertEquals(200, thumb.statusCode());
@@ -148,9 +148,9 @@ class MediaIT extends DeployedRoost {
     @Test
     void aResumableUploadContinuesWhereTheCutConnectionLeftIt() throws Exception {
         User a = media.user();
-        byte[] file = MediaCalls.pdf(900_000, 63L);
+        byte[] file = MediaFiles.pdf(900_000, 63L);
         JsonObject started = Http.okJson(http().post("api/v1/media/uploads", a.auth(),
-                "{\"size\":" + file.length + ",\"sha256\":\"" + MediaCalls.sha256(file) + "\",\"name\":\"big.pdf\"}"));
+                "{\"size\":" + file.length + ",\"sha256\":\"" + MediaFiles.sha256(file) + "\",\"name\":\"big.pdf\"}"));
         String upload = started.getString("id");
         assertEquals(0, started.getJsonNumber("offset").longValue());
 
@@ -175,16 +175,16 @@ class MediaIT extends DeployedRoost {
         HttpResponse<String> done = media.append(a.auth(), upload, committed, Arrays.copyOfRange(file, (int) committed, file.length));
         assertEquals(201, done.statusCode(), done.body());
         JsonObject f = json(done);
-        assertEquals(MediaCalls.sha256(file), f.getString("sha256"));
+        assertEquals(MediaFiles.sha256(file), f.getString("sha256"));
         assertArrayEquals(file, media.get("api/v1/media/" + f.getString("id") + "/content", a.auth()).body());
     }
 
     @Test
     void aWrongHashStoresNothing() throws Exception {
         User a = media.user();
-        byte[] file = MediaCalls.pdf(10_000, 64L);
+        byte[] file = MediaFiles.pdf(10_000, 64L);
         JsonObject started = Http.okJson(http().post("api/v1/media/uploads", a.auth(),
-                "{\"size\":" + file.length + ",\"sha256\":\"" + MediaCalls.sha256(new byte[] {1}) + "\"}"));
+                "{\"size\":" + file.length + ",\"sha256\":\"" + MediaFiles.sha256(new byte[] {1}) + "\"}"));
         HttpResponse<String> r = media.append(a.auth(), started.getString("id"), 0, file);
         assertEquals(422, r.statusCode(), r.body());
         assertEquals("media-hash-mismatch", code(r));
@@ -206,9 +206,9 @@ class MediaIT extends DeployedRoost {
 
         User b = media.user();
         for (int i = 0; i < 12; i++) {
-            media.stored(b, MediaCalls.pdf(100, 1000 + i), null);
+            media.stored(b, MediaFiles.pdf(100, 1000 + i), null);
         }
-        HttpResponse<String> limited = media.upload(b.auth(), MediaCalls.pdf(100, 99), "", "application/pdf");
+        HttpResponse<String> limited = media.upload(b.auth(), MediaFiles.pdf(100, 99), "", "application/pdf");
         assertEquals(429, limited.statusCode(), "12 uploads a minute in the suite");
         assertEquals("media-rate-limited", code(limited));
         assertTrue(limited.headers().firstValue("Retry-After").isPresent());
@@ -219,7 +219,7 @@ class MediaIT extends DeployedRoost {
         User a = media.user();
         User b = media.user();
         User stranger = media.user();
-        JsonObject photo = media.stored(a, MediaCalls.jpegWithExif(64, 48, 1), "cat.jpg");
+        JsonObject photo = media.stored(a, MediaFiles.jpegWithExif(64, 48, 1), "cat.jpg");
         String id = photo.getString("id");
         String path = "api/v1/media/" + id + "/content";
         assertEquals(404, media.get(path, b.auth()).statusCode(), "before any message names it, only its uploader sees it");
@@ -259,7 +259,7 @@ class MediaIT extends DeployedRoost {
         User early = groups.user();
         User late = groups.user();
         String g = groups.group(owner, "chat", early);
-        String before = media.stored(owner, MediaCalls.pdf(5_000, 65L), "before.pdf").getString("id");
+        String before = media.stored(owner, MediaFiles.pdf(5_000, 65L), "before.pdf").getString("id");
         assertEquals(201, http().post("api/v1/chat/groups/" + g + "/messages", owner.auth(), "{\"sendId\":\"" + Chats.sid()
                 + "\",\"type\":\"file\",\"media\":{\"id\":\"" + before + "\"}}").statusCode());
         Http.ok(http().post("api/v1/groups/" + g + "/join", late.auth(), "{}"));
@@ -267,7 +267,7 @@ class MediaIT extends DeployedRoost {
         assertEquals(404, media.get("api/v1/media/" + before + "/content", late.auth()).statusCode(), "joined after it: not visible");
 
         Http.ok(http().delete("api/v1/groups/" + g + "/members/" + early.id(), early.auth())); // it leaves
-        String after = media.stored(owner, MediaCalls.pdf(5_000, 66L), "after.pdf").getString("id");
+        String after = media.stored(owner, MediaFiles.pdf(5_000, 66L), "after.pdf").getString("id");
         assertEquals(201, http().post("api/v1/chat/groups/" + g + "/messages", owner.auth(), "{\"sendId\":\"" + Chats.sid()
                 + "\",\"type\":\"file\",\"media\":{\"id\":\"" + after + "\"}}").statusCode());
         assertEquals(200, media.get("api/v1/media/" + before + "/content", early.auth()).statusCode(), "what it saw before leaving stays");
@@ -279,7 +279,7 @@ class MediaIT extends DeployedRoost {
     void signedLinksExpireAndEndWithARecall() throws Exception {
         User a = media.user();
         User b = media.user();
-        String id = media.stored(a, MediaCalls.pdf(20_000, 67L), "link.pdf").getString("id");
+        String id = media.stored(a, MediaFiles.pdf(20_000, 67L), "link.pdf").getString("id");
         JsonObject sent = chats.sendMedia(a, b, "file", id);
         String msgId = sent.getString("msgId");
         JsonObject link = Http.okJson(http().post("api/v1/media/" + id + "/links", b.auth(), "{\"msgId\":\"" + msgId + "\"}"));
@@ -295,6 +295,34 @@ class MediaIT extends DeployedRoost {
         Http.ok(chats.recall(a, a.auth(), b, sent.getJsonNumber("seq").longValue()));
         assertEquals(404, media.get(url, null).statusCode(), "a recalled message's links end before they expire");
         assertEquals(404, media.get("api/v1/media/" + id + "/content", b.auth()).statusCode(), "and so does the recipient's access");
+    }
+
+    @Test
+    void anOperatorRemovesAFileAndItsMessagesSaySo() throws Exception {
+        User a = media.user();
+        User b = media.user();
+        String id = media.stored(a, MediaFiles.pdf(40_000, 68L), "gone.pdf").getString("id");
+        chats.sendMedia(a, b, "file", id);
+        String content = "api/v1/media/" + id + "/content";
+        assertEquals(200, media.get(content, b.auth()).statusCode());
+
+        HttpResponse<String> removed = http().delete("api/v1/admin/media/" + id, Http.ADMIN);
+        assertEquals(200, removed.statusCode(), removed.body());
+        assertEquals(id, json(removed).getString("id"));
+        HttpResponse<byte[]> gone = media.get(content, b.auth());
+        assertEquals(410, gone.statusCode());
+        assertEquals("media-removed", code(Http.json(new String(gone.body(), StandardCharsets.UTF_8))), "its bytes are gone");
+        JsonObject m = chats.items(b, a).getValuesAs(JsonObject.class).stream().filter(x -> x.containsKey("media")).findFirst()
+                .orElseThrow().getJsonObject("media");
+        assertTrue(m.getBoolean("removed"), m.toString());
+        assertFalse(m.containsKey("url"), "no path to bytes that are gone");
+        assertEquals("unknown-media", code(http().delete("api/v1/admin/media/" + id, Http.ADMIN)), "removed once");
+        try (Connection db = Database.connect()) {
+            assertEquals(2, Database.queryLong(db, "SELECT count(*) FROM admin_audit WHERE action = 'remove-media' AND target_id = ?", id),
+                    "both attempts audited");
+            assertEquals(0, Database.queryLong(db, "SELECT coalesce(sum(bytes), 0) FROM media_usage WHERE owner_uid = ?",
+                    Long.parseLong(a.id())), "its bytes given back to the uploader's quota");
+        }
     }
 
     private static String sign(String text) throws Exception {
@@ -322,8 +350,11 @@ class MediaIT extends DeployedRoost {
     }
 
     private static String code(HttpResponse<String> r) {
-        JsonObject p = json(r);
-        assertNotNull(p.getString("type", null), r.body());
-        return p.getString("type").replaceAll(".*:", "");
+        return code(json(r));
+    }
+
+    private static String code(JsonObject problem) {
+        assertNotNull(problem.getString("type", null), problem.toString());
+        return problem.getString("type").replaceAll(".*:", "");
     }
 }
