@@ -264,7 +264,9 @@ public class MediaUploads {
             records.insertMedia(row);
             records.deleteUpload(u.id());
             records.adjust(u.ownerUid(), size + (thumbSize == null ? 0 : thumbSize) - u.size());
-            return MediaLibrary.file(row);
+            // the row as stored: its createdAt is the database's (the transaction's start, to the
+            // microsecond), the one every later description of the file shows
+            return MediaLibrary.file(records.media(u.id()).orElse(row));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -10,6 +10,7 @@ import io.roost.gateway.FriendOps;
 import io.roost.gateway.GroupOps;
 import io.roost.gateway.GroupFanout;
 import io.roost.gateway.LoginQueue;
+import io.roost.gateway.MediaOps;
 import io.roost.gateway.RoomOps;
 import io.roost.identity.TokenService;
 import io.roost.platform.ids.IdGenerator;
@@ -115,6 +116,9 @@ public class DeviceEndpoint {
         ChatOps chatOps;
 
         @Inject
+        MediaOps mediaOps;
+
+        @Inject
         AckWheel acks;
 
         @Inject
@@ -217,7 +221,7 @@ public class DeviceEndpoint {
             case "hello", "heartbeat", "chatAck" -> false;
             case "chatOp" -> ChatOps.CONVERSATION_OPS.contains(frame.getString("op", ""))
                     || (frame.containsKey("group") && !"send".equals(frame.getString("op", ""))); // a group's ops read or write at once
-            case "login", "logout", "friendOp", "groupOp", "roomOp" -> true;
+            case "login", "logout", "friendOp", "groupOp", "roomOp", "mediaOp" -> true;
             default -> false; // unknown-type
         };
     }
@@ -262,6 +266,11 @@ public class DeviceEndpoint {
             case "chatOp" -> {
                 if (requireLogin()) {
                     gw.chatOps.handle(uid, deviceType, deviceId, connectionId, frame, answer -> send(answer));
+                }
+            }
+            case "mediaOp" -> {
+                if (requireLogin()) {
+                    send(gw.mediaOps.handle(uid, frame, frameLimit(gw.chatSettings.maxBodyBytes())));
                 }
             }
             case "chatAck" -> {

@@ -9,7 +9,7 @@ import java.util.logging.Logger;
  * One connection's frames, in arrival order. The frames that only queue work (a chat send, read
  * or acknowledgement, a heartbeat) run at once on the connection's IO thread: handing each to a
  * worker thread and waking it cost more than the frame's own work. The frames that wait on the
- * database (login, the friend, group, room and conversation ops, the close) run on a worker
+ * database (login, the friend, group, room, media and conversation ops, the close) run on a worker
  * thread, and every frame that arrives behind one of them waits its turn there, so a connection's
  * frames are still handled one at a time, in order. At most {@link #MAX_WAITING} frames wait so:
  * a client that sends more without waiting for answers would otherwise grow the queue, and hold a

@@ -29,7 +29,7 @@ class DeviceEndpointTest {
 
     @Test
     void framesThatWaitOnTheDatabaseGoToAWorker() {
-        for (String type : new String[] {"login", "logout", "friendOp", "groupOp", "roomOp"}) {
+        for (String type : new String[] {"login", "logout", "friendOp", "groupOp", "roomOp", "mediaOp"}) {
             assertTrue(DeviceEndpoint.waitsOnDatabase(type, NONE), type);
         }
         for (String op : new String[] {"conversations", "messages", "sync", "delete", "recall"}) {
