@@ -16,7 +16,6 @@ import io.roost.chat.group.GroupSyncView;
 import io.roost.platform.api.Page;
 import io.roost.platform.ids.Ids;
 import io.roost.platform.problem.ProblemException;
-import io.roost.platform.problem.Unreachable;
 import io.roost.platform.batch.BatchHandoff;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.Resource;
@@ -36,8 +35,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.function.BiFunction;
 import java.util.function.Consumer;
-import java.util.logging.Level;
-import java.util.logging.Logger;
 
 /**
  * {@code chatOp} frames for logged-in devices and their {@code chatAck}s. {@code send} and
@@ -50,7 +47,6 @@ import java.util.logging.Logger;
 @ApplicationScoped
 public class ChatOps {
 
-    private static final Logger LOG = Logger.getLogger(ChatOps.class.getName());
 
     @Inject
     ChatService chat;
@@ -290,18 +286,7 @@ public class ChatOps {
      * out of reach, else {@code internal-error} (logged).
      */
     private static ProblemException problem(Throwable failure) {
-        Throwable cause = failure instanceof java.util.concurrent.CompletionException && failure.getCause() != null
-                ? failure.getCause() : failure;
-        if (cause instanceof ProblemException p) {
-            return p;
-        }
-        if (Unreachable.isCause(cause)) {
-            return new ProblemException(503, "server-busy", "Service Unavailable",
-                    "Not done: the server cannot reach its database; try again (a send with the same sendId).");
-        }
-        LOG.log(Level.WARNING, "a chatOp failed", cause);
-        return new ProblemException(500, "internal-error", "Internal Server Error",
-                "Not done; try again (a send with the same sendId).");
+        return Frames.failure(failure, "chatOp", "try again (a send with the same sendId)");
     }
 
     private static JsonObjectBuilder sent(JsonObjectBuilder ret, Sent sent) {

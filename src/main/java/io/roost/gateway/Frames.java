@@ -2,7 +2,12 @@ package io.roost.gateway;
 
 import io.roost.platform.json.JsonText;
 import io.roost.platform.json.Jsonp;
+import io.roost.platform.problem.ProblemException;
+import io.roost.platform.problem.Unreachable;
 import jakarta.json.JsonObjectBuilder;
+import java.util.concurrent.CompletionException;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 
 /**
  * The frame envelope (docs/protocol.md): {@code {"v":1,"type":...,...,"tm":millis}}. Later issues add
@@ -12,6 +17,7 @@ public final class Frames {
 
     public static final int VERSION = 1;
     public static final String SERVER_VERSION = "0.1.0";
+    private static final Logger LOG = Logger.getLogger(Frames.class.getName());
 
     private Frames() {
     }
@@ -36,6 +42,25 @@ public final class Frames {
         });
     }
 
+    /**
+     * Why an op failed, as its answer's code: its problem (the cause of a failed stage's), {@code server-busy}
+     * if the database is out of reach, else {@code internal-error} (logged as a failed {@code frameType}).
+     * {@code retry} tells the device how to try again.
+     */
+    static ProblemException failure(Throwable failure, String frameType, String retry) {
+        Throwable cause = failure instanceof CompletionException && failure.getCause() != null
+                ? failure.getCause() : failure;
+        if (cause instanceof ProblemException p) {
+            return p;
+        }
+        if (Unreachable.isCause(cause)) {
+            return new ProblemException(503, "server-busy", "Service Unavailable",
+                    "Not done: the server cannot reach its database; " + retry + ".");
+        }
+        LOG.log(Level.WARNING, "a " + frameType + " failed", cause);
+        return new ProblemException(500, "internal-error", "Internal Server Error", "Not done; " + retry + ".");
+    }
+
     /** A built frame as text. */
     public static String text(JsonObjectBuilder frame) {
         return JsonText.of(frame.build());
@@ -51,7 +76,7 @@ public final class Frames {
     }
 
     /** Ends an operation answer: ok, or fail with the problem type as {@code code}. */
-    public static String outcome(JsonObjectBuilder ret, io.roost.platform.problem.ProblemException failure) {
+    public static String outcome(JsonObjectBuilder ret, ProblemException failure) {
         return text(failure == null ? ret.add("result", "ok")
                 : ret.add("result", "fail").add("code", failure.type()).add("message", failure.getMessage()));
     }
@@ -61,7 +86,7 @@ public final class Frames {
         jakarta.json.JsonValue v = frame.get("limit");
         Integer limit = v == null ? Integer.valueOf(def) : smallInt(v);
         if (limit == null) {
-            throw io.roost.platform.problem.ProblemException.badRequest("invalid-limit", "limit is a whole number, 1 to " + max + ".");
+            throw ProblemException.badRequest("invalid-limit", "limit is a whole number, 1 to " + max + ".");
         }
         return io.roost.platform.api.Page.checkLimit(limit, max);
     }
@@ -87,7 +112,7 @@ public final class Frames {
             return null;
         }
         if (!(v instanceof jakarta.json.JsonString s)) {
-            throw io.roost.platform.problem.ProblemException.badRequest("invalid-id", field + " is an id, as a string.");
+            throw ProblemException.badRequest("invalid-id", field + " is an id, as a string.");
         }
         return io.roost.platform.ids.Ids.parse(s.getString());
     }

@@ -7,7 +7,6 @@ import io.roost.media.MediaUploads;
 import io.roost.media.UploadStatus;
 import io.roost.platform.ids.Ids;
 import io.roost.platform.problem.ProblemException;
-import io.roost.platform.problem.Unreachable;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.json.JsonObject;
@@ -21,8 +20,6 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.Base64;
 import java.util.HexFormat;
-import java.util.logging.Level;
-import java.util.logging.Logger;
 
 /**
  * {@code mediaOp} frames: small files (at most {@code ROOST_MEDIA_INBAND_MAX_BYTES}) uploaded and
@@ -37,7 +34,6 @@ import java.util.logging.Logger;
 @ApplicationScoped
 public class MediaOps {
 
-    private static final Logger LOG = Logger.getLogger(MediaOps.class.getName());
 
     /** Room in a chunk's frame around its {@code data}: the envelope, op, seq, upload id, offset and the chunk's SHA-256. */
     static final int CHUNK_ENVELOPE = 2 * 1024;
@@ -249,14 +245,6 @@ public class MediaOps {
      * out of reach, else {@code internal-error} (logged).
      */
     private static ProblemException problem(Exception failure) {
-        if (failure instanceof ProblemException p) {
-            return p;
-        }
-        if (Unreachable.isCause(failure)) {
-            return new ProblemException(503, "server-busy", "Service Unavailable",
-                    "Not done: the server cannot reach its database; try again.");
-        }
-        LOG.log(Level.WARNING, "a mediaOp failed", failure);
-        return new ProblemException(500, "internal-error", "Internal Server Error", "Not done; try again.");
+        return Frames.failure(failure, "mediaOp", "try again");
     }
 }

@@ -43,6 +43,29 @@ class MediaInspectorTest {
     }
 
     @Test
+    void anMp4SaysItsDuration() throws Exception {
+        byte[] mp4 = mp4(1000, 5250); // 5.25 s at a time scale of 1,000
+        assertEquals("video/mp4", MediaInspector.detect(mp4));
+        assertEquals(5250L, MediaInspector.durationMs(() -> new java.io.ByteArrayInputStream(mp4)));
+        assertEquals(null, MediaInspector.durationMs(() -> new java.io.ByteArrayInputStream("%PDF-1.4".getBytes())), "no container, no duration");
+    }
+
+    /** ftyp, then moov with an mvhd (version 0) of that time scale and duration. */
+    static byte[] mp4(int timeScale, int duration) {
+        java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(24 + 8 + 108);
+        b.putInt(24).put("ftyp".getBytes()).put("mp42".getBytes()).putInt(0).put("mp42".getBytes()).put("isom".getBytes());
+        b.putInt(8 + 108).put("moov".getBytes());
+        b.putInt(108).put("mvhd".getBytes()).putInt(0).putInt(0).putInt(0).putInt(timeScale).putInt(duration).putInt(0x00010000)
+                .putShort((short) 0x0100).put(new byte[10]);
+        int[] matrix = {0x00010000, 0, 0, 0, 0x00010000, 0, 0, 0, 0x40000000};
+        for (int m : matrix) {
+            b.putInt(m);
+        }
+        b.put(new byte[24]).putInt(2);
+        return b.array();
+    }
+
+    @Test
     void aThumbnailKeepsTheAspect() {
         BufferedImage t = MediaInspector.scaled(new BufferedImage(1000, 500, BufferedImage.TYPE_INT_RGB), 320);
         assertEquals(320, t.getWidth());

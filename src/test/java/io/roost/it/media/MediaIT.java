@@ -251,6 +251,13 @@ class MediaIT extends DeployedRoost {
         assertEquals(201, chats.send(b.auth(), "\"peer\":\"" + stranger.id() + "\",\"sendId\":\"" + Chats.sid()
                 + "\",\"type\":\"image\",\"media\":{\"id\":\"" + id + "\"}").statusCode(), "one who sees the file may forward it");
         assertEquals(200, media.get(path, stranger.auth()).statusCode(), "and then its recipient sees it");
+
+        HttpResponse<String> external = chats.send(a.auth(), "\"peer\":\"" + b.id() + "\",\"sendId\":\"" + Chats.sid()
+                + "\",\"type\":\"file\",\"media\":{\"url\":\"https://cdn.example/x.zip\",\"size\":10,\"mime\":\"application/zip\"}");
+        assertEquals(201, external.statusCode(), external.body());
+        assertTrue(chats.items(b, a).getValuesAs(JsonObject.class).stream().filter(x -> x.containsKey("media"))
+                .map(x -> x.getJsonObject("media")).anyMatch(x -> "https://cdn.example/x.zip".equals(x.getString("url", null))
+                        && x.getBoolean("external", false)), "an external URL is marked as one");
     }
 
     @Test
