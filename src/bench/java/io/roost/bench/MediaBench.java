@@ -81,7 +81,7 @@ public final class MediaBench {
         int downThreads = Integer.parseInt(o.getOrDefault("down-threads", "16"));
         int rounds = Integer.parseInt(o.getOrDefault("rounds", "3"));
         long seed = Long.parseLong(o.getOrDefault("seed", Long.toString(System.nanoTime() % 1_000_000_007L)));
-        String label = o.getOrDefault("store", "db");
+        String label = o.getOrDefault("store", "db"); // db, s3, or s3-redirect (the bucket serves the downloads)
         System.out.printf("SIZES store=%s images=%d docs=%d videos=%d scale=%s rounds=%d up-threads=%d down-threads=%d seed=%d%n", label,
                 images, docs, videos, scale, rounds, upThreads, downThreads, seed);
 
@@ -112,6 +112,16 @@ public final class MediaBench {
         System.out.println("PHASE_END upload " + System.currentTimeMillis());
         System.out.printf("RESULT phase=upload store=%s files=%d mb=%.1f seconds=%.2f mb_per_s=%.1f%n", label, stored.size(), total / 1e6,
                 upNanos / 1e9, total / 1e6 / (upNanos / 1e9));
+
+        // one more 50 MB file, uploaded alone: what one large upload does to the node's heap
+        Item solo = write(dir, "solo.mp4", "video", bytes(new Random(seed + 7), (int) (50_000_000 * scale),
+                new byte[] {0, 0, 0, 0x18, 'f', 't', 'y', 'p', 'm', 'p', '4', '2', 0, 0, 0, 0, 'm', 'p', '4', '2', 'i', 's', 'o', 'm'}));
+        Thread.sleep(2000); // a heap sample or two before it
+        System.out.println("PHASE_START upload-one " + System.currentTimeMillis());
+        long s0 = System.nanoTime();
+        upload(url, a[1], solo);
+        System.out.println("PHASE_END upload-one " + System.currentTimeMillis());
+        System.out.printf("RESULT phase=upload-one store=%s mb=%.1f seconds=%.2f%n", label, solo.size() / 1e6, (System.nanoTime() - s0) / 1e9);
 
         // one message per file: the recipient may then download it
         for (Stored s : stored) {
@@ -231,6 +241,7 @@ public final class MediaBench {
         Collections.shuffle(work, new Random(seed + 1));
         AtomicLong bytes = new AtomicLong();
         AtomicLong bad = new AtomicLong();
+        AtomicLong redirects = new AtomicLong();
         ChatStats.Latencies ttfb = new ChatStats.Latencies();
         AtomicLong next = new AtomicLong();
         long from = System.currentTimeMillis();
@@ -247,6 +258,12 @@ public final class MediaBench {
                     }
                     long s = System.nanoTime();
                     HttpResponse<InputStream> r = HTTP.send(b.build(), HttpResponse.BodyHandlers.ofInputStream());
+                    if (r.statusCode() == 307) { // the bucket serves it: follow without Roost's credentials, as a browser does
+                        r.body().close();
+                        redirects.incrementAndGet();
+                        r = HTTP.send(HttpRequest.newBuilder(URI.create(r.headers().firstValue("Location").orElseThrow()))
+                                .timeout(Duration.ofMinutes(5)).build(), HttpResponse.BodyHandlers.ofInputStream());
+                    }
                     long first = System.nanoTime() - s; // the headers are in: the first byte
                     synchronized (ttfb) {
                         ttfb.add(first);
@@ -268,8 +285,8 @@ public final class MediaBench {
         System.out.println("PHASE_END download-" + source + " " + System.currentTimeMillis());
         Downloads d = new Downloads(bytes.get(), nanos, ttfb, bad.get());
         System.out.printf("RESULT phase=download source=%s store=%s downloads=%d mb=%.1f seconds=%.2f mb_per_s=%.1f ttfb_p50_ms=%.1f "
-                        + "ttfb_p99_ms=%.1f bad=%d%n", source, label, work.size(), d.bytes() / 1e6, nanos / 1e9, d.mbPerS(), ttfb.ms(0.5),
-                ttfb.ms(0.99), d.bad());
+                        + "ttfb_p99_ms=%.1f bad=%d redirects=%d%n", source, label, work.size(), d.bytes() / 1e6, nanos / 1e9, d.mbPerS(),
+                ttfb.ms(0.5), ttfb.ms(0.99), d.bad(), redirects.get());
         return d;
     }
 

@@ -13,6 +13,8 @@ import jakarta.inject.Inject;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.net.URI;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
@@ -41,8 +43,26 @@ public class MediaLibrary {
     @Inject
     Event<MediaRemoved> removed;
 
-    /** A stored file's bytes (or its thumbnail's: {@code type} image/jpeg), the range asked of them. */
-    public record Content(MediaFile file, String type, String etag, long size, ByteRange range, InputStream bytes) {
+    /**
+     * A stored file's bytes (or its thumbnail's: {@code type} image/jpeg), the range asked of them; or,
+     * for a file in the bucket with {@code ROOST_MEDIA_S3_REDIRECT}, no bytes but {@code redirect}: a
+     * signed URL the bucket serves them from.
+     */
+    public record Content(MediaFile file, String type, String etag, long size, ByteRange range, InputStream bytes, URI redirect) {
+    }
+
+    /** How long a redirect's signed URL works: long enough to follow it, not to pass it on. */
+    static final Duration REDIRECT_TTL = Duration.ofSeconds(60);
+    /** The bytes of an id never change; private: only who may see a message naming it may keep them. */
+    public static final String CACHE_CONTROL = "private, max-age=31536000, immutable";
+    /** Types a browser may show in its page; every other is an attachment. */
+    private static final java.util.Set<String> INLINE_KINDS = java.util.Set.of("image", "voice", "video");
+
+    /** The Content-Disposition of a file's bytes: inline for images, voice and video, else an attachment (a browser never runs it). */
+    public static String disposition(MediaFile f, boolean thumbnail) {
+        String how = thumbnail || INLINE_KINDS.contains(f.kind()) ? "inline" : "attachment";
+        String name = f.name() == null ? f.id() : f.name();
+        return how + "; filename*=UTF-8''" + java.net.URLEncoder.encode(name, java.nio.charset.StandardCharsets.UTF_8).replace("+", "%20");
     }
 
     /** A signed download link and when it stops working. */
@@ -60,7 +80,12 @@ public class MediaLibrary {
      * them (-1: to the end), for whoever may see it; 410 {@code media-removed} once it was removed.
      */
     public Content content(long uid, boolean operator, long mediaId, boolean thumbnail, ByteRangeAsk range) throws IOException {
-        return content(visible(uid, operator, mediaId), thumbnail, range);
+        return content(visible(uid, operator, mediaId), thumbnail, range, false);
+    }
+
+    /** As {@link #content}, for an HTTP download: a file in the bucket may be answered by a redirect to it ({@code ROOST_MEDIA_S3_REDIRECT}). */
+    public Content download(long uid, boolean operator, long mediaId, boolean thumbnail, ByteRangeAsk range) throws IOException {
+        return content(visible(uid, operator, mediaId), thumbnail, range, true);
     }
 
     /** Where the caller asks its bytes from: a {@code Range} header's value, or null for all of them. */
@@ -79,7 +104,7 @@ public class MediaLibrary {
         if (!viewers().map(v -> v.namedBy(mediaId, msgId)).orElse(false)) {
             throw MediaProblems.unknownMedia();
         }
-        return content(m, thumbnail, range);
+        return content(m, thumbnail, range, true);
     }
 
     /** A signed link to the file through message {@code msgId}, for whoever may see the file; valid {@code ROOST_MEDIA_URL_TTL}. */
@@ -150,7 +175,7 @@ public class MediaLibrary {
         throw MediaProblems.unknownMedia();
     }
 
-    private Content content(MediaRow m, boolean thumbnail, ByteRangeAsk range) throws IOException {
+    private Content content(MediaRow m, boolean thumbnail, ByteRangeAsk range, boolean mayRedirect) throws IOException {
         if (m.removedAt() != null) {
             throw new ProblemException(410, "media-removed", "Gone", "The file was removed.");
         }
@@ -168,8 +193,12 @@ public class MediaLibrary {
             etag = "\"t" + m.thumbBlobId() + "\"";
         }
         ByteRange r = ByteRange.of(range == null ? null : range.header(), size);
-        InputStream bytes = stores.byName(m.store()).open(blob, r.first(), r.length());
-        return new Content(file(m), type, etag, size, r, bytes);
+        MediaStore store = stores.byName(m.store());
+        MediaFile f = file(m);
+        if (mayRedirect && store instanceof io.roost.media.store.S3MediaStore bucket && settings.s3Redirect()) {
+            return new Content(f, type, etag, size, r, null, bucket.signedUrl(blob, REDIRECT_TTL, type, disposition(f, thumbnail), CACHE_CONTROL));
+        }
+        return new Content(f, type, etag, size, r, store.open(blob, r.first(), r.length()), null);
     }
 
     private Optional<MediaViewers> viewers() {

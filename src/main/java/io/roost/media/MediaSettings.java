@@ -100,10 +100,23 @@ public class MediaSettings {
     @ConfigProperty(name = "roost.media.s3.create-bucket", defaultValue = "false")
     boolean s3CreateBucket;
 
+    @Inject
+    @ConfigProperty(name = "roost.media.s3.redirect", defaultValue = "false")
+    boolean s3Redirect;
+
+    @Inject
+    @ConfigProperty(name = "roost.media.s3.public-endpoint")
+    Optional<String> s3PublicEndpoint;
+
+    /** Whether a download of a file in the bucket is answered with a redirect to a signed URL of it, instead of its bytes. */
+    public boolean s3Redirect() {
+        return s3Redirect;
+    }
+
     /** The bucket of the s3 store ({@code ROOST_MEDIA_S3_*}); its keys from the environment, never from a file. */
     public io.roost.media.store.S3MediaStore.Bucket s3() {
         return new io.roost.media.store.S3MediaStore.Bucket(s3Endpoint.orElse(null), s3Region, s3Bucket.orElse(null),
-                s3AccessKey.orElse(null), s3SecretKey.orElse(null), s3PathStyle, s3CreateBucket);
+                s3AccessKey.orElse(null), s3SecretKey.orElse(null), s3PathStyle, s3CreateBucket, s3PublicEndpoint.orElse(null));
     }
 
     /** Where stored files' bytes live: {@code db} (PostgreSQL) or {@code s3}. */

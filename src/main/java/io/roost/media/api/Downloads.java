@@ -7,15 +7,9 @@ import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.StreamingOutput;
 import java.io.IOException;
 import java.io.InputStream;
-import java.net.URLEncoder;
-import java.nio.charset.StandardCharsets;
-import java.util.Set;
 
 /** The answer with a file's bytes: status, range, validators, caching, and the headers that keep a browser from running it. */
 final class Downloads {
-
-    /** Types a browser may show in its page; every other is an attachment. */
-    private static final Set<String> INLINE_KINDS = Set.of("image", "voice", "video");
 
     private Downloads() {
     }
@@ -36,7 +30,11 @@ final class Downloads {
         if (ifNoneMatch != null && matches(ifNoneMatch, c.etag())) {
             close(c.bytes());
             return Response.notModified().tag(new jakarta.ws.rs.core.EntityTag(c.etag().substring(1, c.etag().length() - 1)))
-                    .header("Cache-Control", "private, max-age=31536000, immutable").build();
+                    .header("Cache-Control", MediaLibrary.CACHE_CONTROL).build();
+        }
+        if (c.redirect() != null) {
+            // the bucket serves the bytes (and the range); the signed URL is the caller's for a minute, not to be kept
+            return Response.temporaryRedirect(c.redirect()).header("Cache-Control", "private, no-store").header("ETag", c.etag()).build();
         }
         ByteRange r = c.range();
         InputStream in = c.bytes();
@@ -50,22 +48,16 @@ final class Downloads {
                 .header("Content-Length", r.length())
                 .header("Accept-Ranges", "bytes")
                 .header("ETag", c.etag())
-                // the bytes of an id never change; private: only who may see the message may keep them
-                .header("Cache-Control", "private, max-age=31536000, immutable")
+                .header("Cache-Control", MediaLibrary.CACHE_CONTROL)
                 .header("X-Content-Type-Options", "nosniff")
                 .header("Content-Security-Policy", "sandbox; default-src 'none'")
-                .header("Content-Disposition", disposition(f, thumbnail));
+                .header("Content-Disposition", MediaLibrary.disposition(f, thumbnail));
         if (r.partial()) {
             b.header("Content-Range", r.contentRange(c.size()));
         }
         return b.build();
     }
 
-    static String disposition(MediaFile f, boolean thumbnail) {
-        String how = thumbnail || INLINE_KINDS.contains(f.kind()) ? "inline" : "attachment";
-        String name = f.name() == null ? f.id() : f.name();
-        return how + "; filename*=UTF-8''" + URLEncoder.encode(name, StandardCharsets.UTF_8).replace("+", "%20");
-    }
 
     /** Whether an If-None-Match value names the ETag ({@code *} or a list). */
     static boolean matches(String ifNoneMatch, String etag) {

@@ -168,7 +168,7 @@ public class MediaResource {
     @APIResponse(responseCode = "304", description = "the caller's copy is current")
     public Response content(@PathParam("media") String media, @HeaderParam("Range") String range,
                             @HeaderParam("If-None-Match") String ifNoneMatch, @Context SecurityContext sc) throws IOException {
-        return Downloads.answer(() -> library.content(Caller.id(sc), sc.isUserInRole(Roles.ADMIN), Ids.parse(media), false,
+        return Downloads.answer(() -> library.download(Caller.id(sc), sc.isUserInRole(Roles.ADMIN), Ids.parse(media), false,
                 new MediaLibrary.ByteRangeAsk(range)), ifNoneMatch);
     }
 
@@ -180,7 +180,7 @@ public class MediaResource {
             content = @Content(mediaType = "image/jpeg", schema = @Schema(type = SchemaType.STRING, format = "binary")))
     public Response thumbnail(@PathParam("media") String media, @HeaderParam("Range") String range,
                               @HeaderParam("If-None-Match") String ifNoneMatch, @Context SecurityContext sc) throws IOException {
-        return Downloads.answer(() -> library.content(Caller.id(sc), sc.isUserInRole(Roles.ADMIN), Ids.parse(media), true,
+        return Downloads.answer(() -> library.download(Caller.id(sc), sc.isUserInRole(Roles.ADMIN), Ids.parse(media), true,
                 new MediaLibrary.ByteRangeAsk(range)), ifNoneMatch);
     }
 

@@ -3,6 +3,7 @@ package io.roost.media.store;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
+import java.time.Duration;
 import java.util.function.Supplier;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
@@ -19,6 +20,7 @@ import software.amazon.awssdk.services.s3.S3ClientBuilder;
 import software.amazon.awssdk.services.s3.S3Configuration;
 import software.amazon.awssdk.services.s3.model.NoSuchBucketException;
 import software.amazon.awssdk.services.s3.model.S3Exception;
+import software.amazon.awssdk.services.s3.presigner.S3Presigner;
 
 /**
  * The s3 store: each blob an object {@code media/<blobId>} in one bucket of an S3-compatible
@@ -27,12 +29,16 @@ import software.amazon.awssdk.services.s3.model.S3Exception;
  */
 public class S3MediaStore implements MediaStore {
 
-    /** Where the bucket is and how to reach it ({@code ROOST_MEDIA_S3_*}). */
+    /**
+     * Where the bucket is and how to reach it ({@code ROOST_MEDIA_S3_*}); {@code publicEndpoint}: the
+     * address clients reach it by, for redirects to signed URLs (null: the same endpoint).
+     */
     public record Bucket(String endpoint, String region, String bucket, String accessKey, String secretKey, boolean pathStyle,
-                         boolean createIfMissing) {
+                         boolean createIfMissing, String publicEndpoint) {
     }
 
     private final S3Client s3;
+    private final S3Presigner presigner;
     private final String bucket;
 
     public S3MediaStore(Bucket b) {
@@ -55,6 +61,13 @@ public class S3MediaStore implements MediaStore {
         }
         this.s3 = builder.build();
         this.bucket = b.bucket();
+        String visible = b.publicEndpoint() != null && !b.publicEndpoint().isBlank() ? b.publicEndpoint() : b.endpoint();
+        S3Presigner.Builder presign = S3Presigner.builder().region(Region.of(b.region())).credentialsProvider(credentials)
+                .serviceConfiguration(S3Configuration.builder().pathStyleAccessEnabled(b.pathStyle()).build());
+        if (visible != null && !visible.isBlank()) {
+            presign.endpointOverride(URI.create(visible));
+        }
+        this.presigner = presign.build();
         if (b.createIfMissing()) {
             try {
                 s3.headBucket(r -> r.bucket(bucket));
@@ -104,6 +117,16 @@ public class S3MediaStore implements MediaStore {
         } catch (SdkException e) {
             throw new IOException("the bucket did not delete blob " + blobId + ": " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * A URL that fetches the blob straight from the bucket until {@code ttl} has passed, the bucket
+     * answering with this content type, disposition and cache control (a client's Range goes with it).
+     */
+    public URI signedUrl(long blobId, Duration ttl, String contentType, String disposition, String cacheControl) {
+        return URI.create(presigner.presignGetObject(p -> p.signatureDuration(ttl).getObjectRequest(r -> r.bucket(bucket).key(key(blobId))
+                .responseContentType(contentType).responseContentDisposition(disposition).responseCacheControl(cacheControl)))
+                .url().toString());
     }
 
     private static String key(long blobId) {
