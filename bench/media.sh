@@ -126,9 +126,10 @@ for store in ${STORES//,/ }; do
   for ph in upload upload-one; do
     from=$(awk -v p="$ph" '$1 == "PHASE_START" && $2 == p {print $3}' "$out"); to=$(awk -v p="$ph" '$1 == "PHASE_END" && $2 == p {print $3}' "$out")
     heap=$(awk -v f="$from" -v t="$to" '/^# t0/ { t0 = $3; next } $1 !~ /^[0-9.]+$/ { next }
-      { at = t0 + $1 * 1000; used = $4 + $5 + $7 + $9 }
-      at <= f { before = used } at >= f && at <= t && used > peak { peak = used }
-      END { printf "before %.0f MB, peak %.0f MB", before / 1024, peak / 1024 }' "$ROOST_DATA_DIR-$store.jstat")
+      { at = t0 + $1 * 1000; used = $4 + $5 + $7 + $9; old = $9 }
+      at <= f { before = used; oldBefore = old } at >= f && at <= t && used > peak { peak = used }
+      at >= f && at <= t && old > oldPeak { oldPeak = old }
+      END { printf "used before %.0f MB, peak %.0f MB (eden included: garbage until the next young collection); old generation before %.0f MB, peak %.0f MB (what stays)", before / 1024, peak / 1024, oldBefore / 1024, oldPeak / 1024 }' "$ROOST_DATA_DIR-$store.jstat")
     echo "HEAP phase=$ph store=$store $heap" >> "$out"
   done
   bin/roost stop >/dev/null 2>&1 || true
