@@ -7,13 +7,13 @@ import static io.roost.it.Http.json;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.roost.it.Browsers;
 import io.roost.it.DeployedRoost;
 import io.roost.it.Ncs;
 import io.roost.it.TestUsers;
 import io.roost.it.TestUsers.User;
 import io.roost.it.WsDevice;
 import io.roost.it.chat.Chats;
-import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -28,17 +28,10 @@ import org.openqa.selenium.OutputType;
 import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
-import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.chrome.ChromeDriverService;
-import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
-/**
- * The admin web UI in a real browser: Debian's headless Chromium driven by its chromedriver
- * (packages {@code chromium}, {@code chromium-driver}; paths overridable with
- * {@code -Droost.test.chromium=} / {@code -Droost.test.chromedriver=}).
- */
+/** The admin web UI in a real browser ({@link Browsers}: Debian's headless Chromium). */
 class AdminUiIT extends DeployedRoost {
 
     static final String PASSWORD = TestUsers.PASSWORD;
@@ -48,28 +41,14 @@ class AdminUiIT extends DeployedRoost {
 
     @BeforeEach
     void openBrowser() {
-        ChromeOptions options = new ChromeOptions();
-        options.setBinary(System.getProperty("roost.test.chromium", "/usr/bin/chromium"));
-        options.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1280,1000");
-        org.openqa.selenium.logging.LoggingPreferences logs = new org.openqa.selenium.logging.LoggingPreferences();
-        logs.enable(org.openqa.selenium.logging.LogType.BROWSER, java.util.logging.Level.ALL);
-        options.setCapability("goog:loggingPrefs", logs);
-        ChromeDriverService service = new ChromeDriverService.Builder()
-                .usingDriverExecutable(new File(System.getProperty("roost.test.chromedriver", "/usr/bin/chromedriver")))
-                .usingAnyFreePort().build();
-        browser = new ChromeDriver(service, options);
+        browser = Browsers.headless();
         wait = new WebDriverWait(browser, Duration.ofSeconds(20));
         wait.ignoring(StaleElementReferenceException.class); // the dashboard replaces its elements as it refreshes
     }
 
     @AfterEach
     void closeBrowser() {
-        if (browser != null) {
-            // the page's console, for when a step fails
-            browser.manage().logs().get(org.openqa.selenium.logging.LogType.BROWSER)
-                    .forEach(e -> System.out.println("browser console: " + e.getLevel() + " " + e.getMessage()));
-            browser.quit();
-        }
+        Browsers.close(browser);
     }
 
     User user() throws Exception {
@@ -132,7 +111,7 @@ class AdminUiIT extends DeployedRoost {
         wait.until(d -> number("rtc-channels") > channelsBefore);
         Path shot = Path.of("target", "admin-dashboard.png");
         Files.createDirectories(shot.getParent());
-        Files.copy(((ChromeDriver) browser).getScreenshotAs(OutputType.FILE).toPath(), shot, StandardCopyOption.REPLACE_EXISTING);
+        Files.copy(((org.openqa.selenium.TakesScreenshot) browser).getScreenshotAs(OutputType.FILE).toPath(), shot, StandardCopyOption.REPLACE_EXISTING);
         assertTrue(Files.size(shot) > 10_000, "a screenshot of the dashboard");
         // the node table: this node (the suite's ROOST_NODE_ID is 1), alive, with its address
         wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("nodes"), "alive"));

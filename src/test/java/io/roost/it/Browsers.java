@@ -1,0 +1,43 @@
+package io.roost.it;
+
+import java.io.File;
+import java.util.logging.Level;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.logging.LogType;
+import org.openqa.selenium.logging.LoggingPreferences;
+
+/**
+ * The browser the web tests drive: Debian's headless Chromium through its chromedriver (packages
+ * {@code chromium}, {@code chromium-driver}; paths overridable with {@code -Droost.test.chromium=} /
+ * {@code -Droost.test.chromedriver=}), its console kept for when a step fails.
+ */
+public final class Browsers {
+
+    private Browsers() {
+    }
+
+    public static ChromeDriver headless() {
+        ChromeOptions options = new ChromeOptions();
+        options.setBinary(System.getProperty("roost.test.chromium", "/usr/bin/chromium"));
+        options.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1280,1000");
+        LoggingPreferences logs = new LoggingPreferences();
+        logs.enable(LogType.BROWSER, Level.ALL);
+        options.setCapability("goog:loggingPrefs", logs);
+        ChromeDriverService service = new ChromeDriverService.Builder()
+                .usingDriverExecutable(new File(System.getProperty("roost.test.chromedriver", "/usr/bin/chromedriver")))
+                .usingAnyFreePort().build();
+        return new ChromeDriver(service, options);
+    }
+
+    /** Prints the page's console (for when a step failed) and closes the browser. */
+    public static void close(WebDriver browser) {
+        if (browser != null) {
+            browser.manage().logs().get(LogType.BROWSER)
+                    .forEach(e -> System.out.println("browser console: " + e.getLevel() + " " + e.getMessage()));
+            browser.quit();
+        }
+    }
+}
