@@ -1,6 +1,7 @@
 package io.roost.it;
 
 import java.io.File;
+import java.util.Map;
 import java.util.logging.Level;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.chrome.ChromeDriver;
@@ -20,12 +21,31 @@ public final class Browsers {
     }
 
     public static ChromeDriver headless() {
+        return start(options());
+    }
+
+    /**
+     * The browser with its language set to {@code lang} (a BCP 47 tag such as {@code zh-CN}): its UI
+     * language and the first of {@code navigator.languages} / Accept-Language.
+     */
+    public static ChromeDriver headless(String lang) {
+        ChromeOptions options = options();
+        options.addArguments("--lang=" + lang);
+        options.setExperimentalOption("prefs", Map.of("intl.accept_languages", lang));
+        return start(options);
+    }
+
+    private static ChromeOptions options() {
         ChromeOptions options = new ChromeOptions();
         options.setBinary(System.getProperty("roost.test.chromium", "/usr/bin/chromium"));
         options.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1280,1000");
         LoggingPreferences logs = new LoggingPreferences();
         logs.enable(LogType.BROWSER, Level.ALL);
         options.setCapability("goog:loggingPrefs", logs);
+        return options;
+    }
+
+    private static ChromeDriver start(ChromeOptions options) {
         ChromeDriverService service = new ChromeDriverService.Builder()
                 .usingDriverExecutable(new File(System.getProperty("roost.test.chromedriver", "/usr/bin/chromedriver")))
                 .usingAnyFreePort().build();

@@ -7,6 +7,7 @@ import static io.roost.it.Http.json;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.roost.admin.AdminConsoleCatalogue;
 import io.roost.it.Browsers;
 import io.roost.it.DeployedRoost;
 import io.roost.it.Ncs;
@@ -19,11 +20,14 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
+import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.WebDriver;
@@ -41,7 +45,11 @@ class AdminUiIT extends DeployedRoost {
 
     @BeforeEach
     void openBrowser() {
-        browser = Browsers.headless();
+        use(Browsers.headless());
+    }
+
+    void use(WebDriver b) {
+        browser = b;
         wait = new WebDriverWait(browser, Duration.ofSeconds(20));
         wait.ignoring(StaleElementReferenceException.class); // the dashboard replaces its elements as it refreshes
     }
@@ -78,12 +86,35 @@ class AdminUiIT extends DeployedRoost {
 
     long number(String id) {
         // The dashboard re-renders every 3 s: find and read inside the wait, which retries an element
-        // replaced between the two (stale) instead of failing.
+        // replaced between the two (stale) instead of failing. Counts are formatted in the locale (1,234).
         return wait.until(d -> {
             WebElement e = d.findElement(By.id(id));
-            String text = e.isDisplayed() ? e.getText().trim() : "";
+            String text = e.isDisplayed() ? e.getText().trim().replace(",", "") : "";
             return text.matches("\\d+") ? Long.valueOf(text) : null;
         });
+    }
+
+    /** Waits until the element's text is exactly the text. */
+    void textIs(By element, String text) {
+        wait.until(ExpectedConditions.textToBe(element, text));
+    }
+
+    void pageIn(String lang) {
+        wait.until(ExpectedConditions.attributeToBe(By.tagName("html"), "lang", lang));
+        wait.until(ExpectedConditions.attributeToBe(By.id("lang-" + lang), "aria-pressed", "true"));
+    }
+
+    /** How many API requests the page made so far. */
+    long apiRequests() {
+        return (Long) ((JavascriptExecutor) browser).executeScript(
+                "return performance.getEntriesByType('resource').filter(e => e.name.includes('/api/')).length");
+    }
+
+    static void screenshot(WebDriver browser, String name) throws Exception {
+        Path shot = Path.of("target", name);
+        Files.createDirectories(shot.getParent());
+        Files.copy(((org.openqa.selenium.TakesScreenshot) browser).getScreenshotAs(OutputType.FILE).toPath(), shot, StandardCopyOption.REPLACE_EXISTING);
+        assertTrue(Files.size(shot) > 10_000, "a screenshot: " + name);
     }
 
     @Test
@@ -109,10 +140,7 @@ class AdminUiIT extends DeployedRoost {
         Ncs ncs = ncs();
         assertEquals(200, ncs.send(Ncs.member("u1-" + channel, 103, channel, 9001, 1, System.currentTimeMillis(), null)).statusCode());
         wait.until(d -> number("rtc-channels") > channelsBefore);
-        Path shot = Path.of("target", "admin-dashboard.png");
-        Files.createDirectories(shot.getParent());
-        Files.copy(((org.openqa.selenium.TakesScreenshot) browser).getScreenshotAs(OutputType.FILE).toPath(), shot, StandardCopyOption.REPLACE_EXISTING);
-        assertTrue(Files.size(shot) > 10_000, "a screenshot of the dashboard");
+        screenshot(browser, "admin-dashboard.png");
         // the node table: this node (the suite's ROOST_NODE_ID is 1), alive, with its address
         wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("nodes"), "alive"));
         String nodes = wait.until(d -> d.findElement(By.id("nodes")).getText());
@@ -190,5 +218,46 @@ class AdminUiIT extends DeployedRoost {
         }
         open("#/audit");
         wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("view"), "chat-message " + b.id() + "/" + a.id() + "/2"));
+    }
+
+    /**
+     * A browser in Chinese gets the console in Chinese (dates by Intl in zh-CN); the switch in the
+     * header turns it to English without asking the server, and the choice outlives a reload.
+     */
+    @Test
+    void theConsoleFollowsTheBrowsersLanguageAndTheOperatorsChoice() throws Exception {
+        Map<String, String> zh = AdminConsoleCatalogue.read("zh-CN");
+        Map<String, String> en = AdminConsoleCatalogue.read("en");
+        Browsers.close(browser);
+        use(Browsers.headless("zh-CN"));
+        open("");
+        pageIn("zh-CN");
+        textIs(By.cssSelector("#login h1"), zh.get("login.title"));
+        assertEquals(zh.get("app.title"), browser.getTitle());
+        signIn(ADMIN_USER, ADMIN_PASSWORD);
+        textIs(By.cssSelector("#view h1"), zh.get("dashboard.title"));
+        textIs(By.cssSelector("nav a[href='#/accounts']"), zh.get("nav.accounts"));
+        number("online-users");
+        // "更新于 2025年1月5日 15:04:05": the catalogue's words around a date that Intl wrote in Chinese
+        String[] updated = zh.get("dashboard.updated").split("\\{time}", -1);
+        Pattern chineseDate = Pattern.compile(Pattern.quote(updated[0]) + "\\d{4}年\\d{1,2}月\\d{1,2}日 .+" + Pattern.quote(updated[1]));
+        wait.until(d -> chineseDate.matcher(d.findElement(By.cssSelector("#view > p.sub")).getText()).matches());
+        wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("nodes"), zh.get("node.alive")));
+        screenshot(browser, "admin-zh.png");
+
+        open("#/audit");
+        textIs(By.cssSelector("#view h1"), zh.get("audit.title"));
+        long requests = apiRequests();
+        browser.findElement(By.id("lang-en")).click();
+        pageIn("en");
+        textIs(By.cssSelector("#view h1"), en.get("audit.title"));
+        textIs(By.cssSelector("nav a[href='#/accounts']"), en.get("nav.accounts"));
+        textIs(By.cssSelector("#view th"), en.get("col.when"));
+        assertEquals(requests, apiRequests(), "the page is drawn again in English from what it had, without asking the server");
+
+        browser.navigate().refresh();
+        pageIn("en");
+        textIs(By.cssSelector("#view h1"), en.get("audit.title"));
+        assertEquals(en.get("app.title"), browser.getTitle());
     }
 }
