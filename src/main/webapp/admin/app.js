@@ -307,6 +307,7 @@ function messageContent(m) {
   if (m.text !== null && m.text !== undefined) return m.text;
   if (m.media) return `${m.media.mime} ${m.media.url}`;
   if (m.location) return `${m.location.lat}, ${m.location.lon}` + (m.location.title ? ' ' + m.location.title : '');
+  if (m.event) return m.event.type + (m.event.target ? ' ' + m.event.target : '');
   return '';
 }
 
@@ -342,17 +343,50 @@ async function groups(params, view) {
     pager(page, next => location.hash = `#/groups?q=${encodeURIComponent(q)}&after=${next}`));
 }
 
+/**
+ * A group: its details, members (an operator mutes, unmutes or removes one: the group API's rules, as the
+ * operator's own role in the group allows) and its messages, newest page first (an operator recalls one at any age, audited).
+ */
 async function group(params, view) {
   const id = params.get('id');
   const after = params.get('after');
-  const [g, members] = await Promise.all([api('GET', '/v1/admin/groups/' + id),
-    api('GET', `/v1/admin/groups/${id}/members?limit=100` + (after ? '&after=' + encodeURIComponent(after) : ''))]);
+  const before = params.get('before');
+  const [g, members, messages] = await Promise.all([api('GET', '/v1/admin/groups/' + id),
+    api('GET', `/v1/admin/groups/${id}/members?limit=100` + (after ? '&after=' + encodeURIComponent(after) : '')),
+    api('GET', `/v1/chat/groups/${id}/messages?limit=50` + (before ? '&before=' + encodeURIComponent(before) : ''))]);
+  const here = (more) => `#/group?id=${id}` + (after ? '&after=' + encodeURIComponent(after) : '') + more;
   const newOwner = h('input', { id: 'new-owner', placeholder: t('group.newOwner') });
+  const muteFor = h('select', { id: 'mute-for', 'aria-label': t('group.muteFor') },
+    h('option', { value: '' }, t('group.muteForGood')), h('option', { value: '3600' }, t('group.muteHour')),
+    h('option', { value: '86400' }, t('group.muteDay')));
+  const muteBody = () => muteFor.value ? { until: new Date(Date.now() + Number(muteFor.value) * 1000).toISOString() } : {};
+  // a member's action: ask(r) gives the question and the call (what is asked is what is sent), done(r) the outcome
+  const member = (action, cls, label, ask, done) => r => h('button', { class: cls, id: `${action}-${r.uid}`, onclick: e => {
+    e.stopPropagation();
+    const [question, call] = ask(r);
+    confirmThen(question, call, () => done(r));
+  } }, label);
+  const base = `/v1/groups/${id}`;
+  const mute = member('mute', 'quiet', t('group.mute'), r => {
+    const body = muteBody();
+    return [body.until ? t('group.muteUntilQuestion', { uid: r.uid, name: g.name, until: time(body.until) })
+      : t('group.muteQuestion', { uid: r.uid, name: g.name }), () => api('PUT', `${base}/mutes/${r.uid}`, body)];
+  }, r => t('group.muted', { uid: r.uid }));
+  const unmute = member('unmute', 'quiet', t('group.unmute'), r => [t('group.unmuteQuestion', { uid: r.uid, name: g.name }),
+    () => api('DELETE', `${base}/mutes/${r.uid}`)], r => t('group.unmuted', { uid: r.uid }));
+  const remove = member('remove', 'danger', t('group.remove'), r => [t('group.removeQuestion', { uid: r.uid, name: g.name }),
+    () => api('DELETE', `${base}/members/${r.uid}`)], r => t('group.removed', { uid: r.uid }));
+  const active = g.status === 'ACTIVE';
+  const recall = m => h('button', { class: 'danger', id: 'recall-' + m.seq, onclick: e => {
+    e.stopPropagation();
+    confirmThen(t('group.recallQuestion', { seq: m.seq, name: g.name }),
+      () => api('POST', `/v1/admin/chat/groups/${id}/messages/${m.seq}/recall`), r => t('conversation.recalled', { seq: r.seq }));
+  } }, t('conversation.recall'));
   view(h('h1', {}, t('group.title', { name: g.name })),
     details('group-', [['id', t('col.id'), g.id], ['type', t('col.type'), g.type], ['status', t('col.status'), g.status],
       ['visibility', t('col.visibility'), g.visibility], ['join-policy', t('col.joinPolicy'), g.joinPolicy], ['owner', t('col.owner'), g.ownerId],
       ['members', t('col.members'), num(g.memberCount)]]),
-    g.status === 'ACTIVE' ? h('div', { class: 'toolbar' },
+    active ? h('div', { class: 'toolbar' },
       h('button', { class: 'danger', id: 'action-dissolve', onclick: () => confirmThen(t('group.dissolveQuestion', { name: g.name }),
         () => api('DELETE', '/v1/admin/groups/' + id), r => t('common.statusIs', { name: r.name, status: r.status })) }, t('group.dissolve')),
       newOwner,
@@ -360,8 +394,18 @@ async function group(params, view) {
         () => api('PUT', `/v1/admin/groups/${id}/owner/${encodeURIComponent(newOwner.value.trim())}`),
         r => t('group.ownerIs', { uid: r.ownerId })) }, t('group.transfer'))) : null,
     h('h2', {}, t('group.members')),
-    table([[t('col.uid'), 'uid'], [t('col.role'), 'role'], [t('col.nick'), 'nick'], [t('col.joined'), r => time(r.joinedAt)]], members.items),
+    active ? h('div', { class: 'toolbar' }, h('label', { for: 'mute-for' }, t('group.muteFor')), muteFor) : null,
+    h('div', { id: 'group-members' }, table([[t('col.uid'), r => h('a', { href: '#/account?id=' + r.uid }, r.uid)], [t('col.role'), 'role'],
+      [t('col.nick'), 'nick'], [t('col.joined'), r => time(r.joinedAt)],
+      ['', r => active && r.role !== 'O' ? [mute(r), unmute(r), remove(r)] : null]], members.items)),
     pager(members, next => location.hash = `#/group?id=${id}&after=${encodeURIComponent(next)}`),
+    h('h2', {}, t('group.messages')),
+    h('div', { id: 'group-messages' }, table([[t('col.seq'), 'seq'],
+      [t('col.from'), r => r.senderUid === '0' ? t('message.system') : h('a', { href: '#/account?id=' + r.senderUid }, r.senderUid)],
+      [t('col.sent'), r => time(r.createdAt)], [t('col.type'), 'type'],
+      [t('col.content'), r => r.deleted && !r.recalled ? t('message.deletedForEveryone') : messageContent(r)],
+      ['', r => r.recalled || r.deleted ? null : recall(r)]], messages.items)),
+    nextPage(messages.next, next => location.hash = here('&before=' + encodeURIComponent(next)), 'older', t('conversation.older')),
     h('h2', {}, t('audit.section')),
     await auditTable('group', id));
 }

@@ -4,6 +4,7 @@ import static io.roost.it.Http.ADMIN;
 import static io.roost.it.Http.ADMIN_PASSWORD;
 import static io.roost.it.Http.ADMIN_USER;
 import static io.roost.it.Http.json;
+import static io.roost.it.Http.okJson;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -15,6 +16,8 @@ import io.roost.it.TestUsers;
 import io.roost.it.TestUsers.User;
 import io.roost.it.WsDevice;
 import io.roost.it.chat.Chats;
+import io.roost.it.chat.GroupChats;
+import jakarta.json.JsonObject;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -218,6 +221,63 @@ class AdminUiIT extends DeployedRoost {
         }
         open("#/audit");
         wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("view"), "chat-message " + b.id() + "/" + a.id() + "/2"));
+    }
+
+    /**
+     * An operator reads a group's messages on its page and recalls one (audited, any age), mutes a
+     * member and removes another. The group API lets only a stronger role in the group mute or remove
+     * a member, operators included: here the operator owns the group; in a group it has no role in,
+     * the page shows the API's 403.
+     */
+    @Test
+    void anOperatorModeratesAGroupFromItsPage() throws Exception {
+        GroupChats chats = new GroupChats(baseUrl);
+        User a = user();
+        User b = user();
+        String g = okJson(http().post("api/v1/groups", ADMIN, "{\"name\":\"UI moderated " + a.name() + "\",\"type\":\"chat\"}")).getString("id");
+        chats.join(g, a, b);
+        chats.text(a, g, "first words");
+        long taken = chats.text(b, g, "something to take back").getJsonNumber("seq").longValue();
+        chats.text(a, g, "last words");
+
+        open("");
+        signIn(ADMIN_USER, ADMIN_PASSWORD);
+        open("#/group?id=" + g);
+        By messages = By.id("group-messages");
+        wait.until(ExpectedConditions.textToBePresentInElementLocated(messages, "something to take back"));
+        String shown = browser.findElement(messages).getText();
+        assertTrue(shown.contains("first words") && shown.contains("last words"), shown);
+        assertEquals(1, browser.findElements(By.cssSelector("#group-messages a[href='#/account?id=" + b.id() + "']")).size(), "the sender links its account");
+
+        confirm("recall-" + taken);
+        wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("notice"), "Message " + taken + " recalled."));
+        wait.until(ExpectedConditions.textToBePresentInElementLocated(messages, "[recalled]"));
+        assertTrue(browser.findElements(By.id("recall-" + taken)).isEmpty(), "no recall of a recalled message");
+        JsonObject recalled = okJson(http().get("api/v1/chat/groups/" + g + "/messages?limit=50", ADMIN)).getJsonArray("items")
+                .getValuesAs(JsonObject.class).stream().filter(m -> m.getJsonNumber("seq").longValue() == taken).findFirst().orElseThrow();
+        assertTrue(recalled.getBoolean("recalled"), recalled.toString());
+
+        confirm("mute-" + b.id());
+        wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("notice"), b.id() + " is muted."));
+        var refused = chats.send(b, g, "\"type\":\"text\",\"text\":\"still here?\"");
+        assertEquals(403, refused.statusCode(), refused.body());
+        assertEquals("muted", chats.code(refused));
+
+        confirm("remove-" + a.id());
+        wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("notice"), a.id() + " removed from the group."));
+        List<String> members = okJson(http().get("api/v1/admin/groups/" + g + "/members?limit=100", ADMIN)).getJsonArray("items")
+                .getValuesAs(JsonObject.class).stream().map(m -> m.getString("uid")).toList();
+        assertTrue(!members.contains(a.id()) && members.contains(b.id()), members.toString());
+        wait.until(ExpectedConditions.invisibilityOfElementLocated(By.id("remove-" + a.id())));
+
+        // a group the operator has no role in: the group API refuses, the page says so readably
+        String other = chats.group(a, "chat", b);
+        open("#/group?id=" + other);
+        textIs(By.id("group-id"), other); // the new page, not the old one's buttons of the same ids
+        confirm("mute-" + b.id());
+        wait.until(ExpectedConditions.textMatches(By.id("notice"), Pattern.compile("\\(403[,)]")));
+        open("#/audit");
+        wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("view"), "group-message " + g + "/" + taken));
     }
 
     /**

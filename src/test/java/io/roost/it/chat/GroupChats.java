@@ -43,14 +43,20 @@ public final class GroupChats {
     public String group(User owner, String type, User... members) {
         JsonObject g = okJson(http.post("api/v1/groups", owner.auth(), "{\"name\":\"gc " + Chats.sid() + "\",\"type\":\"" + type + "\"}"));
         String id = g.getString("id");
+        join(id, members);
+        return id;
+    }
+
+    /** {@code members} join the public open group {@code id}. */
+    public void join(String id, User... members) {
         for (User m : members) {
             HttpResponse<String> r = http.post("api/v1/groups/" + id + "/join", m.auth(), "{}");
             assertTrue(r.statusCode() / 100 == 2, r.body());
         }
-        return id;
     }
 
-    HttpResponse<String> send(User from, String group, String fields) {
+    /** A send over REST with the body's {@code fields} (a fresh sendId added); its answer as it is. */
+    public HttpResponse<String> send(User from, String group, String fields) {
         return http.post("api/v1/chat/groups/" + group + "/messages", from.auth(), "{\"sendId\":\"" + Chats.sid() + "\"," + fields + "}");
     }
 
@@ -76,7 +82,8 @@ public final class GroupChats {
                 .filter(e -> "group".equals(e.getString("kind")) && group.equals(e.getString("group", null))).findFirst().orElse(null);
     }
 
-    String code(HttpResponse<String> r) {
+    /** The problem type's code of an error answer ({@code muted}, {@code not-member}, ...). */
+    public String code(HttpResponse<String> r) {
         return json(r).getString("type").replaceAll(".*:", "");
     }
 
