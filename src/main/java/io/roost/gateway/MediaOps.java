@@ -4,6 +4,7 @@ import io.roost.media.MediaLibrary;
 import io.roost.media.MediaProblems;
 import io.roost.media.MediaSettings;
 import io.roost.media.MediaUploads;
+import io.roost.media.Sha256;
 import io.roost.media.UploadStatus;
 import io.roost.platform.ids.Ids;
 import io.roost.platform.problem.ProblemException;
@@ -17,9 +18,7 @@ import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.Base64;
-import java.util.HexFormat;
 
 /**
  * {@code mediaOp} frames: small files (at most {@code ROOST_MEDIA_INBAND_MAX_BYTES}) uploaded and
@@ -115,7 +114,7 @@ public class MediaOps {
             throw ProblemException.badRequest("chunk-too-large", "A chunk carries at most " + most + " bytes.");
         }
         byte[] declared = sha256(frame.get("sha256"));
-        if (declared != null && !MessageDigest.isEqual(declared, sha256().digest(data))) {
+        if (declared != null && !MessageDigest.isEqual(declared, Sha256.digest().digest(data))) {
             throw new ProblemException(422, "chunk-hash-mismatch", "Unprocessable content",
                     "The chunk's bytes do not have the sha256 declared for them; nothing was stored.");
         }
@@ -217,27 +216,15 @@ public class MediaOps {
         throw ProblemException.badRequest("invalid-data", "data is the chunk's bytes in base64 (RFC 4648, no line breaks), at least one.");
     }
 
-    /** A hex SHA-256 field: null when absent, 400 {@code invalid-sha256} when not 64 hex digits. */
+    /** A hex SHA-256 field: null when absent or null, else {@link Sha256#parse}. */
     private static byte[] sha256(JsonValue v) {
         if (v == null || v.getValueType() == JsonValue.ValueType.NULL) {
             return null;
         }
-        if (v instanceof JsonString s && s.getString().length() == 64) {
-            try {
-                return HexFormat.of().parseHex(s.getString());
-            } catch (IllegalArgumentException e) {
-                // below
-            }
+        if (!(v instanceof JsonString s)) {
+            throw ProblemException.badRequest("invalid-sha256", "sha256 is 64 hex digits.");
         }
-        throw ProblemException.badRequest("invalid-sha256", "sha256 is 64 hex digits.");
-    }
-
-    private static MessageDigest sha256() {
-        try {
-            return MessageDigest.getInstance("SHA-256");
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
+        return Sha256.parse(s.getString());
     }
 
     /**

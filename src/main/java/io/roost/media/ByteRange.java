@@ -4,7 +4,7 @@ import io.roost.platform.problem.ProblemException;
 
 /**
  * One range of a file's bytes, {@code first} to {@code last} inclusive, from an HTTP {@code Range}
- * header (RFC 9110 §14: {@code bytes=a-b}, {@code bytes=a-}, {@code bytes=-n}). One range per request:
+ * header (HTTP range requests: {@code bytes=a-b}, {@code bytes=a-}, {@code bytes=-n}). One range per request:
  * a multi-range ask is answered whole (the header may be ignored), as most servers do.
  */
 public record ByteRange(long first, long last, boolean partial) {

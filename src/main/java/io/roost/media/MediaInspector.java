@@ -88,11 +88,12 @@ public final class MediaInspector {
      */
     public static Image image(String contentType, Supplier<InputStream> bytes, long maxPixels, int thumbPixels, boolean strip)
             throws IOException {
-        int orientation = orientation(bytes);
+        Metadata metadata = metadata(bytes); // read once: the orientation, and the size of what ImageIO cannot decode
+        int orientation = orientation(metadata);
         try (InputStream in = bytes.get(); ImageInputStream iis = ImageIO.createImageInputStream(in)) {
             Iterator<ImageReader> readers = ImageIO.getImageReaders(iis);
             if (!readers.hasNext()) {
-                int[] size = headerSize(bytes);
+                int[] size = headerSize(metadata);
                 if (size == null) {
                     throw MediaProblems.unreadableImage();
                 }
@@ -147,8 +148,7 @@ public final class MediaInspector {
     }
 
     /** EXIF orientation 1-8 (1: as stored). */
-    private static int orientation(Supplier<InputStream> bytes) {
-        Metadata metadata = metadata(bytes);
+    private static int orientation(Metadata metadata) {
         ExifIFD0Directory exif = metadata == null ? null : metadata.getFirstDirectoryOfType(ExifIFD0Directory.class);
         if (exif == null || !exif.containsTag(ExifIFD0Directory.TAG_ORIENTATION)) {
             return 1;
@@ -162,8 +162,7 @@ public final class MediaInspector {
     }
 
     /** Width and height from the headers of an image ImageIO does not decode (WebP). */
-    private static int[] headerSize(Supplier<InputStream> bytes) {
-        Metadata metadata = metadata(bytes);
+    private static int[] headerSize(Metadata metadata) {
         WebpDirectory webp = metadata == null ? null : metadata.getFirstDirectoryOfType(WebpDirectory.class);
         if (webp != null && webp.containsTag(WebpDirectory.TAG_IMAGE_WIDTH) && webp.containsTag(WebpDirectory.TAG_IMAGE_HEIGHT)) {
             try {

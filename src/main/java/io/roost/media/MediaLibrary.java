@@ -48,7 +48,8 @@ public class MediaLibrary {
      * for a file in the bucket with {@code ROOST_MEDIA_S3_REDIRECT}, no bytes but {@code redirect}: a
      * signed URL the bucket serves them from.
      */
-    public record Content(MediaFile file, String type, String etag, long size, ByteRange range, InputStream bytes, URI redirect) {
+    public record Content(MediaFile file, String type, String disposition, String etag, long size, ByteRange range, InputStream bytes,
+                          URI redirect) {
     }
 
     /** How long a redirect's signed URL works: long enough to follow it, not to pass it on. */
@@ -59,7 +60,7 @@ public class MediaLibrary {
     private static final java.util.Set<String> INLINE_KINDS = java.util.Set.of("image", "voice", "video");
 
     /** The Content-Disposition of a file's bytes: inline for images, voice and video, else an attachment (a browser never runs it). */
-    public static String disposition(MediaFile f, boolean thumbnail) {
+    static String disposition(MediaFile f, boolean thumbnail) {
         String how = thumbnail || INLINE_KINDS.contains(f.kind()) ? "inline" : "attachment";
         String name = f.name() == null ? f.id() : f.name();
         return how + "; filename*=UTF-8''" + java.net.URLEncoder.encode(name, java.nio.charset.StandardCharsets.UTF_8).replace("+", "%20");
@@ -95,8 +96,7 @@ public class MediaLibrary {
     /** As {@link #content}, for a signed link: 403 {@code invalid-link} when forged or expired; 404 when its message no longer names the file. */
     public Content linked(long mediaId, long msgId, long expires, String signature, boolean thumbnail, ByteRangeAsk range)
             throws IOException {
-        SignedLinks links = links().orElseThrow(() -> ProblemException.unavailable("links-disabled",
-                "Signed links are off: ROOST_MEDIA_URL_SECRET is not set."));
+        SignedLinks links = links();
         if (!links.valid(mediaId, msgId, expires, signature, Instant.now().getEpochSecond())) {
             throw new ProblemException(403, "invalid-link", "Forbidden", "The link is expired or not signed by this server.");
         }
@@ -110,8 +110,7 @@ public class MediaLibrary {
     /** A signed link to the file through message {@code msgId}, for whoever may see the file; valid {@code ROOST_MEDIA_URL_TTL}. */
     public Link link(long uid, boolean operator, long mediaId, long msgId) {
         visible(uid, operator, mediaId);
-        SignedLinks links = links().orElseThrow(() -> ProblemException.unavailable("links-disabled",
-                "Signed links are off: ROOST_MEDIA_URL_SECRET is not set."));
+        SignedLinks links = links();
         if (!viewers().map(v -> v.namedBy(mediaId, msgId)).orElse(false)) {
             throw ProblemException.badRequest("not-in-message", "Message " + msgId + " does not name file " + mediaId + ".");
         }
@@ -182,7 +181,7 @@ public class MediaLibrary {
         long blob = m.blobId();
         long size = m.size();
         String type = m.contentType();
-        String etag = "\"" + MediaUploads.hex(m.sha256()) + "\"";
+        String etag = "\"" + Sha256.hex(m.sha256()) + "\"";
         if (thumbnail) {
             if (m.thumbBlobId() == null) {
                 throw ProblemException.notFound("The file has no thumbnail.");
@@ -195,23 +194,26 @@ public class MediaLibrary {
         ByteRange r = ByteRange.of(range == null ? null : range.header(), size);
         MediaStore store = stores.byName(m.store());
         MediaFile f = file(m);
+        String disposition = disposition(f, thumbnail);
         if (mayRedirect && store instanceof io.roost.media.store.S3MediaStore bucket && settings.s3Redirect()) {
-            return new Content(f, type, etag, size, r, null, bucket.signedUrl(blob, REDIRECT_TTL, type, disposition(f, thumbnail), CACHE_CONTROL));
+            return new Content(f, type, disposition, etag, size, r, null, bucket.signedUrl(blob, REDIRECT_TTL, type, disposition, CACHE_CONTROL));
         }
-        return new Content(f, type, etag, size, r, store.open(blob, r.first(), r.length()), null);
+        return new Content(f, type, disposition, etag, size, r, store.open(blob, r.first(), r.length()), null);
     }
 
     private Optional<MediaViewers> viewers() {
         return viewers.isResolvable() ? Optional.of(viewers.get()) : Optional.empty();
     }
 
-    private Optional<SignedLinks> links() {
-        return settings.urlSecret().map(SignedLinks::new);
+    /** The link signer; 503 {@code links-disabled} without {@code ROOST_MEDIA_URL_SECRET}. */
+    private SignedLinks links() {
+        return settings.urlSecret().map(SignedLinks::new).orElseThrow(() -> ProblemException.unavailable("links-disabled",
+                "Signed links are off: ROOST_MEDIA_URL_SECRET is not set."));
     }
 
     static MediaFile file(MediaRow m) {
         return new MediaFile(Long.toString(m.id()), Long.toString(m.ownerUid()), m.kind(), m.contentType(), m.size(),
-                MediaUploads.hex(m.sha256()), m.name(), m.width(), m.height(), m.durationMs(), m.thumbBlobId() != null, m.createdAt(),
+                Sha256.hex(m.sha256()), m.name(), m.width(), m.height(), m.durationMs(), m.thumbBlobId() != null, m.createdAt(),
                 m.removedAt() != null);
     }
 }

@@ -17,11 +17,9 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.security.DigestInputStream;
 import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.util.Arrays;
-import java.util.HexFormat;
 import java.util.concurrent.Semaphore;
 import java.util.function.Supplier;
 
@@ -77,9 +75,6 @@ public class MediaUploads {
         }
         if (size > limit) {
             throw MediaProblems.tooLarge(size, limit);
-        }
-        if (sha256 != null && sha256.length != 32) {
-            throw ProblemException.badRequest("invalid-sha256", "sha256 is 64 hex digits.");
         }
         if (name != null && (name.isBlank() || name.length() > 255 || name.chars().anyMatch(c -> c < 0x20 || c == 0x7f))) {
             throw ProblemException.badRequest("invalid-name", "A file name is 1 to 255 characters, none of them a control character.");
@@ -179,9 +174,9 @@ public class MediaUploads {
         Supplier<InputStream> bytes = () -> new ChunkStore.ChunkInputStream(chunks::at, uploadId, 0, u.size());
         byte[] head;
         byte[] sha256;
-        try (DigestInputStream in = new DigestInputStream(bytes.get(), sha256())) {
+        try (DigestInputStream in = new DigestInputStream(bytes.get(), Sha256.digest())) {
             head = in.readNBytes(HEAD_BYTES);
-            in.transferTo(OutputStreams.NULL);
+            in.transferTo(java.io.OutputStream.nullOutputStream());
             sha256 = in.getMessageDigest().digest();
         }
         if (u.sha256() != null && !MessageDigest.isEqual(u.sha256(), sha256)) {
@@ -244,7 +239,7 @@ public class MediaUploads {
                 byte[] clean = image.reencoded();
                 store.put(blobId, () -> new ByteArrayInputStream(clean), clean.length, type);
                 size = image.reencoded().length;
-                sha256 = sha256().digest(image.reencoded());
+                sha256 = Sha256.digest().digest(image.reencoded());
                 chunks.delete(u.id());
             } else if (!store.name().equals("db")) {
                 store.put(blobId, () -> new ChunkStore.ChunkInputStream(chunks::at, u.id(), 0, u.size()), u.size(), type);
@@ -261,12 +256,10 @@ public class MediaUploads {
             MediaRow row = new MediaRow(u.id(), u.ownerUid(), uploadSha256, sha256, size, type, kind, u.name(),
                     image == null ? null : image.width(), image == null ? null : image.height(), duration, store.name(), blobId,
                     thumbBlob, thumbSize, OffsetDateTime.now(), null);
-            records.insertMedia(row);
+            MediaRow stored = records.insertMedia(row); // its createdAt the database's, as every later description shows it
             records.deleteUpload(u.id());
             records.adjust(u.ownerUid(), size + (thumbSize == null ? 0 : thumbSize) - u.size());
-            // the row as stored: its createdAt is the database's (the transaction's start, to the
-            // microsecond), the one every later description of the file shows
-            return MediaLibrary.file(records.media(u.id()).orElse(row));
+            return MediaLibrary.file(stored);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -278,25 +271,5 @@ public class MediaUploads {
 
     private static UploadStatus status(UploadRow u) {
         return new UploadStatus(Long.toString(u.id()), u.size(), u.received(), u.name(), u.createdAt());
-    }
-
-    static MessageDigest sha256() {
-        try {
-            return MessageDigest.getInstance("SHA-256");
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
-    static String hex(byte[] b) {
-        return HexFormat.of().formatHex(b);
-    }
-
-    /** Where a digest's stream is drained to. */
-    static final class OutputStreams {
-        static final java.io.OutputStream NULL = java.io.OutputStream.nullOutputStream();
-
-        private OutputStreams() {
-        }
     }
 }

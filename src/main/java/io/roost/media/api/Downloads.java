@@ -1,7 +1,6 @@
 package io.roost.media.api;
 
 import io.roost.media.ByteRange;
-import io.roost.media.MediaFile;
 import io.roost.media.MediaLibrary;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.StreamingOutput;
@@ -26,7 +25,6 @@ final class Downloads {
         } catch (ByteRange.RangeNotSatisfiable e) {
             return Response.fromResponse(e.toProblem().toResponse()).header("Content-Range", "bytes */" + e.size()).build();
         }
-        MediaFile f = c.file();
         if (ifNoneMatch != null && matches(ifNoneMatch, c.etag())) {
             close(c.bytes());
             return Response.notModified().tag(new jakarta.ws.rs.core.EntityTag(c.etag().substring(1, c.etag().length() - 1)))
@@ -43,7 +41,6 @@ final class Downloads {
                 in.transferTo(out);
             }
         };
-        boolean thumbnail = c.etag().startsWith("\"t"); // a thumbnail's tag; a file's is its hex SHA-256
         Response.ResponseBuilder b = Response.status(r.partial() ? 206 : 200).entity(body).type(c.type())
                 .header("Content-Length", r.length())
                 .header("Accept-Ranges", "bytes")
@@ -51,7 +48,7 @@ final class Downloads {
                 .header("Cache-Control", MediaLibrary.CACHE_CONTROL)
                 .header("X-Content-Type-Options", "nosniff")
                 .header("Content-Security-Policy", "sandbox; default-src 'none'")
-                .header("Content-Disposition", MediaLibrary.disposition(f, thumbnail));
+                .header("Content-Disposition", c.disposition());
         if (r.partial()) {
             b.header("Content-Range", r.contentRange(c.size()));
         }

@@ -4,6 +4,7 @@ import io.roost.media.MediaFile;
 import io.roost.media.MediaLibrary;
 import io.roost.media.MediaSettings;
 import io.roost.media.MediaUploads;
+import io.roost.media.Sha256;
 import io.roost.media.UploadStatus;
 import io.roost.platform.ids.Ids;
 import io.roost.platform.problem.ProblemException;
@@ -30,7 +31,6 @@ import jakarta.ws.rs.core.SecurityContext;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
-import java.util.HexFormat;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
@@ -83,7 +83,7 @@ public class MediaResource {
             throw new ProblemException(411, "length-required", "Length required", "An upload declares its Content-Length.");
         }
         long uid = owner(owner, sc);
-        UploadStatus started = uploads.start(uid, length, sha256(sha256), name, settings.maxBytes());
+        UploadStatus started = uploads.start(uid, length, Sha256.parse(sha256), name, settings.maxBytes());
         long id = Long.parseLong(started.id());
         MediaUploads.Appended done;
         try {
@@ -107,7 +107,7 @@ public class MediaResource {
     @Operation(operationId = "startMediaUpload", summary = "Start a resumable upload; append its bytes with PUT from the offset it holds")
     @APIResponse(responseCode = "201", description = "started", content = @Content(schema = @Schema(implementation = UploadStatus.class)))
     public Response start(@NotNull StartBody b, @QueryParam("owner") String owner, @Context SecurityContext sc) {
-        UploadStatus s = uploads.start(owner(owner, sc), b.size(), sha256(b.sha256()), b.name(), settings.maxBytes());
+        UploadStatus s = uploads.start(owner(owner, sc), b.size(), Sha256.parse(b.sha256()), b.name(), settings.maxBytes());
         return Response.created(URI.create("/api/v1/media/uploads/" + s.id())).header("Upload-Offset", s.offset()).entity(s).build();
     }
 
@@ -206,19 +206,6 @@ public class MediaResource {
         return Caller.requireSelfOrOperator(uid, sc, "You may only upload as yourself.");
     }
 
-    static byte[] sha256(String hex) {
-        if (hex == null) {
-            return null;
-        }
-        try {
-            if (hex.length() == 64) {
-                return HexFormat.of().parseHex(hex);
-            }
-        } catch (IllegalArgumentException e) {
-            // below
-        }
-        throw ProblemException.badRequest("invalid-sha256", "sha256 is 64 hex digits.");
-    }
 
     static long offset(String value) {
         if (value == null) {

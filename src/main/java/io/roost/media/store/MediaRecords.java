@@ -69,11 +69,12 @@ public class MediaRecords {
 
     // ---- files ----
 
-    public void insertMedia(MediaRow m) {
-        update("INSERT INTO media (" + MEDIA_COLUMNS.replace(", created_at, removed_at", "") + """
-                ) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""", m.id(), m.ownerUid(), m.uploadSha256(), m.sha256(), m.size(),
-                m.contentType(), m.kind(), m.name(), m.width(), m.height(), m.durationMs(), m.store(), m.blobId(), m.thumbBlobId(),
-                m.thumbSize());
+    /** Inserts the file; the row as stored (its {@code created_at} the database's). */
+    public MediaRow insertMedia(MediaRow m) {
+        return query("INSERT INTO media (" + MEDIA_COLUMNS.replace(", created_at, removed_at", "")
+                + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING " + MEDIA_COLUMNS, MediaRecords::media,
+                m.id(), m.ownerUid(), m.uploadSha256(), m.sha256(), m.size(), m.contentType(), m.kind(), m.name(), m.width(), m.height(), m.durationMs(), m.store(), m.blobId(), m.thumbBlobId(),
+                m.thumbSize()).get(0);
     }
 
     public Optional<MediaRow> media(long id) {

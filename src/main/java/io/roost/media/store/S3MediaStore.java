@@ -18,7 +18,6 @@ import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.S3ClientBuilder;
 import software.amazon.awssdk.services.s3.S3Configuration;
-import software.amazon.awssdk.services.s3.model.NoSuchBucketException;
 import software.amazon.awssdk.services.s3.model.S3Exception;
 import software.amazon.awssdk.services.s3.presigner.S3Presigner;
 
@@ -71,9 +70,7 @@ public class S3MediaStore implements MediaStore {
         if (b.createIfMissing()) {
             try {
                 s3.headBucket(r -> r.bucket(bucket));
-            } catch (NoSuchBucketException e) {
-                s3.createBucket(r -> r.bucket(bucket));
-            } catch (S3Exception e) {
+            } catch (S3Exception e) { // NoSuchBucketException, or a bare 404 from servers that send no code to a HEAD
                 if (e.statusCode() != 404) {
                     throw e;
                 }
