@@ -236,7 +236,10 @@ public final class WsDevice implements WebSocket.Listener {
         socket.abort();
     }
 
+    /** Closes the connection; nothing if it is closed already (the server may have ended an idle one). */
     public synchronized void bye() {
-        socket.sendClose(1000, "bye").join();
+        if (!socket.isOutputClosed()) {
+            socket.sendClose(1000, "bye").join();
+        }
     }
 }
