@@ -39,7 +39,7 @@ if [[ ${ROOST_SKIP_BUILD:-} != 1 ]]; then
   ./mvnw -q package -DskipTests > "$ROOST_DATA_DIR.build.log" 2>&1 || { cat "$ROOST_DATA_DIR.build.log"; exit 1; }
 fi
 export ROOST_SKIP_BUILD=1
-CP="target/test-classes:target/classes:$(cat target/devservices.classpath)"
+CP="roost-server/target/test-classes:roost-server/target/classes:$(cat roost-server/target/devservices.classpath)"
 OUT=$ROOST_DATA_DIR.out
 GO=$ROOST_DATA_DIR.go
 PIDS_TO_STOP=()

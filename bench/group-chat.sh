@@ -57,15 +57,15 @@ if [[ ${ROOST_SKIP_BUILD:-} != 1 ]]; then
   ./mvnw -q package -DskipTests > "$ROOST_DATA_DIR.build.log" 2>&1 || { cat "$ROOST_DATA_DIR.build.log"; exit 1; }
 fi
 export ROOST_SKIP_BUILD=1
-[[ -f target/devservices.classpath && -d target/classes ]] || { echo "target/ holds no build: run without ROOST_SKIP_BUILD=1" >&2; exit 1; }
-CP="target/test-classes:target/classes:$(cat target/devservices.classpath)"
+[[ -f roost-server/target/devservices.classpath && -d roost-server/target/classes ]] || { echo "roost-server/target/ holds no build: run without ROOST_SKIP_BUILD=1" >&2; exit 1; }
+CP="roost-server/target/test-classes:roost-server/target/classes:$(cat roost-server/target/devservices.classpath)"
 # With ROOST_SKIP_BUILD=1 the server is what target/ holds, but a load generator edited since is
 # recompiled here (javac, as Maven would: release 17, into target/test-classes), not run stale.
-for f in src/bench/java/io/roost/bench/*.java; do
-  c=target/test-classes/io/roost/bench/$(basename "$f" .java).class
+for f in roost-server/src/bench/java/io/roost/bench/*.java; do
+  c=roost-server/target/test-classes/io/roost/bench/$(basename "$f" .java).class
   if [[ ! -f $c || $f -nt $c ]]; then
-    echo "== compiling src/bench/java ($f is newer than its class)" >&2
-    javac -nowarn -encoding UTF-8 --release 17 -d target/test-classes -cp "$CP" src/bench/java/io/roost/bench/*.java >&2
+    echo "== compiling roost-server/src/bench/java ($f is newer than its class)" >&2
+    javac -nowarn -encoding UTF-8 --release 17 -d roost-server/target/test-classes -cp "$CP" roost-server/src/bench/java/io/roost/bench/*.java >&2
     break
   fi
 done

@@ -11,7 +11,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export ROOST_DATA_DIR=${ROOST_DATA_DIR:-$PWD/target/bench-room}
-mkdir -p "$(dirname "$ROOST_DATA_DIR")"  # a fresh clone has no target/ yet
+mkdir -p "$(dirname "$ROOST_DATA_DIR")"  # a fresh clone has no roost-server/target/ yet
 export ROOST_MODE=dev ROOST_ADMIN_PASSWORD=bench-admin-password
 export JBOSS_JAVA_SIZING=${JBOSS_JAVA_SIZING:--Xms1g -Xmx2g}
 export GC_LOG=true # standalone.sh then logs every collection to the server's log directory
@@ -35,7 +35,7 @@ cpu_sampler "$ROOST_DATA_DIR/cpu.samples" "$ROOST_DATA_DIR/node-0/wildfly.pid" "
 SAMPLER=$!
 trap 'kill $SAMPLER 2>/dev/null; bin/roost stop >/dev/null 2>&1 || true; kill $REDIS 2>/dev/null || true' EXIT
 
-CP="target/test-classes:target/classes:$(cat target/devservices.classpath)"
+CP="roost-server/target/test-classes:roost-server/target/classes:$(cat roost-server/target/devservices.classpath)"
 bench() {
   java -Xmx1g -Xlog:gc:file="$ROOST_DATA_DIR/loadgen-gc.log" -cp "$CP" io.roost.bench.LiveRoomBench --url="$ROOST_URL" \
     --db="jdbc:postgresql://127.0.0.1:$DB_PORT/roost" --redis-port="$REDIS_PORT" "$@"

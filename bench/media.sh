@@ -45,11 +45,11 @@ if [[ ${ROOST_SKIP_BUILD:-} != 1 ]]; then
   ./mvnw -q package -DskipTests > "$ROOST_DATA_DIR.build.log" 2>&1 || { cat "$ROOST_DATA_DIR.build.log"; exit 1; }
 fi
 export ROOST_SKIP_BUILD=1
-CP="target/test-classes:target/classes:$(cat target/devservices.classpath)"
-for f in src/bench/java/io/roost/bench/*.java; do
-  c=target/test-classes/io/roost/bench/$(basename "$f" .java).class
+CP="roost-server/target/test-classes:roost-server/target/classes:$(cat roost-server/target/devservices.classpath)"
+for f in roost-server/src/bench/java/io/roost/bench/*.java; do
+  c=roost-server/target/test-classes/io/roost/bench/$(basename "$f" .java).class
   if [[ ! -f $c || $f -nt $c ]]; then
-    javac -nowarn -encoding UTF-8 --release 17 -d target/test-classes -cp "$CP" src/bench/java/io/roost/bench/*.java >&2
+    javac -nowarn -encoding UTF-8 --release 17 -d roost-server/target/test-classes -cp "$CP" roost-server/src/bench/java/io/roost/bench/*.java >&2
     break
   fi
 done

@@ -21,17 +21,17 @@ HTTP_PORT=$((8080 + ${ROOST_PORT_OFFSET:-0}))
 BROKER_PULL_MAX=${BROKER_PULL_MAX:-1024}
 rm -rf "$DIR"; mkdir -p "$DIR"
 ./mvnw -q package -DskipTests > "$DIR/build.log" 2>&1
-CP="target/test-classes:target/classes:$(cat target/devservices.classpath)"
-java -cp target/test-classes io.roost.devservices.DevServices start --fresh --dir="$DIR/devservices" \
+CP="roost-server/target/test-classes:roost-server/target/classes:$(cat roost-server/target/devservices.classpath)"
+java -cp roost-server/target/test-classes io.roost.devservices.DevServices start --fresh --dir="$DIR/devservices" \
   --db-port=$DB_PORT --namesrv-port=$NAMESRV_PORT --broker-port=$BROKER_PORT \
-  --broker-pull-max="$BROKER_PULL_MAX" --classpath-file=target/devservices.classpath
+  --broker-pull-max="$BROKER_PULL_MAX" --classpath-file=roost-server/target/devservices.classpath
 export ROOST_DATA_DIR=$DIR/roost ROOST_MODE=dev ROOST_ADMIN_PASSWORD=bench-admin-password
 export ROOST_DB_URL=jdbc:postgresql://127.0.0.1:$DB_PORT/roost ROOST_ROCKETMQ_NAMESRV=127.0.0.1:$NAMESRV_PORT
 export ROOST_MQTT_STATUS_TOPIC=GID_BENCH_MQTT ROOST_MQTT_CONSUMER_GROUP=roost-bench-mqtt-$SEED
 cleanup() {
   [[ -z ${SAMPLER:-} ]] || kill "$SAMPLER" 2>/dev/null || true
   bin/roost stop >/dev/null 2>&1 || true
-  java -cp target/test-classes io.roost.devservices.DevServices stop --dir="$DIR/devservices" >/dev/null 2>&1 || true
+  java -cp roost-server/target/test-classes io.roost.devservices.DevServices stop --dir="$DIR/devservices" >/dev/null 2>&1 || true
 }
 trap cleanup EXIT
 

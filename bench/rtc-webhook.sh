@@ -9,7 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source bench/lib.sh
 export ROOST_DATA_DIR=${ROOST_DATA_DIR:-$PWD/target/bench-rtc}
-mkdir -p "$(dirname "$ROOST_DATA_DIR")"  # a fresh clone has no target/ yet
+mkdir -p "$(dirname "$ROOST_DATA_DIR")"  # a fresh clone has no roost-server/target/ yet
 export ROOST_AGORA_SECRET=bench-secret ROOST_MODE=dev ROOST_ADMIN_PASSWORD=bench-admin-password
 # Tombstones must outlive the run's reordering window (they do by far: 600 s vs a few seconds).
 export ROOST_PRESENCE_QUIT_RETENTION=${ROOST_PRESENCE_QUIT_RETENTION:-600s}
@@ -24,7 +24,7 @@ trap 'bin/roost stop >/dev/null 2>&1 || true' EXIT
 PG_TPS=$(pgbench_upsert_tps "$DB_PORT" "$ROOST_DATA_DIR" "$CLIENTS" 20)
 
 echo "== Roost webhook: $CLIENTS connections"
-CP="target/test-classes:target/classes:$(cat target/devservices.classpath)"
+CP="roost-server/target/test-classes:roost-server/target/classes:$(cat roost-server/target/devservices.classpath)"
 java -Xmx2g -cp "$CP" io.roost.bench.RtcWebhookBench --url="$ROOST_URL" --connections="$CLIENTS" "$@" | tee "$ROOST_DATA_DIR/bench.out"
 ROOST_RPS=$(awk '/^RESULT/ { for (i=1;i<=NF;i++) if ($i ~ /^requests_per_s=/) { split($i,a,"="); print a[2] } }' "$ROOST_DATA_DIR/bench.out")
 echo

@@ -11,7 +11,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source bench/lib.sh
 export ROOST_DATA_DIR=${ROOST_DATA_DIR:-$PWD/target/bench-ws}
-mkdir -p "$(dirname "$ROOST_DATA_DIR")"  # a fresh clone has no target/ yet
+mkdir -p "$(dirname "$ROOST_DATA_DIR")"  # a fresh clone has no roost-server/target/ yet
 export ROOST_MODE=dev ROOST_ADMIN_PASSWORD=bench-admin-password
 export ROOST_SESSION_HEARTBEAT_INTERVAL=30s
 # WildFly's default 512 MB heap is sized for a demo, not for 20,000 connections.
@@ -19,7 +19,7 @@ export JBOSS_JAVA_SIZING=${JBOSS_JAVA_SIZING:--Xms1g -Xmx2g}
 # One descriptor per connection on each side: raise the soft limit as far as the hard one allows.
 ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
 echo "open-file limit: $(ulimit -n) per process"
-mkdir -p "$(dirname "$ROOST_DATA_DIR")"  # a fresh clone has no target/ yet
+mkdir -p "$(dirname "$ROOST_DATA_DIR")"  # a fresh clone has no roost-server/target/ yet
 ./mvnw -q package -DskipTests > "$ROOST_DATA_DIR.build.log" 2>&1 || { cat "$ROOST_DATA_DIR.build.log"; exit 1; }
 rm -rf "$ROOST_DATA_DIR" "$ROOST_DATA_DIR.start.log"  # a stale log would say "Roost is up" at once
 bin/roost start > "$ROOST_DATA_DIR.start.log" 2>&1 &
@@ -36,7 +36,7 @@ heap_used_kb() { # after a full GC: what the live objects take
 }
 rss_kb() { awk '/VmRSS/ {print $2}' "/proc/$PID/status"; }
 
-CP="target/test-classes:target/classes:$(cat target/devservices.classpath)"
+CP="roost-server/target/test-classes:roost-server/target/classes:$(cat roost-server/target/devservices.classpath)"
 OUT=$ROOST_DATA_DIR/bench.out
 GO=$ROOST_DATA_DIR/bench.go
 java -Xmx3g -cp "$CP" io.roost.bench.WsConnectionsBench --url="$ROOST_URL" --go-file="$GO" "$@" > "$OUT" 2>&1 &

@@ -9,7 +9,7 @@
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$ROOT"
-export ROOST_DATA_DIR=${ROOST_DATA_DIR:-$ROOT/target/faults-data}
+export ROOST_DATA_DIR=${ROOST_DATA_DIR:-$ROOT/roost-server/target/faults-data}
 mkdir -p "$ROOST_DATA_DIR"
 DATA=$(cd "$ROOST_DATA_DIR" && pwd -P)
 export ROOST_MODE=dev ROOST_AGORA_SECRET=${ROOST_AGORA_SECRET:-faults-secret}
@@ -43,7 +43,7 @@ summary() {
   [[ $FAILED == 0 ]]
 }
 
-dev() { java -cp "$ROOT/target/test-classes" io.roost.devservices.DevServices "$@" --dir="$DATA/devservices"; }
+dev() { java -cp "$ROOT/roost-server/target/test-classes" io.roost.devservices.DevServices "$@" --dir="$DATA/devservices"; }
 
 sql() { PGPASSWORD=roost psql -h 127.0.0.1 -p "$DB_PORT" -U roost roost -Atc "$1"; }
 
@@ -109,7 +109,7 @@ start_health_sampler() {
 
 # The load generator, in the background, until stop_load.
 start_load() {
-  local cp="$ROOT/target/test-classes:$ROOT/target/classes:$(cat "$ROOT/target/devservices.classpath")"
+  local cp="$ROOT/roost-server/target/test-classes:$ROOT/roost-server/target/classes:$(cat "$ROOT/roost-server/target/devservices.classpath")"
   java -Xmx1g -cp "$cp" io.roost.bench.FaultLoad --url="$URL" --out="$OUT" --scenario="$1" \
     --namesrv="127.0.0.1:$NAMESRV_PORT" --db-url="jdbc:postgresql://127.0.0.1:$DB_PORT/roost" \
     --secret="$ROOST_AGORA_SECRET" --admin="admin:$ROOST_ADMIN_PASSWORD" "${@:2}" >"$OUT/load.log" 2>&1 &

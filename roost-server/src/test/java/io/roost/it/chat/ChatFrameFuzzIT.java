@@ -52,7 +52,7 @@ class ChatFrameFuzzIT extends DeployedRoost {
         long seed = Long.getLong("chat.fuzz.seed", System.nanoTime());
         System.out.println("ChatFrameFuzzIT seed=" + seed);
         Random random = new Random(seed);
-        Codes documented = Codes.of(Files.readString(Path.of("docs/protocol.md")));
+        Codes documented = Codes.of(Files.readString(io.roost.RepoFiles.of("docs/protocol.md")));
         Chats chats = new Chats(baseUrl);
         User a = chats.user();
         User b = chats.user();

@@ -163,7 +163,7 @@ class LauncherIT {
     }
 
     private static ProcessBuilder launcher(String... args) {
-        List<String> command = new ArrayList<>(List.of(ROOT.resolve("bin/roost").toString()));
+        List<String> command = new ArrayList<>(List.of(io.roost.RepoFiles.of("bin/roost").toString()));
         command.addAll(List.of(args));
         ProcessBuilder builder = new ProcessBuilder(command).directory(ROOT.toFile())
                 .redirectErrorStream(true).redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));

@@ -1,5 +1,6 @@
 package io.roost.platform.problem;
 
+import io.roost.RepoFiles;
 import static java.util.stream.Collectors.toCollection;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -26,7 +27,7 @@ class ProblemTypesDocumentedTest {
     static final Pattern CODE = Pattern.compile("(?:ProblemException\\.(?:badRequest|conflict|tooManyRequests|unavailable)\\("
             + "|new ProblemException\\(\\s*\\d{3}\\s*,|Problem\\.of\\(\\s*\\d{3}\\s*,|Frames\\.error\\(|violation\\()\\s*\"([a-z0-9-]+)\"");
 
-    static final List<Path> DOCS = List.of(Path.of("docs/api.md"), Path.of("docs/protocol.md"));
+    static final List<Path> DOCS = List.of(RepoFiles.of("docs/api.md"), RepoFiles.of("docs/protocol.md"));
 
     @Test
     void everyCodeInTheSourceIsDocumented() {
