@@ -33,4 +33,8 @@ stop_load
 check outbox-delivered-within-10s "$(awk -v d="${drained:-999}" 'BEGIN { print (d <= 10) ? 1 : 0 }')" \
   "the outbox held $held messages when the broker came back; all sent ${drained:-never (60 s)} s after its return"
 check_outage_health "$back" broker broker-down rocketmq
+# A broker outage is not the devices' fault: pushes for another node's devices wait on their node
+# for the broker and then arrive, so no device that kept its connection is ended as not acknowledging.
+ack_timeouts=$(sql "SELECT count(*) FROM login_log WHERE event = 'ack_timeout'")
+check no-ack-timeout "$(( ack_timeouts == 0 ))" "$ack_timeouts device sessions ended as not acknowledging (reconnections: see devices-catch-up)"
 summary

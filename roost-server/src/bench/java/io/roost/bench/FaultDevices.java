@@ -14,7 +14,8 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * The fault harness's devices (one per chat user of {@link FaultLoad}): each connects through the
  * load balancer, says hello, logs in, heartbeats every {@link #HEARTBEAT}, acknowledges every
- * {@code chatMsg} (cumulatively, up to the highest seq it holds without a gap) and, when its
+ * {@code chatMsg} (cumulatively, up to the highest seq it holds without a gap; a gap that stays
+ * open is read back) and, when its
  * connection ends (its node died, or the server answered {@code server-busy} and closed), connects
  * again a second later and logs in anew — as a device does.
  */
@@ -22,6 +23,8 @@ final class FaultDevices implements AutoCloseable {
 
     static final Duration HEARTBEAT = Duration.ofSeconds(10);
     static final Duration RECONNECT = Duration.ofSeconds(1);
+    /** How long a gap in a conversation's seqs may stay open before the device reads it back. */
+    static final Duration GAP_WAIT = Duration.ofSeconds(2);
 
     interface Answers {
         /** A device's answer: 200 a login, 503 an error server-busy, 400 another error frame. */
@@ -37,7 +40,12 @@ final class FaultDevices implements AutoCloseable {
         volatile boolean online;
         volatile boolean wanted = true;
         LeanWebSockets.Conn conn;
+        /** The highest seq held without a gap, and the highest held (the device's thread only). */
         long contiguous;
+        long highest;
+        boolean fillDue;
+        /** When its connection ended, to be back (nanoTime), or 0 while connected. */
+        long closedAt;
 
         Device(int index, FaultLoad.User user, String peer) {
             this.index = index;
@@ -62,19 +70,26 @@ final class FaultDevices implements AutoCloseable {
                 case "login" -> {
                     online = true;
                     logins.incrementAndGet();
+                    if (closedAt != 0) {
+                        long offline = (System.nanoTime() - closedAt) / 1_000_000;
+                        longestOffline.accumulateAndGet(offline, Math::max);
+                        closedAt = 0;
+                    }
                     answers.heard("device", 200, "");
                     heartbeat(c);
                 }
                 case "chatMsg" -> {
-                    if (!held.add(f.getJsonNumber("seq").longValue())) {
+                    if (f.getBoolean("again", false)) {
                         duplicatePushes.incrementAndGet();
                     }
-                    while (held.contains(contiguous + 1)) {
-                        contiguous++;
+                    hold(f.getJsonNumber("seq").longValue());
+                    acknowledge(c);
+                }
+                case "chatOpRet" -> { // the messages of a gap, read back (or an error: the next push tries again)
+                    if (f.containsKey("items")) {
+                        f.getJsonArray("items").forEach(m -> hold(m.asJsonObject().getJsonNumber("seq").longValue()));
                     }
-                    if (contiguous > 0) {
-                        client.send(c, "{\"v\":1,\"type\":\"chatAck\",\"peer\":\"" + peer + "\",\"seq\":" + contiguous + "}");
-                    }
+                    acknowledge(c);
                 }
                 case "error" -> {
                     String code = f.getString("code", "");
@@ -83,6 +98,36 @@ final class FaultDevices implements AutoCloseable {
                 default -> {
                     // presence frames, receipts, heartbeats' answers: not what this load checks
                 }
+            }
+        }
+
+        private void hold(long seq) {
+            highest = Math.max(highest, seq);
+            held.add(seq);
+        }
+
+        /**
+         * Acknowledges the highest seq held without a gap; a gap still open {@link #GAP_WAIT} later
+         * (a push still on its way, or one that never comes) is read back ({@code chatOp messages}
+         * after it), as docs/protocol.md asks of a device.
+         */
+        private void acknowledge(LeanWebSockets.Conn c) {
+            while (held.contains(contiguous + 1)) {
+                contiguous++;
+            }
+            if (contiguous > 0) {
+                client.send(c, "{\"v\":1,\"type\":\"chatAck\",\"peer\":\"" + peer + "\",\"seq\":" + contiguous + "}");
+            }
+            if (highest > contiguous && !fillDue) {
+                fillDue = true;
+                client.schedule(System.nanoTime() + GAP_WAIT.toNanos(), () -> {
+                    fillDue = false;
+                    if (conn == c && !c.closed && highest > contiguous) {
+                        gapFills.incrementAndGet();
+                        client.send(c, "{\"v\":1,\"type\":\"chatOp\",\"seq\":\"gap\",\"op\":\"messages\",\"peer\":\"" + peer
+                                + "\",\"after\":" + contiguous + ",\"limit\":100}");
+                    }
+                });
             }
         }
 
@@ -102,6 +147,7 @@ final class FaultDevices implements AutoCloseable {
             }
             online = false;
             if (wanted && running) {
+                closedAt = System.nanoTime();
                 reconnects.incrementAndGet();
                 client.schedule(System.nanoTime() + RECONNECT.toNanos(), this::connect);
             }
@@ -113,6 +159,13 @@ final class FaultDevices implements AutoCloseable {
     private final List<Device> devices = new ArrayList<>();
     private final AtomicLong logins = new AtomicLong();
     private final AtomicLong reconnects = new AtomicLong();
+    private final AtomicLong gapFills = new AtomicLong();
+    private final AtomicLong longestOffline = new AtomicLong();
+
+    /** The longest a device went from losing its connection to its next login, in ms. */
+    long longestOfflineMs() {
+        return longestOffline.get();
+    }
     private final AtomicLong duplicatePushes = new AtomicLong();
     private volatile boolean running = true;
 
@@ -183,7 +236,8 @@ final class FaultDevices implements AutoCloseable {
         }
         load.check("devices-catch-up", settled && missing == 0, devices.size() + " devices (" + reconnects.get()
                 + " reconnections, " + logins.get() + " logins): " + pushed + " messages pushed (" + duplicatePushes.get()
-                + " pushed again after a missed acknowledgement), " + caughtUp + " caught up by sync, " + missing + " missing");
+                + " pushed again after a missed acknowledgement, " + gapFills.get() + " gaps read back while connected), " + caughtUp
+                + " caught up by sync, " + missing + " missing");
 
         List<String> uids = devices.stream().map(d -> d.user.uid()).toList();
         long online = WsConnectionsBench.online(load.url(), load.adminAuth(), uids);

@@ -122,6 +122,11 @@ public final class FaultLoad {
         checkAnswers(scenario, faultStart, faultEnd);
         chat.check(o.get("db-url"));
         devices.check(this, chat);
+        if (o.containsKey("back-online-within-ms")) {
+            long bound = Long.parseLong(o.get("back-online-within-ms"));
+            check("devices-back-online", devices.longestOfflineMs() <= bound, "the longest a device went from losing its connection"
+                    + " to its next login: " + devices.longestOfflineMs() + " ms (bound " + bound + " ms)");
+        }
         rtc.check();
         mqtt.check();
         devices.close();
@@ -195,7 +200,7 @@ public final class FaultLoad {
                 check("back-within-10s", !back.isEmpty() && back.values().stream().allMatch(ms -> ms <= BACK_WITHIN.toMillis()),
                         "first success after the database's return, ms per stream: " + back);
             }
-            default -> check("failures-resent", true, failures.size() + " requests got no success while the node died; each was resent"
+            default -> check("failures-resent", true, failures.size() + " requests got no success during the fault; each was resent"
                     + " until answered");
         }
     }

@@ -1,5 +1,6 @@
 package io.roost.admin;
 
+import io.roost.platform.cluster.Draining;
 import io.roost.admin.store.MetricsStore;
 import jakarta.ejb.ConcurrencyManagement;
 import jakarta.ejb.ConcurrencyManagementType;
@@ -28,6 +29,9 @@ import java.util.logging.Logger;
 @ConcurrencyManagement(ConcurrencyManagementType.BEAN)
 public class MetricsSampler {
 
+    @Inject
+    Draining draining;
+
     private static final Logger LOG = Logger.getLogger(MetricsSampler.class.getName());
     static final int BUCKET_SECONDS = 10;
 
@@ -46,6 +50,9 @@ public class MetricsSampler {
 
     @Schedule(hour = "*", minute = "*", second = "*/10", persistent = false, info = "admin-metrics")
     void tick() {
+        if (draining.isDraining()) {
+            return; // a draining node claims no more work
+        }
         try {
             sample(Instant.now());
         } catch (RuntimeException e) {

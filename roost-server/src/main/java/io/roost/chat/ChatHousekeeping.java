@@ -1,5 +1,6 @@
 package io.roost.chat;
 
+import io.roost.platform.cluster.Draining;
 import io.roost.chat.store.ChatStore;
 import io.roost.platform.cluster.OncePerCluster;
 import jakarta.ejb.ConcurrencyManagement;
@@ -28,6 +29,9 @@ import java.util.logging.Logger;
 @TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
 public class ChatHousekeeping {
 
+    @Inject
+    Draining draining;
+
     private static final Logger LOG = Logger.getLogger(ChatHousekeeping.class.getName());
     static final int BATCH = 1_000;
 
@@ -47,6 +51,9 @@ public class ChatHousekeeping {
 
     @Schedule(hour = "*", minute = "*", persistent = false, info = "chat-send-purge")
     void purgeTick() {
+        if (draining.isDraining()) {
+            return; // a draining node claims no more work
+        }
         if (!purging.compareAndSet(false, true)) {
             return;
         }

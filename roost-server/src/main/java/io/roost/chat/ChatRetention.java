@@ -1,5 +1,6 @@
 package io.roost.chat;
 
+import io.roost.platform.cluster.Draining;
 import io.roost.chat.store.ChatStore;
 import io.roost.platform.cluster.OncePerCluster;
 import jakarta.ejb.ConcurrencyManagement;
@@ -32,6 +33,9 @@ import java.util.logging.Logger;
 @TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
 public class ChatRetention {
 
+    @Inject
+    Draining draining;
+
     private static final Logger LOG = Logger.getLogger(ChatRetention.class.getName());
     static final int BATCH = 5_000;
 
@@ -55,6 +59,9 @@ public class ChatRetention {
 
     @Schedule(hour = "*", minute = "*", persistent = false, info = "chat-retention-purge")
     void purgeTick() {
+        if (draining.isDraining()) {
+            return; // a draining node claims no more work
+        }
         Duration retention = settings.retention();
         if (retention.isZero() || !purging.compareAndSet(false, true)) {
             return;

@@ -1,5 +1,6 @@
 package io.roost.chat;
 
+import io.roost.platform.cluster.Draining;
 import jakarta.ejb.ConcurrencyManagement;
 import jakarta.ejb.ConcurrencyManagementType;
 import jakarta.ejb.DependsOn;
@@ -25,6 +26,9 @@ import java.util.logging.Logger;
 @TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
 public class OfflinePushFlush {
 
+    @Inject
+    Draining draining;
+
     private static final Logger LOG = Logger.getLogger(OfflinePushFlush.class.getName());
 
     @Inject
@@ -34,6 +38,9 @@ public class OfflinePushFlush {
 
     @Schedule(hour = "*", minute = "*", second = "*", persistent = false, info = "chat-offline-push")
     void tick() {
+        if (draining.isDraining()) {
+            return; // a draining node claims no more work
+        }
         if (!flushing.compareAndSet(false, true)) {
             return;
         }

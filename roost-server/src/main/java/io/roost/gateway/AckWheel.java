@@ -26,7 +26,8 @@ import java.util.logging.Logger;
  * waits here for that device's acknowledgement. All of them share one timing wheel (one thread a
  * node, 100 ms ticks); a connection with messages pending holds one wheel entry, armed for its
  * earliest deadline, and the messages themselves are primitive entries ({@link PendingAcks}).
- * A message not acknowledged in time is pushed again (read back from the store, so nothing
+ * The clock of a connection counts only while nothing waits to be written to it
+ * ({@link Connections#allWritten}). A message not acknowledged in time is pushed again (read back from the store, so nothing
  * holds frames); if it is still not acknowledged, the device counts as gone: its session ends
  * ({@code ack_timeout}), its connection is kicked and closed, and whatever it never acknowledged
  * takes the offline path. A connection that closes with messages pending sends them down the
@@ -146,6 +147,12 @@ public class AckWheel {
 
     void expire(PendingAcks acks) {
         try {
+            if (!connections.allWritten(acks.connectionId)) {
+                // the clock counts only once what was pushed reached the socket: a write queue behind
+                // (a busy IO thread, a login still committing) is not the device's fault
+                rearm(acks, acks.postpone(System.nanoTime(), timeoutNanos));
+                return;
+            }
             PendingAcks.Expiry expiry = acks.expire(System.nanoTime(), maxPushes, timeoutNanos);
             if (expiry.giveUp()) {
                 giveUp(acks);
@@ -157,14 +164,19 @@ public class AckWheel {
                         message -> connections.send(acks.connectionId, Frames.frame("chatMsg", pushedAgain(message))),
                         () -> acks.forget(peerAndSeq[0], peerAndSeq[1]));
             }
-            if (expiry.nextDeadline() != PendingAcks.NONE) {
-                arm(acks, expiry.nextDeadline());
-            } else {
-                pending.computeIfPresent(acks.connectionId, (id, p) -> p == acks && p.isEmpty() ? null : p);
-            }
+            rearm(acks, expiry.nextDeadline());
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "acknowledgement check of connection " + acks.connectionId + " failed; checking again", e);
             arm(acks, System.nanoTime() + timeoutNanos);
+        }
+    }
+
+    /** Arms the connection's entry for its next deadline, or forgets the connection when nothing is pending. */
+    private void rearm(PendingAcks acks, long nextDeadline) {
+        if (nextDeadline != PendingAcks.NONE) {
+            arm(acks, nextDeadline);
+        } else {
+            pending.computeIfPresent(acks.connectionId, (id, p) -> p == acks && p.isEmpty() ? null : p);
         }
     }
 

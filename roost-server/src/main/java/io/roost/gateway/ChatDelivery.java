@@ -30,8 +30,8 @@ import java.util.logging.Logger;
  * that does not acknowledge ({@link AckWheel}). The routes are looked up after commit, on the
  * delivery thread with the notices' ({@link Delivery}), so a device either has its route by then
  * and gets the push, or logs in later and reads the message in its catch-up. A push that cannot
- * be made at all (the delivery queue full, the routes unreadable, a forward the broker refused)
- * takes the offline path too.
+ * be made at all (the delivery queue full, the routes unreadable, a forward the broker did not
+ * take while {@link Delivery} held it) takes the offline path too.
  */
 @ApplicationScoped
 public class ChatDelivery {
@@ -172,12 +172,15 @@ public class ChatDelivery {
         byNode.forEach((nodeId, here) -> {
             if (nodeId == node.nodeId()) {
                 here.forEach(r -> deliverHere(r.connectionId(), r.uid(), push.from(), push.to(), push.seq(), frame));
-            } else if (!delivery.forward(nodeId, here, frame, new Forwarded.Chat(push.from(), push.to(), push.seq()))
-                    && here.stream().anyMatch(r -> r.uid() == push.to())) {
-                // the broker did not take it: for the recipient's devices on that node, the offline path
-                Map<List<Long>, long[]> offline = new HashMap<>();
-                countOffline(offline, push);
-                takeOfflinePathLater(offline, true);
+            } else {
+                boolean toRecipient = here.stream().anyMatch(r -> r.uid() == push.to());
+                delivery.forward(nodeId, here, frame, new Forwarded.Chat(push.from(), push.to(), push.seq()), () -> {
+                    if (toRecipient) { // it never reached that node: for the recipient's devices there, the offline path
+                        Map<List<Long>, long[]> offline = new HashMap<>();
+                        countOffline(offline, push);
+                        takeOfflinePathLater(offline, true);
+                    }
+                });
             }
         });
     }

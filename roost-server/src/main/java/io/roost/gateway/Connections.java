@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -50,6 +51,15 @@ public class Connections {
         return open.containsKey(connectionId);
     }
 
+    /**
+     * Whether every frame queued on this connection has been written to its socket (none waits in
+     * its write queue or behind its login): what it was sent, it could have acknowledged.
+     */
+    public boolean allWritten(String connectionId) {
+        Outbound outbound = open.get(connectionId);
+        return outbound == null || outbound.allWritten();
+    }
+
     /** Writes a frame to one of this node's connections, if it is still open. */
     public void send(String connectionId, String text) {
         Outbound outbound = open.get(connectionId);
@@ -75,6 +85,10 @@ public class Connections {
          * in order; null otherwise. Volatile, so that a send checks it without a lock once released.
          */
         private volatile List<Runnable> held;
+        /** Requests begun and not yet answered ({@link #begin}). */
+        private final AtomicInteger unanswered = new AtomicInteger();
+        /** Set when the connection's node drains it: it starts no more requests. */
+        private volatile boolean ending;
 
         /** {@code ioThread}: the thread that owns the connection's socket ({@link #DIRECT} where there is none). */
         public Outbound(Session session, Executor ioThread) {
@@ -115,6 +129,39 @@ public class Connections {
                 later.forEach(Runnable::run);
             }
             held = null;
+        }
+
+        /**
+         * A request of this connection begins; the returned end (which counts once, however often
+         * it is called) says it was answered. A drain waits for the connection's requests to be
+         * answered before it ends the session.
+         */
+        public Runnable begin() {
+            unanswered.incrementAndGet();
+            AtomicBoolean ended = new AtomicBoolean();
+            return () -> {
+                if (ended.compareAndSet(false, true)) {
+                    unanswered.decrementAndGet();
+                }
+            };
+        }
+
+        /** Requests begun and not answered yet. */
+        public int unanswered() {
+            return unanswered.get();
+        }
+
+        /** Its node drains it: from now on it starts no requests ({@link #ending()}). */
+        public void end() {
+            ending = true;
+        }
+
+        public boolean ending() {
+            return ending;
+        }
+
+        boolean allWritten() {
+            return held == null && unwritten.get() == 0;
         }
 
         private synchronized boolean heldBack(Runnable send) {
@@ -243,6 +290,16 @@ public class Connections {
         return open.size();
     }
 
+    /** The ids of this node's connections now. */
+    public List<String> ids() {
+        return List.copyOf(open.keySet());
+    }
+
+    /** One of this node's connections, if it is still open. */
+    public Optional<Outbound> outbound(String connectionId) {
+        return Optional.ofNullable(open.get(connectionId));
+    }
+
     /** A session of this node ended elsewhere (newer login, timeout, operator): tell the device and close. */
     void onSessionEnded(@Observes(during = TransactionPhase.AFTER_SUCCESS) SessionEnded ended) {
         Outbound outbound = open.remove(ended.connectionId());
@@ -251,6 +308,8 @@ public class Connections {
             return;
         }
         outbound.send(Frames.kick(ended.reason()));
-        outbound.close(CloseReason.CloseCodes.VIOLATED_POLICY, ended.reason()); // after the kick frame: frames keep their order
+        // after the kick frame: frames keep their order; a drain's close says "come back" (1012), the others 1008
+        outbound.close(SessionEnded.SERVER_SHUTDOWN.equals(ended.reason()) ? CloseReason.CloseCodes.SERVICE_RESTART
+                : CloseReason.CloseCodes.VIOLATED_POLICY, ended.reason());
     }
 }

@@ -12,6 +12,7 @@ import io.roost.platform.batch.GroupCommit;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Resource;
+import jakarta.enterprise.concurrent.ManagedScheduledExecutorService;
 import jakarta.enterprise.concurrent.ManagedThreadFactory;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
@@ -24,6 +25,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -48,6 +51,12 @@ public class Delivery {
     static final int CAPACITY = 100_000;
     /** Under a stream of notices, a route query at most this often. */
     static final Duration PACING = Duration.ofMillis(5);
+    /** Frames for other nodes held while the broker refuses them, at most (a few hundred bytes each). */
+    static final int HOLD_CAPACITY = 100_000;
+    /** How long a frame for another node is held for the broker's return before it is given up. */
+    static final Duration MAX_HOLD = Duration.ofMinutes(2);
+    /** How often held frames are offered to the broker again. */
+    static final Duration HOLD_RETRY = Duration.ofMillis(500);
 
     @Inject
     DeviceSessions sessions;
@@ -66,6 +75,12 @@ public class Delivery {
 
     @Resource
     ManagedThreadFactory threads;
+
+    @Resource
+    ManagedScheduledExecutorService scheduler;
+
+    private final HeldForwards held = new HeldForwards(HOLD_CAPACITY, MAX_HOLD.toNanos(), System::nanoTime);
+    private final AtomicBoolean flushScheduled = new AtomicBoolean();
 
     /** Work for the delivery thread: the users whose routes it needs, and what to do once they are known. */
     interface Routed {
@@ -89,6 +104,7 @@ public class Delivery {
     @PreDestroy
     void stop() {
         queue.stop();
+        held.giveUpAll();
     }
 
     void onNotice(@Observes(during = TransactionPhase.AFTER_SUCCESS) Notice notice) {
@@ -172,30 +188,64 @@ public class Delivery {
     }
 
     private void forward(int nodeId, List<String> connectionIds, String text) {
-        send(nodeId, new Forwarded(connectionIds, List.of(), text, null).toJson());
+        forward(nodeId, new Forwarded(connectionIds, List.of(), text, null).toJson(), () -> { });
     }
 
     /**
      * A chat message for devices that another node holds, with their owners and its place
-     * ({@link Forwarded}); false if the broker did not take it.
+     * ({@link Forwarded}); {@code onGiveUp} runs if it never reaches the broker.
      */
-    boolean forward(int nodeId, List<RouteTarget> routes, String text, Forwarded.Chat chat) {
-        return send(nodeId, new Forwarded(routes.stream().map(RouteTarget::connectionId).toList(),
-                routes.stream().map(RouteTarget::uid).toList(), text, chat).toJson());
+    void forward(int nodeId, List<RouteTarget> routes, String text, Forwarded.Chat chat, Runnable onGiveUp) {
+        forward(nodeId, new Forwarded(routes.stream().map(RouteTarget::connectionId).toList(),
+                routes.stream().map(RouteTarget::uid).toList(), text, chat).toJson(), onGiveUp);
     }
 
-    /** A message of another kind ({@link GroupForward}) for node {@code nodeId}; false if the broker did not take it. */
-    boolean forward(int nodeId, String body) {
-        return send(nodeId, body);
+    /**
+     * A body for node {@code nodeId} (a {@link Forwarded} or a {@link GroupForward}) on the broker, in
+     * the order forwarded: held while the broker refuses it ({@link HeldForwards}); {@code onGiveUp}
+     * runs if it never gets there.
+     */
+    void forward(int nodeId, String body, Runnable onGiveUp) {
+        if (held.sendOrHold(nodeId, body, onGiveUp, this::put)) {
+            scheduleFlush();
+        }
     }
 
-    private boolean send(int nodeId, String body) {
+    /** Frames held for other nodes until the broker takes them. */
+    public int heldCount() {
+        return held.size();
+    }
+
+    private boolean put(int nodeId, String body) {
         try {
             producer.send(ids.nextId(), TOPIC, "node-" + nodeId, null, body);
             return true;
         } catch (MessagingException e) {
-            LOG.log(Level.WARNING, "could not forward a frame to node " + nodeId + ": " + e.getMessage());
+            LOG.log(Level.FINE, "the broker did not take a frame for node " + nodeId + ": " + e.getMessage());
             return false;
+        }
+    }
+
+    private void scheduleFlush() {
+        if (flushScheduled.compareAndSet(false, true)) {
+            try {
+                scheduler.schedule(this::flush, HOLD_RETRY.toMillis(), TimeUnit.MILLISECONDS);
+            } catch (RuntimeException e) {
+                flushScheduled.set(false);
+                LOG.log(Level.WARNING, "could not schedule sending the held frames; the next forward tries again", e);
+            }
+        }
+    }
+
+    private void flush() {
+        flushScheduled.set(false);
+        try {
+            if (held.flush(this::put)) {
+                scheduleFlush();
+            }
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "sending the held frames failed; trying again", e);
+            scheduleFlush();
         }
     }
 }

@@ -150,7 +150,7 @@ public class GroupFanout {
                     if (nodeId == node.nodeId()) {
                         apply(c);
                     } else {
-                        delivery.forward(nodeId, new GroupForward(null, c).toJson());
+                        delivery.forward(nodeId, new GroupForward(null, c).toJson(), () -> { });
                     }
                 });
             }
@@ -220,11 +220,8 @@ public class GroupFanout {
                 }
             }
         }
-        byNode.forEach((n, forwards) -> {
-            if (!delivery.forward(n, new GroupForward(forwards, null).toJson())) {
-                LOG.log(Level.FINE, "node " + n + " did not get " + forwards.size() + " group frames; its devices read them in their catch-up");
-            }
-        });
+        byNode.forEach((n, forwards) -> delivery.forward(n, new GroupForward(forwards, null).toJson(),
+                () -> LOG.log(Level.FINE, "node " + n + " did not get " + forwards.size() + " group frames; its devices read them in their catch-up")));
     }
 
     /** Frames another node sent for this node's member connections. */

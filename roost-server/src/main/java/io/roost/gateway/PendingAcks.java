@@ -132,18 +132,34 @@ final class PendingAcks {
             }
             again.add(new long[] {peers[i], seqs[i], group[i] ? 1 : 0});
         }
+        return new Expiry(again, false, moveDue(now, timeout, true));
+    }
+
+    /**
+     * The timer fired at {@code now} while frames still waited to be written to the connection: the
+     * entries past their deadline get {@code timeout} more without counting as pushed again (the
+     * device cannot acknowledge what it has not been sent). Returns the earliest deadline.
+     */
+    synchronized long postpone(long now, long timeout) {
+        return moveDue(now, timeout, false);
+    }
+
+    /** Gives the entries due at {@code now} another {@code timeout} ({@code pushed}: they were pushed again); the earliest deadline left. */
+    private long moveDue(long now, long timeout, boolean pushed) {
         long next = NONE;
         for (int i = 0; i < size; i++) {
             if (deadlines[i] - now <= 0) {
                 deadlines[i] = now + timeout;
-                pushes[i]++;
+                if (pushed) {
+                    pushes[i]++;
+                }
             }
             if (next == NONE || deadlines[i] - next < 0) {
                 next = deadlines[i];
             }
         }
         armed = next != NONE;
-        return new Expiry(again, false, next);
+        return next;
     }
 
     /** Empties the set: what the user received and the device never acknowledged, per conversation. */

@@ -1,5 +1,6 @@
 package io.roost.identity;
 
+import io.roost.platform.cluster.Draining;
 import io.roost.platform.cluster.OncePerCluster;
 import jakarta.ejb.ConcurrencyManagement;
 import jakarta.ejb.ConcurrencyManagementType;
@@ -19,6 +20,9 @@ import java.util.logging.Logger;
 @ConcurrencyManagement(ConcurrencyManagementType.BEAN)
 public class IdentityHousekeeping {
 
+    @Inject
+    Draining draining;
+
     private static final Logger LOG = Logger.getLogger(IdentityHousekeeping.class.getName());
 
     @EJB
@@ -35,6 +39,9 @@ public class IdentityHousekeeping {
 
     @Schedule(hour = "*", minute = "*/5", persistent = false, info = "identity-housekeeping")
     void tick() {
+        if (draining.isDraining()) {
+            return; // a draining node claims no more work
+        }
         try {
             Duration longest = settings.codePolicy().window().compareTo(settings.accountLoginPolicy().window()) > 0
                     ? settings.codePolicy().window() : settings.accountLoginPolicy().window();

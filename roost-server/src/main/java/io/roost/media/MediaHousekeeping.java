@@ -1,5 +1,6 @@
 package io.roost.media;
 
+import io.roost.platform.cluster.Draining;
 import io.roost.media.store.MediaRecords;
 import io.roost.platform.cluster.OncePerCluster;
 import jakarta.ejb.ConcurrencyManagement;
@@ -35,6 +36,9 @@ import java.util.logging.Logger;
 @TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
 public class MediaHousekeeping {
 
+    @Inject
+    Draining draining;
+
     private static final Logger LOG = Logger.getLogger(MediaHousekeeping.class.getName());
     static final int BATCH = 100;
 
@@ -60,6 +64,9 @@ public class MediaHousekeeping {
 
     @Schedule(hour = "*", minute = "*", persistent = false, info = "media-purge")
     void purgeTick() {
+        if (draining.isDraining()) {
+            return; // a draining node claims no more work
+        }
         if (!purging.compareAndSet(false, true)) {
             return;
         }

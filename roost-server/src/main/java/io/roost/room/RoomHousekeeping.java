@@ -1,5 +1,6 @@
 package io.roost.room;
 
+import io.roost.platform.cluster.Draining;
 import io.roost.platform.cluster.OncePerCluster;
 import io.roost.room.store.RoomStore;
 import jakarta.ejb.ConcurrencyManagement;
@@ -42,6 +43,9 @@ import java.util.logging.Logger;
 @TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
 public class RoomHousekeeping {
 
+    @Inject
+    Draining draining;
+
     private static final Logger LOG = Logger.getLogger(RoomHousekeeping.class.getName());
     static final int BATCH = 2_000;
 
@@ -64,22 +68,34 @@ public class RoomHousekeeping {
 
     @Schedule(hour = "*", minute = "*", second = "*", persistent = false, info = "room-timeouts")
     void sweepTick() {
+        if (draining.isDraining()) {
+            return; // a draining node claims no more work
+        }
         once(sweeping, this::sweepTimeouts);
         rooms.forgetStale();
     }
 
     @Schedule(hour = "*", minute = "*", second = "*", persistent = false, info = "room-clear")
     void clearTick() {
+        if (draining.isDraining()) {
+            return; // a draining node claims no more work
+        }
         once(clearing, this::clearClosed);
     }
 
     @Schedule(hour = "*", minute = "*", second = "*", persistent = false, info = "room-counts")
     void countsTick() {
+        if (draining.isDraining()) {
+            return; // a draining node claims no more work
+        }
         once(publishing, () -> rooms.publishDueCounts(settings.countsInterval()));
     }
 
     @Schedule(hour = "*", minute = "*/10", persistent = false, info = "room-history-purge")
     void purgeTick() {
+        if (draining.isDraining()) {
+            return; // a draining node claims no more work
+        }
         once(purging, () -> drain(() -> perCluster.run("room-history-purge",
                 () -> store.purgeHistory(settings.historyRetention(), BATCH)), true));
     }

@@ -1,5 +1,6 @@
 package io.roost.social;
 
+import io.roost.platform.cluster.Draining;
 import io.roost.platform.cluster.OncePerCluster;
 import jakarta.ejb.ConcurrencyManagement;
 import jakarta.ejb.ConcurrencyManagementType;
@@ -18,6 +19,9 @@ import java.util.logging.Logger;
 @ConcurrencyManagement(ConcurrencyManagementType.BEAN)
 public class SocialHousekeeping {
 
+    @Inject
+    Draining draining;
+
     private static final Logger LOG = Logger.getLogger(SocialHousekeeping.class.getName());
 
     @EJB
@@ -28,6 +32,9 @@ public class SocialHousekeeping {
 
     @Schedule(hour = "*", minute = "*/10", persistent = false, info = "social-housekeeping")
     void tick() {
+        if (draining.isDraining()) {
+            return; // a draining node claims no more work
+        }
         try {
             once.run("social-housekeeping", graph::expireRequests);
         } catch (RuntimeException e) {

@@ -20,7 +20,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
-/** A push that cannot be made at all still reaches the offline path: a full queue, unreadable routes, a forward the broker refused. */
+/** A push that cannot be made at all still reaches the offline path: a full queue, unreadable routes, a forward given up. */
 class ChatDeliveryTest {
 
     /** The offline path's calls: recipient, peer, highest seq, count, 1 if one device's report (else 0). */
@@ -56,7 +56,7 @@ class ChatDeliveryTest {
         };
     }
 
-    /** A delivery whose queue takes work (into {@link #queued}) or is full, and whose broker refuses every forward. */
+    /** A delivery whose queue takes work (into {@link #queued}) or is full, and which gives every forward up (the broker never took it). */
     private Delivery delivery(boolean queueFull) {
         return new Delivery() {
             @Override
@@ -66,8 +66,8 @@ class ChatDeliveryTest {
             }
 
             @Override
-            boolean forward(int nodeId, List<RouteTarget> routes, String text, Forwarded.Chat chat) {
-                return false;
+            void forward(int nodeId, List<RouteTarget> routes, String text, Forwarded.Chat chat, Runnable onGiveUp) {
+                onGiveUp.run();
             }
         };
     }
@@ -90,7 +90,7 @@ class ChatDeliveryTest {
     }
 
     @Test
-    void aForwardTheBrokerRefusedSendsTheRecipientsMessageTheOfflineWay() {
+    void aForwardGivenUpSendsTheRecipientsMessageTheOfflineWay() {
         chatDelivery.delivery = delivery(false);
         chatDelivery.onPush(new ChatPush.Batch(List.of(push(1, 2, 5), push(3, 4, 6))));
         // 2's device and 3's other device are on node 2; 4 has none

@@ -114,4 +114,17 @@ class PendingAcksTest {
         assertEquals(999, acks.ack(8, 999));
         assertEquals(List.of(new PendingAcks.Undelivered(8, 1000, 1)), acks.drain());
     }
+
+    @Test
+    void aPostponedDeadlineDoesNotCountAsAPush() {
+        PendingAcks acks = new PendingAcks("c1", 7);
+        acks.add(8, 1, true, 100);
+        acks.add(8, 2, true, 130);
+        assertEquals(115, acks.postpone(100, TIMEOUT), "seq 1 gets its time again, seq 2 keeps its own");
+        assertEquals(130, acks.postpone(115, TIMEOUT));
+        PendingAcks.Expiry first = acks.expire(130, 2, TIMEOUT);
+        assertFalse(first.giveUp(), "postponed twice, seq 1 is still on its first push");
+        assertEquals(2, first.again().size());
+        assertTrue(acks.expire(145, 2, TIMEOUT).giveUp(), "pushed twice now, and still not acknowledged");
+    }
 }

@@ -15,7 +15,9 @@ import io.roost.gateway.RoomOps;
 import io.roost.identity.TokenService;
 import io.roost.platform.ids.IdGenerator;
 import io.roost.platform.problem.Unreachable;
+import io.roost.platform.cluster.Draining;
 import io.roost.presence.session.DeviceSessions;
+import io.roost.presence.session.SessionEnded;
 import io.roost.presence.session.HeartbeatBuffer;
 import io.roost.presence.session.SessionSettings;
 import io.roost.social.SocialSettings;
@@ -131,6 +133,9 @@ public class DeviceEndpoint {
         SocialSettings socialSettings;
 
         @Inject
+        Draining draining;
+
+        @Inject
         @ConfigProperty(name = "roost.gateway.redirect-url")
         Optional<String> redirectUrl;
     }
@@ -227,18 +232,30 @@ public class DeviceEndpoint {
     }
 
     private void serve(String type, JsonObject frame) {
+        Runnable answered = out.begin(); // a drain ends the session only once this frame is answered
+        boolean answersLater = false;
         try {
-            handle(type, frame);
+            answersLater = handle(type, frame, answered);
         } catch (Exception e) { // also a commit's checked HeuristicMixedException, which a @Transactional proxy lets through
             if (!Unreachable.isCause(e)) {
                 throw e;
             }
             LOG.log(Level.FINE, "connection " + connectionId + ": " + type + " failed, a dependency is out of reach", e);
             busy("This cannot be done now (the server cannot reach its database or broker); connect again later.");
+        } finally {
+            if (!answersLater) {
+                answered.run();
+            }
         }
     }
 
-    private void handle(String type, JsonObject frame) {
+    /** Handles one frame; true if its answer comes later (a chatOp's), which then runs {@code answered}. */
+    private boolean handle(String type, JsonObject frame, Runnable answered) {
+        if (out.ending() && !type.equals("heartbeat") && !type.equals("chatAck")) {
+            // its session ends in a moment: the device sends this again once it is connected to another node
+            send(Frames.error("server-shutdown", "This node is shutting down: connect again and send this again there."));
+            return false;
+        }
         switch (type) {
             case "hello" -> hello(frame);
             case "login" -> login(frame);
@@ -265,7 +282,11 @@ public class DeviceEndpoint {
             }
             case "chatOp" -> {
                 if (requireLogin()) {
-                    gw.chatOps.handle(uid, deviceType, deviceId, connectionId, frame, answer -> send(answer));
+                    gw.chatOps.handle(uid, deviceType, deviceId, connectionId, frame, answer -> {
+                        send(answer);
+                        answered.run();
+                    });
+                    return true;
                 }
             }
             case "mediaOp" -> {
@@ -288,11 +309,25 @@ public class DeviceEndpoint {
             }
             default -> send(Frames.error("unknown-type", "Unknown frame type '" + type + "'."));
         }
+        return false;
+    }
+
+    /** While its node drains, a connection gets no session: a kick saying to connect again (to another node) and a close 1012. */
+    private boolean refusedWhileDraining() {
+        if (!gw.draining.isDraining()) {
+            return false;
+        }
+        send(Frames.kick(SessionEnded.SERVER_SHUTDOWN));
+        close(CloseReason.CloseCodes.SERVICE_RESTART, SessionEnded.SERVER_SHUTDOWN);
+        return true;
     }
 
     private void hello(JsonObject frame) {
         if (stage != Stage.NEW) {
             violation("unexpected-hello", "hello comes once, first.");
+            return;
+        }
+        if (refusedWhileDraining()) {
             return;
         }
         if (frame.getInt("protocolVersion", Frames.VERSION) != Frames.VERSION) {
@@ -324,6 +359,9 @@ public class DeviceEndpoint {
         if (stage != Stage.HELLO) {
             violation(stage == Stage.NEW ? "hello-first" : "already-logged-in",
                     stage == Stage.NEW ? "Send hello before login." : "This connection is logged in already.");
+            return;
+        }
+        if (refusedWhileDraining()) {
             return;
         }
         String presented = frame.getString("token", "");

@@ -1,5 +1,12 @@
 package io.roost.gateway.api;
 
+import io.roost.gateway.NodeDrain;
+import io.roost.platform.problem.ProblemException;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.core.Response;
+import java.time.Duration;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
 import io.roost.gateway.Connections;
 import io.roost.gateway.LoginQueue;
 import io.roost.platform.security.Roles;
@@ -60,5 +67,40 @@ public class GatewayResource {
     public GroupIndexView group(@jakarta.ws.rs.PathParam("group") String group) {
         long id = io.roost.platform.ids.Ids.parse(group);
         return new GroupIndexView(Long.toString(id), groups.connectionsOf(id).size());
+    }
+
+    @Inject
+    NodeDrain drain;
+
+    @Schema(name = "DrainRequest")
+    public record DrainRequest(
+            @Schema(description = "over how many seconds the node's devices are asked to reconnect elsewhere (0-600; default ROOST_DRAIN_SPREAD)")
+            Integer spreadSeconds) {
+    }
+
+    @POST
+    @Path("/drain")
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Operation(operationId = "drainNode", summary = "Takes the node answering this call out of service: no new connections, its devices"
+            + " asked to reconnect elsewhere (spread over spreadSeconds), its timers stop claiming work. Call the node itself"
+            + " (its own address), not the load balancer. Once the status says done, stop the node. Repeating it changes nothing.")
+    @APIResponse(responseCode = "202", description = "Draining: the drain's status",
+            content = @Content(schema = @Schema(implementation = NodeDrain.Status.class)))
+    @APIResponse(responseCode = "400", description = "invalid-spread")
+    public Response startDrain(DrainRequest request) {
+        Integer seconds = request == null ? null : request.spreadSeconds();
+        if (seconds != null && (seconds < 0 || seconds > 600)) {
+            throw ProblemException.badRequest("invalid-spread", "spreadSeconds is 0 to 600.");
+        }
+        Duration spread = seconds == null ? drain.defaultSpread() : Duration.ofSeconds(seconds);
+        return Response.accepted(drain.start(spread)).build();
+    }
+
+    @GET
+    @Path("/drain")
+    @Operation(operationId = "getDrainStatus", summary = "Whether the node answering this call drains, and how far it got")
+    @APIResponse(responseCode = "200", description = "The drain's status (draining false: it serves)")
+    public NodeDrain.Status drainStatus() {
+        return drain.status();
     }
 }

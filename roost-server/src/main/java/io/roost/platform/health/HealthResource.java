@@ -1,5 +1,6 @@
 package io.roost.platform.health;
 
+import io.roost.platform.cluster.Draining;
 import io.roost.platform.problem.Problem;
 import io.roost.platform.problem.Unreachable;
 import jakarta.inject.Inject;
@@ -29,6 +30,9 @@ public class HealthResource {
     @Inject
     HealthService health;
 
+    @Inject
+    Draining draining;
+
     @GET
     @Produces({MediaType.APPLICATION_JSON, "application/problem+json"})
     @Operation(operationId = "getHealth", summary = "Database and broker reachability of this node")
@@ -54,5 +58,40 @@ public class HealthResource {
         problem.put("checks", report.checks());
         return Response.status(503).type(Problem.MEDIA_TYPE).header("Retry-After", Unreachable.RETRY_AFTER_SECONDS)
                 .entity(problem).build();
+    }
+
+    /**
+     * For the load balancer: whether this node takes new connections. 200 while it serves, also
+     * while a dependency is out of reach (every node would be, and taking them all out of rotation
+     * helps nobody); 404 once it drains: the answer HAProxy's {@code http-check disable-on-404}
+     * reads as "no new connections, keep the open ones", which is what a drain needs (a node
+     * marked down would have its open connections cut at once).
+     */
+    @GET
+    @Path("/serving")
+    @Produces({MediaType.APPLICATION_JSON, "application/problem+json"})
+    @Operation(operationId = "getServing", summary = "Whether this node takes new connections (the load balancer's check)")
+    @APIResponse(responseCode = "200", description = "Serving",
+            content = @Content(schema = @Schema(implementation = Serving.class)))
+    @APIResponse(responseCode = "404", description = "draining: this node is being taken out of service (it serves no more new connections)",
+            content = @Content(mediaType = "application/problem+json", schema = @Schema(implementation = Problem.class)))
+    public Response serving() {
+        if (!draining.isDraining()) {
+            return Response.ok(new Serving(true), MediaType.APPLICATION_JSON_TYPE).build();
+        }
+        Map<String, Object> problem = new LinkedHashMap<>();
+        problem.put("type", Problem.TYPE_PREFIX + DRAINING);
+        problem.put("title", "Draining");
+        problem.put("status", 404);
+        problem.put("detail", "This node is being taken out of service since " + draining.since().orElseThrow()
+                + "; the other nodes take new connections.");
+        return Response.status(404).type(Problem.MEDIA_TYPE).entity(problem).build();
+    }
+
+    /** The problem type of a draining node's answer. */
+    public static final String DRAINING = "draining";
+
+    @Schema(name = "Serving")
+    public record Serving(boolean serving) {
     }
 }

@@ -19,7 +19,7 @@ public final class PublicPaths {
     /** Every webhook lives under this tree; its callers sign their requests instead of logging in. */
     public static final String WEBHOOKS = "/api/v1/webhooks";
 
-    private static final Set<String> EXACT = Set.of("/api/health", "/api/v1/registrations", "/api/v1/auth/login",
+    private static final Set<String> EXACT = Set.of("/api/health", "/api/health/serving", "/api/v1/registrations", "/api/v1/auth/login",
             "/api/v1/auth/password-resets", "/api/v1/auth/recoveries", OPERATOR_SIGN_IN);
 
     private PublicPaths() {

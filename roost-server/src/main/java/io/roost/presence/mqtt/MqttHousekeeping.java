@@ -1,5 +1,6 @@
 package io.roost.presence.mqtt;
 
+import io.roost.platform.cluster.Draining;
 import io.roost.platform.cluster.OncePerCluster;
 import io.roost.presence.store.MqttStore;
 import jakarta.ejb.ConcurrencyManagement;
@@ -23,6 +24,9 @@ import java.util.logging.Logger;
 @ConcurrencyManagement(ConcurrencyManagementType.BEAN)
 public class MqttHousekeeping {
 
+    @Inject
+    Draining draining;
+
     private static final Logger LOG = Logger.getLogger(MqttHousekeeping.class.getName());
     static final int BATCH = 5_000;
     /** Connections per purge transaction: each of their clients takes an advisory lock (see MqttStore). */
@@ -39,6 +43,9 @@ public class MqttHousekeeping {
 
     @Schedule(hour = "*", minute = "*", second = "*/30", persistent = false, info = "mqtt-housekeeping")
     void tick() {
+        if (draining.isDraining()) {
+            return; // a draining node claims no more work
+        }
         try {
             while (once.run("mqtt-connection-purge",
                     () -> store.purgeClosedConnections(settings.connectionRetention(), CONNECTION_BATCH)) == CONNECTION_BATCH) {

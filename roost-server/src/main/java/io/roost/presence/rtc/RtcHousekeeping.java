@@ -1,5 +1,6 @@
 package io.roost.presence.rtc;
 
+import io.roost.platform.cluster.Draining;
 import io.roost.presence.store.RtcStore;
 import jakarta.ejb.ConcurrencyManagement;
 import jakarta.ejb.ConcurrencyManagementType;
@@ -29,6 +30,9 @@ import java.util.logging.Logger;
 @ConcurrencyManagement(ConcurrencyManagementType.BEAN)
 public class RtcHousekeeping {
 
+    @Inject
+    Draining draining;
+
     private static final Logger LOG = Logger.getLogger(RtcHousekeeping.class.getName());
     static final int SWEEP_BATCH = 5_000;
 
@@ -42,6 +46,9 @@ public class RtcHousekeeping {
 
     @Schedule(hour = "*", minute = "*", second = "*/1", persistent = false, info = "rtc-tombstone-sweep")
     void tick() {
+        if (draining.isDraining()) {
+            return; // a draining node claims no more work
+        }
         sweep();
     }
 

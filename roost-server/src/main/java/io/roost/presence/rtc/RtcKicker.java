@@ -1,5 +1,6 @@
 package io.roost.presence.rtc;
 
+import io.roost.platform.cluster.Draining;
 import io.roost.platform.json.Jsonp;
 import io.roost.platform.retry.Backoff;
 import io.roost.presence.store.RtcKickStore;
@@ -37,6 +38,9 @@ import java.util.logging.Logger;
 @ConcurrencyManagement(ConcurrencyManagementType.BEAN)
 public class RtcKicker {
 
+    @Inject
+    Draining draining;
+
     private static final Logger LOG = Logger.getLogger(RtcKicker.class.getName());
     static final int MAX_ATTEMPTS = 10;
 
@@ -51,6 +55,9 @@ public class RtcKicker {
 
     @Schedule(hour = "*", minute = "*", second = "*/1", persistent = false, info = "rtc-kicker")
     void tick() {
+        if (draining.isDraining()) {
+            return; // a draining node claims no more work
+        }
         if (!running.compareAndSet(false, true)) {
             return;
         }

@@ -136,6 +136,15 @@ public class DeviceSessions {
         return endConnection(connectionId, SessionEnded.ACK_TIMEOUT);
     }
 
+    /**
+     * The connection's node drains: its session ends ({@code server_shutdown}) and the connection is
+     * kicked and closed, so that the device connects again to another node.
+     */
+    @Transactional
+    public Optional<DeviceRoute> drained(String connectionId) {
+        return endConnection(connectionId, SessionEnded.SERVER_SHUTDOWN);
+    }
+
     private Optional<DeviceRoute> endConnection(String connectionId, String reason) {
         Optional<DeviceRoute> released = routes.release(connectionId);
         released.ifPresent(r -> {

@@ -41,6 +41,9 @@ public class NodeRegistry {
     @Inject
     DeviceSessions sessions;
 
+    @Inject
+    io.roost.platform.cluster.Draining draining;
+
     private String address;
 
     @PostConstruct
@@ -61,6 +64,9 @@ public class NodeRegistry {
     void tick() {
         try {
             routes.heartbeatNode(node.nodeId(), address, false);
+            if (draining.isDraining()) {
+                return; // a draining node heartbeats until it stops, and leaves the expiry to the others
+            }
             int expired = sessions.expire();
             if (expired > 0) {
                 LOG.fine(() -> expired + " device session(s) expired");

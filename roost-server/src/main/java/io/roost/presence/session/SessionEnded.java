@@ -16,4 +16,6 @@ public record SessionEnded(int nodeId, String connectionId, long uid, String dev
     public static final String UNREACHABLE = "unreachable";
     /** The device did not acknowledge a pushed message, even after it was pushed again. */
     public static final String ACK_TIMEOUT = "ack_timeout";
+    /** Its node is being taken out of service: the device connects again, to another node. */
+    public static final String SERVER_SHUTDOWN = "server_shutdown";
 }

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.roost.devservices.DevServices;
 import io.roost.it.AgoraStub;
 import io.roost.it.DeadlockLog;
 import io.roost.it.Http;
@@ -418,6 +419,51 @@ class TwoNodeIT {
         groups.loginRacingSends(one(), owner, member, g, Integer.getInteger("roost.group.race.rounds.cluster", 150));
     }
 
+    /**
+     * While the broker is down, a message for a device on the other node cannot be forwarded: it is
+     * held on the sending node, not dropped, and reaches the device in order once the broker is back.
+     * A dropped one would leave the device a gap it could acknowledge nothing past, and it would be
+     * ended as not acknowledging.
+     */
+    @Test
+    @Order(11)
+    void messagesForTheOtherNodeWhileTheBrokerIsDownArriveInOrderOnceItIsBack() throws Exception {
+        java.nio.file.Path devServices = java.nio.file.Path.of(System.getProperty("roost.test.data", "target/devservices"));
+        Chats chats = new Chats(zero());
+        User a = chats.roaming();
+        User b = chats.roaming();
+        WsDevice aPhone = WsDevice.login(zero(), a.token(), "android", "a-phone");
+        WsDevice bPhone = WsDevice.login(one(), b.token(), "android", "b-phone");
+        try {
+            assertEquals("ok", aPhone.op("chatOp", Chats.textSend(b, "before")).getString("result"));
+            assertEquals(1, bPhone.await("chatMsg").getInt("seq"));
+            int during = 5;
+            DevServices.broker(devServices, false);
+            try {
+                for (int i = 1; i <= during; i++) {
+                    JsonObject sent = aPhone.op("chatOp", Chats.textSend(b, "during " + i));
+                    assertEquals("ok", sent.getString("result"), "a send needs no broker: " + sent);
+                }
+            } finally {
+                DevServices.broker(devServices, true);
+            }
+            // stopping the broker takes seconds: the devices say they are alive meanwhile
+            aPhone.heartbeat();
+            bPhone.heartbeat();
+            for (int seq = 2; seq <= 1 + during; seq++) {
+                JsonObject pushed = bPhone.await("chatMsg");
+                assertEquals(seq, pushed.getInt("seq"), "in order, no gap: " + pushed);
+                assertFalse(pushed.getBoolean("again", false), "pushed once, acknowledged in time: " + pushed);
+            }
+            assertEquals("ok", aPhone.op("chatOp", Chats.textSend(b, "after")).getString("result"));
+            assertEquals(2 + during, bPhone.await("chatMsg").getInt("seq"), "and the next one straight through again");
+            assertFalse(bPhone.received("kick"), "b's session went on");
+        } finally {
+            aPhone.bye();
+            bPhone.bye();
+        }
+    }
+
     static final long NODE_TIMEOUT_SECONDS = Long.getLong("roost.test.node.timeout.seconds", 30);
 
     @Test
@@ -441,6 +487,63 @@ class TwoNodeIT {
         assertEquals(cluster.node(0).id(), presence(zero(), user.id()).getJsonArray("devices").getJsonObject(0).getInt("node"));
         assertFalse(logins(zero(), user.id()).isEmpty());
         again.bye();
+    }
+
+    /**
+     * Node 0 (the last one left) drains: a bad spread changes nothing; then the load balancer's
+     * check says it serves no more, a send in flight is answered before the device is told to
+     * reconnect ({@code kick} server_shutdown, close 1012), a new connection is sent away the same
+     * way, the login log says why, and the drain reports done once no connection is left.
+     */
+    @Test
+    @Order(200)
+    void aDrainingNodeAnswersWhatItBeganThenSendsItsDevicesAwayAndTakesNoNewOnes() throws Exception {
+        Http http = new Http(zero());
+        HttpResponse<String> bad = http.post("api/v1/gateway/drain", ADMIN, "{\"spreadSeconds\":601}");
+        assertEquals(400, bad.statusCode(), bad.body());
+        assertTrue(bad.body().contains("invalid-spread"), bad.body());
+        assertEquals(200, http.get("api/health/serving", null).statusCode(), "a bad request changes nothing");
+        assertFalse(json(http.get("api/v1/gateway/drain", ADMIN)).getBoolean("draining"));
+
+        Chats chats = new Chats(zero());
+        User a = chats.roaming();
+        User b = chats.roaming();
+        WsDevice aPhone = WsDevice.login(zero(), a.token(), "android", "a-phone");
+        aPhone.send("{\"v\":1,\"type\":\"chatOp\",\"seq\":\"in-flight\"," + Chats.textSend(b, "just before the drain") + "}");
+        HttpResponse<String> drain = http.post("api/v1/gateway/drain", ADMIN, "{\"spreadSeconds\":0}");
+        assertEquals(202, drain.statusCode(), drain.body());
+        assertTrue(json(drain).getBoolean("draining"));
+
+        JsonObject answer = aPhone.next();
+        while (!answer.getString("type").equals("chatOpRet") && !answer.getString("type").equals("error")) {
+            answer = aPhone.next();
+        }
+        boolean stored = answer.getString("type").equals("chatOpRet");
+        if (stored) {
+            assertEquals("ok", answer.getString("result"), answer.toString());
+        } else {
+            assertEquals("server-shutdown", answer.getString("code"), "refused, to send again elsewhere: " + answer);
+        }
+        if (stored) {
+            assertEquals(1, chats.messagesAfter(a, b, 0).size(), "stored, as answered");
+        } else {
+            assertNull(chats.conversation(a, b), "refused, so not stored");
+        }
+        JsonObject kick = aPhone.await("kick");
+        assertEquals("server_shutdown", kick.getString("reason"), "after the answer: " + kick);
+        assertEquals(1012, aPhone.closeCode());
+        LoginLog.await(zero(), a.id(), List.of("kick", "login"));
+
+        HttpResponse<String> serving = http.get("api/health/serving", null);
+        assertEquals(404, serving.statusCode(), "the load balancer's check: no new connections");
+        assertTrue(serving.body().contains("draining"), serving.body());
+        assertEquals(200, http.get("api/health", null).statusCode(), "what it reaches is unchanged");
+
+        WsDevice late = WsDevice.connect(zero());
+        late.sendHello("android", "late-phone");
+        assertEquals("server_shutdown", late.await("kick").getString("reason"));
+        assertEquals(1012, late.closeCode());
+        Wait.until("the drain done", Duration.ofSeconds(20), () -> json(http.get("api/v1/gateway/drain", ADMIN)).getBoolean("done"));
     }
 
     private static Ncs ncs(URL node) throws Exception {
