@@ -60,6 +60,7 @@ public final class RoostDevice implements AutoCloseable {
     private final Backoff backoff;
     private final Duration requestTimeout;
     private final Duration gapWait;
+    private final Duration heartbeatAtMost;
     private final DeviceMedia media;
 
     private final Inbox inbox;
@@ -121,6 +122,7 @@ public final class RoostDevice implements AutoCloseable {
         backoff = b.backoff;
         requestTimeout = b.requestTimeout;
         gapWait = b.gapWait;
+        heartbeatAtMost = b.heartbeatAtMost;
         inbox = new Inbox(store);
         delivery = new SerialExecutor(executor);
         wsUri = websocketUri(server);
@@ -375,7 +377,8 @@ public final class RoostDevice implements AutoCloseable {
     private void hello(Link l, ObjectNode f) {
         String redirect = f.path("redirect").asText(null);
         synchronized (this) {
-            heartbeatSeconds = Math.max(1, f.path("heartbeatIntervalSeconds").asInt(60));
+            int announced = Math.max(1, f.path("heartbeatIntervalSeconds").asInt(60));
+            heartbeatSeconds = heartbeatAtMost == null ? announced : (int) Math.max(1, Math.min(announced, heartbeatAtMost.toSeconds()));
             socialMode = f.path("socialMode").asText(null);
             if (redirect != null && !redirect.isEmpty()) {
                 wsUri = URI.create(redirect);
@@ -774,6 +777,7 @@ public final class RoostDevice implements AutoCloseable {
         private Backoff backoff = new Backoff(Duration.ofMillis(500), Duration.ofSeconds(30));
         private Duration requestTimeout = Duration.ofSeconds(30);
         private Duration gapWait = Duration.ofSeconds(1);
+        private Duration heartbeatAtMost;
 
         private Builder(URI server) {
             this.server = Objects.requireNonNull(server, "server");
@@ -841,6 +845,16 @@ public final class RoostDevice implements AutoCloseable {
         /** How long a push past a gap waits for the missing ones before the device catches up. Default 1 s. */
         public Builder gapWait(Duration wait) {
             this.gapWait = wait;
+            return this;
+        }
+
+        /**
+         * Heartbeats at least this often (whole seconds), where the server's announced interval is
+         * longer: a network that drops idle connections sooner, or a server whose timeout is set
+         * below three intervals. Default: the server's interval.
+         */
+        public Builder heartbeatAtMost(Duration interval) {
+            this.heartbeatAtMost = interval;
             return this;
         }
 
