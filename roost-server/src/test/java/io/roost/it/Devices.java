@@ -1,5 +1,7 @@
 package io.roost.it;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.roost.client.device.Conversation;
 import io.roost.client.device.DeviceListener;
 import io.roost.client.device.Kick;
@@ -8,6 +10,7 @@ import io.roost.client.device.Notice;
 import io.roost.client.device.Presence;
 import io.roost.client.device.Receipt;
 import io.roost.client.device.RoostDevice;
+import io.roost.client.device.RoostFrameException;
 import io.roost.client.device.Session;
 import io.roost.it.TestUsers.User;
 import java.net.URI;
@@ -16,6 +19,8 @@ import java.net.http.HttpClient;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
@@ -54,6 +59,21 @@ public final class Devices {
         return d;
     }
 
+    /**
+     * A request's outcome as its answer frame had it: the ok answer, or {@code {result: fail, code}}
+     * from the refusal the future failed with; within 30 s.
+     */
+    public static JsonNode outcome(CompletableFuture<ObjectNode> request) throws Exception {
+        try {
+            return request.get(30, TimeUnit.SECONDS);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof RoostFrameException refused) {
+                return RoostDevice.fields().put("result", "fail").put("code", refused.code());
+            }
+            throw e;
+        }
+    }
+
     /** A listener that keeps everything it heard, in order, for a test to wait for and read. */
     public static final class Recorder implements DeviceListener {
         private final List<Message> messages = new ArrayList<>();
@@ -62,6 +82,7 @@ public final class Devices {
         private final List<Notice> notices = new ArrayList<>();
         private final List<Kick> kicks = new ArrayList<>();
         private final List<Session> sessions = new ArrayList<>();
+        private final List<Integer> closes = new ArrayList<>();
         private volatile boolean stopped;
         private volatile Throwable stopCause;
 
@@ -93,6 +114,11 @@ public final class Devices {
         @Override
         public synchronized void onOnline(Session session) {
             sessions.add(session);
+        }
+
+        @Override
+        public synchronized void onOffline(int closeCode, String reason) {
+            closes.add(closeCode);
         }
 
         @Override
@@ -128,6 +154,22 @@ public final class Devices {
         /** Every login of the device so far (the first, and one per reconnect). */
         public synchronized List<Session> sessions() {
             return List.copyOf(sessions);
+        }
+
+        /** The close code of each connection that ended (-1: no close frame). */
+        public synchronized List<Integer> closes() {
+            return List.copyOf(closes);
+        }
+
+        /** Waits for a kick; returns its reason. */
+        public String awaitKick(Duration within) throws Exception {
+            Wait.until("a kick", within, () -> !kicks().isEmpty());
+            return kicks().get(0).reason();
+        }
+
+        /** Waits until the device stopped for good (a final kick, a refusal, a close or a logout). */
+        public void awaitStopped(Duration within) throws Exception {
+            Wait.until("the device stopped", within, this::stopped);
         }
 
         public boolean stopped() {

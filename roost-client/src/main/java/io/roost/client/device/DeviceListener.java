@@ -28,6 +28,14 @@ public interface DeviceListener {
     default void onKick(Kick kick) {
     }
 
+    /**
+     * An {@code error} frame that answered no request: a login refused ({@code invalid-token},
+     * {@code server-busy}, …) or a protocol violation. The connection closes after most of them;
+     * whether the device comes back, {@link #onStopped} says.
+     */
+    default void onError(RoostFrameException error) {
+    }
+
     /** Logged in (first time or after a reconnect); the catch-up starts now. */
     default void onOnline(Session session) {
     }

@@ -363,6 +363,8 @@ public final class RoostDevice implements AutoCloseable {
                         lastErrorMessage = f.path("message").asText();
                     }
                 }
+                RoostFrameException error = new RoostFrameException(code, f.path("message").asText());
+                delivery.execute(() -> listener.onError(error));
             }
             default -> {
                 if (type.endsWith("Ret") && Frames.requestSeq(f) != null) {

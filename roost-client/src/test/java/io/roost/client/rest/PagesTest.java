@@ -22,13 +22,18 @@ class PagesTest {
         PAGES.put("b", new Page(List.of(5), null));
     }
 
-    @Test
-    void theStreamHasEveryItemOfEveryPageInOrderAndFetchesEachPageOnce() {
-        List<String> fetched = new ArrayList<>();
-        Pages<Page, Integer> pages = new Pages<>(cursor -> {
+    /** The three pages, each cursor asked for noted in {@code fetched}. */
+    private static Pages<Page, Integer> recording(List<String> fetched) {
+        return new Pages<>(cursor -> {
             fetched.add(String.valueOf(cursor));
             return PAGES.get(cursor);
         }, Page::items, Page::next);
+    }
+
+    @Test
+    void theStreamHasEveryItemOfEveryPageInOrderAndFetchesEachPageOnce() {
+        List<String> fetched = new ArrayList<>();
+        Pages<Page, Integer> pages = recording(fetched);
         assertEquals(List.of(1, 2, 3, 4, 5), pages.stream().collect(Collectors.toList()));
         assertEquals(List.of("null", "a", "b"), fetched);
     }
@@ -36,10 +41,7 @@ class PagesTest {
     @Test
     void pagesAreFetchedOnlyAsTheIterationReachesThem() {
         List<String> fetched = new ArrayList<>();
-        Pages<Page, Integer> pages = new Pages<>(cursor -> {
-            fetched.add(String.valueOf(cursor));
-            return PAGES.get(cursor);
-        }, Page::items, Page::next);
+        Pages<Page, Integer> pages = recording(fetched);
         assertEquals(List.of(1, 2, 3), pages.stream().limit(3).collect(Collectors.toList()));
         assertEquals(List.of("null", "a"), fetched);
     }
