@@ -1,16 +1,12 @@
 package io.roost.client.device;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
@@ -46,7 +42,6 @@ public final class RoostDevice implements AutoCloseable {
     private static final Set<String> OPEN_ERRORS = Set.of("unknown-type", "invalid-ack");
     /** An op's failure that says "not now": a request the device sends again is sent again later. */
     private static final Set<String> BUSY = Set.of("server-busy", "service-unavailable", "internal-error");
-    private static final int PAGE = 100;
 
     private final URI server;
     private final String deviceType;
@@ -59,12 +54,10 @@ public final class RoostDevice implements AutoCloseable {
     private final DeviceListener listener;
     private final Backoff backoff;
     private final Duration requestTimeout;
-    private final Duration gapWait;
     private final Duration heartbeatAtMost;
     private final DeviceMedia media;
 
-    private final Inbox inbox;
-    private final SerialExecutor delivery;
+    private final Delivery delivery;
     private final String sendIdPrefix = UUID.randomUUID().toString().replace("-", "").substring(0, 12);
     private final AtomicLong sendIds = new AtomicLong();
     private final AtomicLong requestSeqs = new AtomicLong();
@@ -84,13 +77,6 @@ public final class RoostDevice implements AutoCloseable {
     private String lastErrorMessage;
     private Kick lastKick;
     private final TreeMap<Long, Pending> pending = new TreeMap<>();
-    private final Map<Conversation, CompletableFuture<Void>> catchingUp = new HashMap<>();
-    private final Set<Conversation> gapChecks = new HashSet<>();
-
-    // delivery thread only (the serial executor)
-    private final Map<Conversation, Long> taken = new HashMap<>();
-    private final Map<String, Long> presenceVersions = new HashMap<>();
-    private final Map<Receipt.Kind, Map<Conversation, Long>> receipts = new HashMap<>();
 
     /** A request awaiting its answer. {@code again}: sent again on the next connection if this one ends first. */
     private static final class Pending {
@@ -121,10 +107,24 @@ public final class RoostDevice implements AutoCloseable {
         listener = b.listener != null ? b.listener : new DeviceListener() { };
         backoff = b.backoff;
         requestTimeout = b.requestTimeout;
-        gapWait = b.gapWait;
         heartbeatAtMost = b.heartbeatAtMost;
-        inbox = new Inbox(store);
-        delivery = new SerialExecutor(executor);
+        delivery = new Delivery(new Delivery.Wire() {
+            @Override
+            public CompletableFuture<ObjectNode> submit(ObjectNode frame, boolean again) {
+                return RoostDevice.this.submit(frame, again);
+            }
+
+            @Override
+            public void sendIfOnline(ObjectNode frame) {
+                Link l;
+                synchronized (RoostDevice.this) {
+                    l = state == State.ONLINE ? link : null;
+                }
+                if (l != null) {
+                    l.send(frame);
+                }
+            }
+        }, store, listener, executor, scheduler, b.gapWait);
         wsUri = websocketUri(server);
         media = new DeviceMedia(server, token, http, executor);
     }
@@ -183,7 +183,7 @@ public final class RoostDevice implements AutoCloseable {
 
     /** The highest seq of {@code c} handed to the listener without a gap. */
     public long held(Conversation c) {
-        return inbox.released(c);
+        return delivery.held(c);
     }
 
     /** A text message. */
@@ -216,8 +216,8 @@ public final class RoostDevice implements AutoCloseable {
         }
         return submit(f, true).thenApply(ret -> {
             long seq = ret.path("msgSeq").asLong();
-            release(inbox.sent(o.conversation(), seq));
-            receipt(Receipt.Kind.DELIVERED, o.conversation(), ret.get("peerDeliveredSeq"));
+            delivery.sent(o.conversation(), seq);
+            delivery.receipt(Receipt.Kind.DELIVERED, o.conversation(), ret.get("peerDeliveredSeq"));
             return new Sent(o.conversation(), sendId, ret.path("msgId").asText(), seq,
                     ret.has("sentAt") ? Instant.ofEpochMilli(ret.get("sentAt").asLong()) : null, ret.path("resent").asBoolean());
         });
@@ -344,16 +344,16 @@ public final class RoostDevice implements AutoCloseable {
             case "hello" -> hello(l, f);
             case "login" -> loggedIn(l, f);
             case "heartbeat", "logout" -> { }
-            case "chatMsg" -> pushed(f);
-            case "chatReceipt" -> receipt("read".equals(f.path("kind").asText()) ? Receipt.Kind.READ : Receipt.Kind.DELIVERED,
+            case "chatMsg" -> delivery.pushed(f, uid());
+            case "chatReceipt" -> delivery.receipt("read".equals(f.path("kind").asText()) ? Receipt.Kind.READ : Receipt.Kind.DELIVERED,
                     Conversation.user(f.path("peer").asText()), f.get("seq"));
-            case "presence" -> presence(f);
+            case "presence" -> delivery.presence(f);
             case "kick" -> {
                 Kick k = Kick.of(f.path("reason").asText());
                 synchronized (this) {
                     lastKick = k;
                 }
-                delivery.execute(() -> listener.onKick(k));
+                delivery.call(() -> listener.onKick(k));
             }
             case "error" -> {
                 String code = f.path("code").asText();
@@ -364,13 +364,13 @@ public final class RoostDevice implements AutoCloseable {
                     }
                 }
                 RoostFrameException error = new RoostFrameException(code, f.path("message").asText());
-                delivery.execute(() -> listener.onError(error));
+                delivery.call(() -> listener.onError(error));
             }
             default -> {
                 if (type.endsWith("Ret") && Frames.requestSeq(f) != null) {
                     answered(f);
                 } else {
-                    delivery.execute(() -> listener.onNotice(new Notice(type, f)));
+                    delivery.call(() -> listener.onNotice(new Notice(type, f)));
                 }
             }
         }
@@ -411,9 +411,9 @@ public final class RoostDevice implements AutoCloseable {
             resend.forEach(p -> p.sentOn = l);
         }
         resend.forEach(p -> l.send(p.frame));
-        delivery.execute(() -> listener.onOnline(s));
+        delivery.call(() -> listener.onOnline(s));
         executor.execute(() -> firstLogin.complete(s));
-        catchUpFrom(store.syncVersion());
+        delivery.catchUp();
     }
 
     private void heartbeat(Link l) {
@@ -456,8 +456,7 @@ public final class RoostDevice implements AutoCloseable {
                     lost.add(p);
                 }
             }
-            catchingUp.clear();
-            gapChecks.clear();
+            delivery.connectionEnded();
             if (!stop) {
                 state = State.WAITING;
                 Duration wait = backoff.delay(attempt++);
@@ -467,7 +466,7 @@ public final class RoostDevice implements AutoCloseable {
             lost.forEach(p -> fail(p, failure));
         }
         if (wasUp) {
-            delivery.execute(() -> listener.onOffline(code, reason));
+            delivery.call(() -> listener.onOffline(code, reason));
         }
         if (stop) {
             stop(state() == State.STOPPING && cause == null ? null : cause);
@@ -503,10 +502,14 @@ public final class RoostDevice implements AutoCloseable {
                 : new RoostFrameException(RoostFrameException.DEVICE_STOPPED, "the device stopped before the answer");
         all.forEach(p -> fail(p, stoppedCause));
         executor.execute(() -> firstLogin.completeExceptionally(stoppedCause));
-        delivery.execute(() -> {
+        delivery.call(() -> {
             listener.onStopped(cause);
             stopped.complete(null);
         });
+    }
+
+    private synchronized String uid() {
+        return session == null ? null : session.uid();
     }
 
     private void cancelHeartbeat() { // holds this
@@ -602,167 +605,6 @@ public final class RoostDevice implements AutoCloseable {
             p.timer.cancel(false);
         }
         executor.execute(() -> p.answer.completeExceptionally(cause));
-    }
-
-    // ---- messages: pushes, catch-up, delivery ----
-
-    private void pushed(ObjectNode f) {
-        String me;
-        synchronized (this) {
-            me = session == null ? null : session.uid();
-        }
-        Message m = Message.pushed(f, me);
-        Conversation c = m.conversation();
-        if (!c.isGroup()) {
-            receipt(Receipt.Kind.DELIVERED, c, f.get("peerDeliveredSeq"));
-        }
-        Inbox.Release r = inbox.pushed(m);
-        if (r.isEmpty() && m.seq() <= r.upTo()) {
-            // a push again of what the device has: acknowledge it once the listener took it
-            delivery.execute(() -> ack(c, taken.getOrDefault(c, 0L)));
-        }
-        release(r);
-        if (inbox.gap(c)) {
-            checkGapLater(c);
-        }
-    }
-
-    /** Hands released messages to the listener in order; then stores and acknowledges how far the conversation is held. */
-    private void release(Inbox.Release r) {
-        Conversation c = r.conversation();
-        List<Message> messages = r.messages();
-        long upTo = r.upTo();
-        delivery.execute(() -> {
-            for (Message m : messages) {
-                try {
-                    listener.onMessage(m);
-                } catch (RuntimeException e) {
-                    // the listener's fault: the message counts as taken
-                }
-                store.held(c, m.seq());
-                taken.put(c, m.seq());
-            }
-            if (upTo > taken.getOrDefault(c, 0L) || !messages.isEmpty()) {
-                store.held(c, upTo);
-                taken.put(c, upTo);
-                ack(c, upTo);
-            }
-        });
-    }
-
-    private void ack(Conversation c, long seq) {
-        Link l;
-        synchronized (this) {
-            l = state == State.ONLINE ? link : null;
-        }
-        if (l != null && seq > 0) {
-            l.send(Frames.frame("chatAck").put(c.field(), c.id()).put("seq", seq));
-        }
-    }
-
-    /** A push past a gap: the missing ones may still come (a group's node holds one that overtook another up to 1 s); if not, catch up. */
-    private void checkGapLater(Conversation c) {
-        synchronized (this) {
-            if (!gapChecks.add(c)) {
-                return;
-            }
-        }
-        scheduler.schedule(() -> executor.execute(() -> {
-            synchronized (this) {
-                gapChecks.remove(c);
-            }
-            if (inbox.gap(c)) {
-                catchUp(c);
-            }
-        }), gapWait.toMillis(), TimeUnit.MILLISECONDS);
-    }
-
-    /** The conversations changed since {@code since}, each caught up; then the version, once the listener took their messages. */
-    private void catchUpFrom(long since) {
-        ObjectNode f = op("chatOp", "conversations").put("since", since).put("limit", PAGE);
-        submit(f, false).thenCompose(ret -> {
-            CompletableFuture<Void> all = CompletableFuture.completedFuture(null);
-            long version = since;
-            for (JsonNode item : ret.path("items")) {
-                Conversation c = "group".equals(item.path("kind").asText()) ? Conversation.group(item.path("group").asText())
-                        : Conversation.user(item.path("peer").asText());
-                if (item.path("lastSeq").asLong() > inbox.released(c)) {
-                    all = all.thenCompose(x -> catchUp(c));
-                }
-                version = item.path("syncVersion").asLong(version);
-            }
-            long reached = version;
-            JsonNode next = ret.get("next");
-            return all.thenRun(() -> {
-                delivery.execute(() -> store.syncVersion(reached));
-                if (next != null && !next.isNull()) {
-                    catchUpFrom(Long.parseLong(next.asText()));
-                }
-            });
-        });
-    }
-
-    /** Pages of {@code c}'s history after the seq released, until none is left. One at a time per conversation. */
-    private CompletableFuture<Void> catchUp(Conversation c) {
-        CompletableFuture<Void> done;
-        synchronized (this) {
-            CompletableFuture<Void> running = catchingUp.get(c);
-            if (running != null) {
-                return running;
-            }
-            done = new CompletableFuture<>();
-            catchingUp.put(c, done);
-        }
-        page(c, done);
-        return done.whenComplete((x, e) -> {
-            synchronized (this) {
-                catchingUp.remove(c, done);
-            }
-        });
-    }
-
-    private void page(Conversation c, CompletableFuture<Void> done) {
-        ObjectNode f = op("chatOp", "messages").put(c.field(), c.id()).put("after", inbox.released(c)).put("limit", PAGE);
-        submit(f, false).whenComplete((ret, e) -> {
-            if (e != null) {
-                done.complete(null); // not-found (no such conversation yet), or the connection ended: the next login catches up
-                return;
-            }
-            List<Message> items = new ArrayList<>();
-            ret.path("items").forEach(item -> items.add(Message.item(c, (ObjectNode) item)));
-            release(inbox.caughtUp(c, items));
-            if (items.size() == PAGE) {
-                page(c, done);
-            } else {
-                done.complete(null);
-            }
-        });
-    }
-
-    private void receipt(Receipt.Kind kind, Conversation c, JsonNode seqNode) {
-        if (seqNode == null || !seqNode.canConvertToLong()) {
-            return;
-        }
-        long seq = seqNode.asLong();
-        delivery.execute(() -> {
-            Map<Conversation, Long> last = receipts.computeIfAbsent(kind, k -> new HashMap<>());
-            if (seq > last.getOrDefault(c, 0L)) {
-                last.put(c, seq);
-                listener.onReceipt(new Receipt(kind, c, seq));
-            }
-        });
-    }
-
-    private void presence(ObjectNode f) {
-        List<Presence.Device> devices = new ArrayList<>();
-        f.path("devices").forEach(d -> devices.add(new Presence.Device(d.path("deviceType").asText(), d.path("deviceId").asText())));
-        Presence p = new Presence(f.path("uid").asText(), f.path("online").asBoolean(), List.copyOf(devices), f.path("version").asLong());
-        delivery.execute(() -> {
-            if (p.version() > presenceVersions.getOrDefault(p.uid(), Long.MIN_VALUE)) {
-                presenceVersions.put(p.uid(), p.version());
-                listener.onPresence(p);
-            }
-        });
     }
 
     /** How a device is made: the server, the device's identity and token, and what it shares with other devices. */

@@ -121,7 +121,10 @@ public final class RoostApi {
         return new SocialApi(client);
     }
 
-    /** Runs a generated call; a failure the server answered is a {@link RoostProblemException}, one it did not an {@link java.io.UncheckedIOException}-like {@link IllegalStateException}. */
+    /**
+     * Runs a generated call: a failure the server answered is a {@link RoostProblemException}; a call
+     * that got no answer is an {@link IllegalStateException} with the I/O error as its cause.
+     */
     public <T> T call(Call<T> call) {
         try {
             return call.run();
