@@ -1,185 +1,116 @@
 package io.roost.bench;
 
+import io.roost.client.device.DeviceListener;
+import io.roost.client.device.Message;
+import io.roost.client.device.RoostDevice;
+import io.roost.client.device.RoostFrameException;
+import io.roost.client.device.Session;
 import jakarta.json.JsonObject;
 import java.net.URI;
+import java.net.http.HttpClient;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The fault harness's devices (one per chat user of {@link FaultLoad}): each connects through the
- * load balancer, says hello, logs in, heartbeats every {@link #HEARTBEAT}, acknowledges every
- * {@code chatMsg} (cumulatively, up to the highest seq it holds without a gap; a gap that stays
- * open is read back) and, when its
- * connection ends (its node died, or the server answered {@code server-busy} and closed), connects
- * again a second later and logs in anew — as a device does.
+ * The fault harness's devices (one per chat user of {@link FaultLoad}), through the client library:
+ * each logs in through the load balancer, heartbeats every {@link #HEARTBEAT}, and when its
+ * connection ends (its node died, or the server answered {@code server-busy} and closed) connects
+ * again after a backoff and catches up, as an app built on roost-client does. The check is the
+ * library's promise under faults: every message of each device's conversation reached its listener,
+ * once.
  */
 final class FaultDevices implements AutoCloseable {
 
     static final Duration HEARTBEAT = Duration.ofSeconds(10);
     static final Duration RECONNECT = Duration.ofSeconds(1);
-    /** How long a gap in a conversation's seqs may stay open before the device reads it back. */
-    static final Duration GAP_WAIT = Duration.ofSeconds(2);
+    private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(2)).build();
 
     interface Answers {
         /** A device's answer: 200 a login, 503 an error server-busy, 400 another error frame. */
         void heard(String stream, int status, String detail);
     }
 
-    final class Device implements LeanWebSockets.Listener {
-        final int index;
+    final class Device implements DeviceListener {
         final FaultLoad.User user;
         final String peer;
-        /** Seqs of the conversation this device holds (pushed, or caught up at the end). */
+        final RoostDevice device;
+        /** Seqs of the conversation the listener got. */
         final Set<Long> held = ConcurrentHashMap.newKeySet();
         volatile boolean online;
         volatile boolean wanted = true;
-        LeanWebSockets.Conn conn;
-        /** The highest seq held without a gap, and the highest held (the device's thread only). */
-        long contiguous;
-        long highest;
-        boolean fillDue;
-        /** When its connection ended, to be back (nanoTime), or 0 while connected. */
-        long closedAt;
+        /** When its connection ended (nanoTime), or 0 while connected. */
+        volatile long closedAt;
 
-        Device(int index, FaultLoad.User user, String peer) {
-            this.index = index;
+        Device(URI base, int index, FaultLoad.User user, String peer) {
             this.user = user;
             this.peer = peer;
-        }
-
-        void connect() {
-            conn = client.connect(this);
-        }
-
-        @Override
-        public void onOpen(LeanWebSockets.Conn c) {
-            client.send(c, "{\"v\":1,\"type\":\"hello\",\"deviceId\":\"f-" + index + "\",\"deviceType\":\"android\",\"protocolVersion\":1}");
+            this.device = RoostDevice.builder(base).httpClient(HTTP).token(user.token()).deviceType("android")
+                    .deviceId("f-" + index).heartbeatAtMost(HEARTBEAT).backoff(RECONNECT, RECONNECT.multipliedBy(4))
+                    .listener(this).build();
         }
 
         @Override
-        public void onText(LeanWebSockets.Conn c, String text) {
-            JsonObject f = WsConnectionsBench.json(text);
-            switch (f.getString("type", "")) {
-                case "hello" -> client.send(c, "{\"v\":1,\"type\":\"login\",\"token\":\"" + user.token() + "\"}");
-                case "login" -> {
-                    online = true;
-                    logins.incrementAndGet();
-                    if (closedAt != 0) {
-                        long offline = (System.nanoTime() - closedAt) / 1_000_000;
-                        longestOffline.accumulateAndGet(offline, Math::max);
-                        closedAt = 0;
-                    }
-                    answers.heard("device", 200, "");
-                    heartbeat(c);
-                }
-                case "chatMsg" -> {
-                    if (f.getBoolean("again", false)) {
-                        duplicatePushes.incrementAndGet();
-                    }
-                    hold(f.getJsonNumber("seq").longValue());
-                    acknowledge(c);
-                }
-                case "chatOpRet" -> { // the messages of a gap, read back (or an error: the next push tries again)
-                    if (f.containsKey("items")) {
-                        f.getJsonArray("items").forEach(m -> hold(m.asJsonObject().getJsonNumber("seq").longValue()));
-                    }
-                    acknowledge(c);
-                }
-                case "error" -> {
-                    String code = f.getString("code", "");
-                    answers.heard("device", code.equals("server-busy") ? 503 : 400, text);
-                }
-                default -> {
-                    // presence frames, receipts, heartbeats' answers: not what this load checks
-                }
+        public void onMessage(Message m) {
+            if (!held.add(m.seq())) {
+                deliveredTwice.incrementAndGet();
             }
-        }
-
-        private void hold(long seq) {
-            highest = Math.max(highest, seq);
-            held.add(seq);
-        }
-
-        /**
-         * Acknowledges the highest seq held without a gap; a gap still open {@link #GAP_WAIT} later
-         * (a push still on its way, or one that never comes) is read back ({@code chatOp messages}
-         * after it), as docs/protocol.md asks of a device.
-         */
-        private void acknowledge(LeanWebSockets.Conn c) {
-            while (held.contains(contiguous + 1)) {
-                contiguous++;
-            }
-            if (contiguous > 0) {
-                client.send(c, "{\"v\":1,\"type\":\"chatAck\",\"peer\":\"" + peer + "\",\"seq\":" + contiguous + "}");
-            }
-            if (highest > contiguous && !fillDue) {
-                fillDue = true;
-                client.schedule(System.nanoTime() + GAP_WAIT.toNanos(), () -> {
-                    fillDue = false;
-                    if (conn == c && !c.closed && highest > contiguous) {
-                        gapFills.incrementAndGet();
-                        client.send(c, "{\"v\":1,\"type\":\"chatOp\",\"seq\":\"gap\",\"op\":\"messages\",\"peer\":\"" + peer
-                                + "\",\"after\":" + contiguous + ",\"limit\":100}");
-                    }
-                });
-            }
-        }
-
-        private void heartbeat(LeanWebSockets.Conn c) {
-            client.schedule(System.nanoTime() + HEARTBEAT.toNanos(), () -> {
-                if (conn == c && !c.closed) {
-                    client.send(c, "{\"v\":1,\"type\":\"heartbeat\"}");
-                    heartbeat(c);
-                }
-            });
         }
 
         @Override
-        public void onClosed(LeanWebSockets.Conn c, int code) {
-            if (conn != c) {
-                return;
+        public void onOnline(Session s) {
+            online = true;
+            logins.incrementAndGet();
+            long closed = closedAt;
+            if (closed != 0) {
+                longestOffline.accumulateAndGet((System.nanoTime() - closed) / 1_000_000, Math::max);
+                closedAt = 0;
             }
+            answers.heard("device", 200, "");
+        }
+
+        @Override
+        public void onOffline(int code, String reason) {
             online = false;
-            if (wanted && running) {
+            if (wanted) {
                 closedAt = System.nanoTime();
                 reconnects.incrementAndGet();
-                client.schedule(System.nanoTime() + RECONNECT.toNanos(), this::connect);
             }
+        }
+
+        @Override
+        public void onError(RoostFrameException e) {
+            answers.heard("device", e.code().equals("server-busy") ? 503 : 400, e.getMessage());
         }
     }
 
-    private final LeanWebSockets client;
     private final Answers answers;
     private final List<Device> devices = new ArrayList<>();
     private final AtomicLong logins = new AtomicLong();
     private final AtomicLong reconnects = new AtomicLong();
-    private final AtomicLong gapFills = new AtomicLong();
+    private final AtomicLong deliveredTwice = new AtomicLong();
     private final AtomicLong longestOffline = new AtomicLong();
 
     /** The longest a device went from losing its connection to its next login, in ms. */
     long longestOfflineMs() {
         return longestOffline.get();
     }
-    private final AtomicLong duplicatePushes = new AtomicLong();
-    private volatile boolean running = true;
 
-    FaultDevices(URI base, List<FaultLoad.User> users, Answers answers) throws Exception {
+    FaultDevices(URI base, List<FaultLoad.User> users, Answers answers) {
         this.answers = answers;
-        URI ws = URI.create(base.toString().replaceFirst("^http", "ws") + "/ws");
-        client = new LeanWebSockets(ws.getHost(), ws.getPort(), ws.getPath());
         for (int i = 0; i < users.size(); i++) {
-            devices.add(new Device(i, users.get(i), users.get(i ^ 1).uid()));
+            devices.add(new Device(base, i, users.get(i), users.get(i ^ 1).uid()));
         }
     }
 
     void connectAll() throws Exception {
-        client.execute(() -> devices.forEach(Device::connect));
+        devices.forEach(d -> d.device.start());
         awaitSettled(Duration.ofSeconds(60));
     }
 
@@ -196,63 +127,42 @@ final class FaultDevices implements AutoCloseable {
     }
 
     /**
-     * Every device catches up over REST from the highest seq it holds without a gap and then holds
-     * every message of its conversation; the server's presence is exact (every device online; then,
-     * with half of them logged out, exactly the other half).
+     * Every device's listener got every message of its conversation once (the library caught up
+     * after each reconnect); the server's presence is exact (every device online; then, with half
+     * of them logged out, exactly the other half).
      */
     void check(FaultLoad load, FaultLoad.Chat chat) throws Exception {
         boolean settled = awaitSettled(Duration.ofSeconds(30));
-        long missing = 0;
-        long caughtUp = 0;
-        long pushed = 0;
-        for (Device d : devices) {
-            pushed += d.held.size();
-            long after = d.contiguous;
-            while (true) {
-                HttpResponse<String> r = load.request("GET", "/api/v1/chat/users/me/conversations/" + d.peer + "/sync?after=" + after
-                        + "&limit=100", "Bearer " + d.user.token(), null);
-                if (r.statusCode() == 404) {
-                    break; // no conversation yet
-                }
-                JsonObject page = WsConnectionsBench.json(r.body());
-                var items = page.getJsonArray("items");
-                for (var m : items) {
-                    long seq = m.asJsonObject().getJsonNumber("seq").longValue();
-                    if (d.held.add(seq)) {
-                        caughtUp++;
+        long[] last = new long[devices.size()];
+        for (int i = 0; i < devices.size(); i++) {
+            last[i] = lastSeq(load, devices.get(i));
+        }
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        long missing;
+        do {
+            missing = 0;
+            for (int i = 0; i < devices.size(); i++) {
+                for (long s = 1; s <= last[i]; s++) {
+                    if (!devices.get(i).held.contains(s)) {
+                        missing++;
                     }
-                    after = Math.max(after, seq);
-                }
-                if (items.size() < 100) {
-                    long last = page.getJsonNumber("lastSeq").longValue();
-                    for (long s = 1; s <= last; s++) {
-                        if (!d.held.contains(s)) {
-                            missing++;
-                        }
-                    }
-                    break;
                 }
             }
-        }
-        load.check("devices-catch-up", settled && missing == 0, devices.size() + " devices (" + reconnects.get()
-                + " reconnections, " + logins.get() + " logins): " + pushed + " messages pushed (" + duplicatePushes.get()
-                + " pushed again after a missed acknowledgement, " + gapFills.get() + " gaps read back while connected), " + caughtUp
-                + " caught up by sync, " + missing + " missing");
+        } while (missing > 0 && System.nanoTime() < deadline && sleep());
+        long delivered = devices.stream().mapToLong(d -> d.held.size()).sum();
+        load.check("devices-catch-up", settled && missing == 0 && deliveredTwice.get() == 0, devices.size() + " devices ("
+                + reconnects.get() + " reconnections, " + logins.get() + " logins): " + delivered + " messages delivered, "
+                + deliveredTwice.get() + " delivered twice, " + missing + " missing");
 
         List<String> uids = devices.stream().map(d -> d.user.uid()).toList();
         long online = WsConnectionsBench.online(load.url(), load.adminAuth(), uids);
-        CompletableFuture<Void> loggedOut = new CompletableFuture<>();
-        client.execute(() -> {
-            for (Device d : devices.subList(0, devices.size() / 2)) {
-                d.wanted = false;
-                client.send(d.conn, "{\"v\":1,\"type\":\"logout\"}");
-            }
-            loggedOut.complete(null);
-        });
-        loggedOut.get();
+        for (Device d : devices.subList(0, devices.size() / 2)) {
+            d.wanted = false;
+            d.device.logout(false);
+        }
         long expected = devices.size() - devices.size() / 2;
         long after = -1;
-        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
         while (after != expected && System.nanoTime() < deadline) {
             Thread.sleep(200);
             after = WsConnectionsBench.online(load.url(), load.adminAuth(), uids);
@@ -261,9 +171,32 @@ final class FaultDevices implements AutoCloseable {
                 + " connected devices online; after " + devices.size() / 2 + " logouts " + after + " online (expected " + expected + ")");
     }
 
+    /** The device's conversation's last seq as the server has it (0: none yet). */
+    private static long lastSeq(FaultLoad load, Device d) throws Exception {
+        HttpResponse<String> r = load.request("GET", "/api/v1/chat/users/me/conversations/" + d.peer + "/sync?after=0&limit=1",
+                "Bearer " + d.user.token(), null);
+        if (r.statusCode() == 404) {
+            return 0;
+        }
+        JsonObject page = WsConnectionsBench.json(r.body());
+        return page.getJsonNumber("lastSeq").longValue();
+    }
+
+    private static boolean sleep() {
+        try {
+            Thread.sleep(200);
+            return true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
     @Override
     public void close() throws Exception {
-        running = false;
-        client.close();
+        for (Device d : devices) {
+            d.device.close();
+            d.device.stopped().get(10, TimeUnit.SECONDS);
+        }
     }
 }

@@ -2,6 +2,7 @@ package io.roost.it;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.roost.client.device.RoostDevice;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -16,13 +17,13 @@ class TopicsIT extends DeployedRoost {
     @Test
     void aLoginIsInTheLoginLogWithinThreeSeconds() throws Exception {
         TestUsers.User user = TestUsers.register(baseUrl, "topics-");
-        WsDevice device = WsDevice.login(baseUrl, user.token(), "web", "w");
+        RoostDevice device = Devices.online(baseUrl, user, "web", "w", new Devices.Recorder());
         try {
             Duration took = LoginLog.await(baseUrl, user.id(), List.of("login"));
             assertTrue(took.compareTo(Duration.ofSeconds(3)) < 0, "the login reached the login log after " + took);
         } finally {
-            device.bye();
-            device.closed.get(10, TimeUnit.SECONDS);
+            device.close();
+            device.stopped().get(10, TimeUnit.SECONDS);
         }
     }
 }

@@ -20,7 +20,9 @@ import io.roost.it.Ncs;
 import io.roost.it.TestUsers;
 import io.roost.it.TestUsers.User;
 import io.roost.it.Wait;
-import io.roost.it.WsDevice;
+import io.roost.client.device.RoostDevice;
+import io.roost.it.Devices;
+import io.roost.it.Devices.Recorder;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonValue;
 import java.sql.Connection;
@@ -78,7 +80,7 @@ class AdminApiIT extends DeployedRoost {
     @Test
     void theOverviewCountsWhatIsOnlineAndItsHistoryIsSampled() throws Exception {
         User u = user();
-        WsDevice device = WsDevice.login(baseUrl, u.token(), "web", "w");
+        RoostDevice device = Devices.online(baseUrl, u, "web", "w", new Recorder());
         long onlineSince = System.currentTimeMillis() / 1000;
         String channel = "admin-ch-" + UUID.randomUUID().toString().substring(0, 8);
         ok(ncs().send(Ncs.member("n1-" + channel, 103, channel, 4242, 1, System.currentTimeMillis(), null)));
@@ -94,7 +96,7 @@ class AdminApiIT extends DeployedRoost {
         JsonObject lag = overview.getJsonObject("consumerLag");
         assertTrue(lag.containsKey("roost-login-log"), lag.toString());
         assertTrue(lag.values().stream().allMatch(v -> ((jakarta.json.JsonNumber) v).longValue() >= 0), "every lag is known: " + lag);
-        device.bye(); // before the wait below, which may outlast the suite's 8 s heartbeat timeout
+        device.close();
 
         // the sampler writes every 10 s: within half a minute a 10 s bucket that began after our login
         // has its online_users point (a server that ran before has older ones)
@@ -156,7 +158,8 @@ class AdminApiIT extends DeployedRoost {
     @Test
     void accountActionsAreAuditedAndReachTheDevices() throws Exception {
         User u = user();
-        WsDevice device = WsDevice.login(baseUrl, u.token(), "web", "w");
+        Recorder heard = new Recorder();
+        Devices.online(baseUrl, u, "web", "w", heard);
         var found = json(http().get("api/v1/admin/accounts?q=" + u.name(), ADMIN));
         assertEquals(u.id(), found.getJsonArray("items").getJsonObject(0).getString("id"));
         assertEquals(u.id(), json(http().get("api/v1/admin/accounts?q=" + u.id(), ADMIN)).getJsonArray("items").getJsonObject(0).getString("id"));
@@ -165,15 +168,18 @@ class AdminApiIT extends DeployedRoost {
 
         // kick one device: it gets the kick frame and is closed
         assertEquals(1, json(http().delete("api/v1/admin/accounts/" + u.id() + "/devices/web", ADMIN)).getInt("count"));
-        assertEquals("kicked_by_admin", device.await("kick").getString("reason"));
-        assertEquals(1008, device.closeCode());
+        assertEquals("kicked_by_admin", heard.awaitKick(Duration.ofSeconds(20)));
+        heard.awaitStopped(Duration.ofSeconds(20)); // a kick that says not to come back
+        assertEquals(List.of(1008), heard.closes());
         assertProblem(http().delete("api/v1/admin/accounts/" + u.id() + "/devices/web", ADMIN), 404, "not-found");
         assertProblem(http().delete("api/v1/admin/accounts/" + u.id() + "/devices/toaster", ADMIN), 400, "unknown-device-type");
 
         // disable: found among all statuses, then recovered
-        WsDevice again = WsDevice.login(baseUrl, u.token(), "web", "w");
+        Recorder again = new Recorder();
+        Devices.online(baseUrl, u, "web", "w", again);
         assertEquals("DISABLED", json(http().post("api/v1/admin/accounts/" + u.id() + "/disable", ADMIN, "")).getString("status"));
-        assertEquals("account_disabled", again.await("kick").getString("reason"));
+        assertEquals("account_disabled", again.awaitKick(Duration.ofSeconds(20)));
+        again.awaitStopped(Duration.ofSeconds(20));
         assertEquals("DISABLED", json(http().get("api/v1/admin/accounts?q=" + u.name(), ADMIN)).getJsonArray("items").getJsonObject(0).getString("status"));
         assertEquals("ACTIVE", json(http().post("api/v1/admin/accounts/" + u.id() + "/recover", ADMIN, "")).getString("status"));
 

@@ -14,7 +14,8 @@ import io.roost.it.DeployedRoost;
 import io.roost.it.Ncs;
 import io.roost.it.TestUsers;
 import io.roost.it.TestUsers.User;
-import io.roost.it.WsDevice;
+import io.roost.it.Devices;
+import io.roost.it.Devices.Recorder;
 import io.roost.it.chat.Chats;
 import io.roost.it.chat.GroupChats;
 import jakarta.json.JsonObject;
@@ -158,7 +159,8 @@ class AdminUiIT extends DeployedRoost {
 
         // find an account and disable it: its WebSocket is closed
         User u = user();
-        WsDevice device = WsDevice.login(baseUrl, u.token(), "web", "w");
+        Recorder device = new Recorder();
+        Devices.online(baseUrl, u, "web", "w", device);
         open("#/accounts");
         WebElement q = wait.until(ExpectedConditions.visibilityOfElementLocated(By.name("q")));
         q.sendKeys(u.name());
@@ -167,8 +169,9 @@ class AdminUiIT extends DeployedRoost {
         wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("account-status"), "ACTIVE"));
         confirm("action-disable");
         wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("notice"), "is DISABLED"));
-        assertEquals("account_disabled", device.await("kick").getString("reason"));
-        assertEquals(1008, device.closeCode());
+        assertEquals("account_disabled", device.awaitKick(Duration.ofSeconds(20)));
+        device.awaitStopped(Duration.ofSeconds(20));
+        assertEquals(List.of(1008), device.closes());
         wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("account-status"), "DISABLED"));
 
         // dissolve a group

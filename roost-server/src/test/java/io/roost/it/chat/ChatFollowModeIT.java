@@ -4,13 +4,20 @@ import static io.roost.it.Http.ADMIN;
 import static io.roost.it.Http.json;
 import static io.roost.it.Problems.assertProblem;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import io.roost.client.device.Conversation;
+import io.roost.client.device.Outgoing;
+import io.roost.client.device.RoostDevice;
+import io.roost.client.device.RoostFrameException;
 import io.roost.it.AtOnce;
 import io.roost.it.DeployedRoost;
+import io.roost.it.Devices;
+import io.roost.it.Devices.Recorder;
 import io.roost.it.Social;
 import io.roost.it.TestUsers;
 import io.roost.it.TestUsers.User;
-import io.roost.it.WsDevice;
 import jakarta.json.JsonObject;
 import java.net.http.HttpResponse;
 import java.util.ArrayList;
@@ -20,6 +27,8 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -83,19 +92,14 @@ class ChatFollowModeIT extends DeployedRoost {
                 403, "stranger-limit");
 
         // over the socket too
-        WsDevice device = WsDevice.login(baseUrl, fan.token(), "web", "w");
-        try {
-            JsonObject ret = device.op("chatOp", "\"op\":\"send\",\"peer\":\"" + star.id() + "\",\"sendId\":\"ws-1\",\"msgType\":\"text\","
-                    + "\"body\":{\"text\":\"please\"}");
-            assertEquals("stranger-limit", ret.getString("code"), ret.toString());
+        try (RoostDevice device = Devices.online(baseUrl, fan, "web", "w", new Recorder())) {
+            Outgoing please = Outgoing.text(Conversation.user(star.id()), "please").withSendId("ws-1");
+            ExecutionException refused = assertThrows(ExecutionException.class, () -> device.send(please).get(30, TimeUnit.SECONDS));
+            assertEquals("stranger-limit", ((RoostFrameException) refused.getCause()).code());
 
             // once the star follows the fan, the fan is no stranger
             assertEquals(201, http().put("api/v1/social/following/" + fan.id(), star.auth(), "").statusCode());
-            ret = device.op("chatOp", "\"op\":\"send\",\"peer\":\"" + star.id() + "\",\"sendId\":\"ws-1\",\"msgType\":\"text\","
-                    + "\"body\":{\"text\":\"please\"}");
-            assertEquals("ok", ret.getString("result"), ret.toString());
-        } finally {
-            device.bye();
+            assertFalse(device.send(please).get(30, TimeUnit.SECONDS).resent(), "the refused send stored nothing");
         }
         assertEquals(6, lastSeq(star, fan));
     }

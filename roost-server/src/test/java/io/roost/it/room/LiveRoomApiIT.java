@@ -8,13 +8,16 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import io.roost.client.device.RoostDevice;
+import io.roost.it.Devices;
+import io.roost.it.Devices.Recorder;
 import io.roost.it.Wait;
 import io.roost.it.DeployedRoost;
 import io.roost.it.Social;
 import io.roost.it.TestUsers;
 import io.roost.it.TestUsers.User;
 import io.roost.it.TopicEvents;
-import io.roost.it.WsDevice;
 import jakarta.json.JsonObject;
 import java.net.http.HttpResponse;
 import java.time.OffsetDateTime;
@@ -193,44 +196,44 @@ class LiveRoomApiIT extends DeployedRoost {
         User fan = user();
         Social.befriend(baseUrl, fan, anchor); // in approval mode a fan is a friend
         String room = room();
-        WsDevice anchorWeb = WsDevice.login(baseUrl, anchor.token(), "web", "w");
-        WsDevice fanWeb = WsDevice.login(baseUrl, fan.token(), "web", "w");
+        RoostDevice anchorWeb = Devices.online(baseUrl, anchor, "web", "w", new Recorder());
+        RoostDevice fanWeb = Devices.online(baseUrl, fan, "web", "w", new Recorder());
 
-        JsonObject opened = op(anchorWeb, "open", room);
-        assertEquals("ok", opened.getString("result"), opened.toString());
-        JsonObject entered = op(fanWeb, "enter", room);
-        assertEquals("ok", entered.getString("result"), entered.toString());
-        assertTrue(entered.getBoolean("fan"));
-        assertEquals(1, entered.getInt("online"));
-        assertEquals(1, op(fanWeb, "heartbeat", room).getInt("onlineFans"));
-        assertEquals(1, op(anchorWeb, "anchorHeartbeat", room).getInt("online"));
-        assertEquals("unknown-op", op(fanWeb, "teleport", room).getString("code"));
-        assertEquals("invalid-room-id", op(fanWeb, "stats", "no room").getString("code"));
-        assertEquals("forbidden", op(fanWeb, "close", room).getString("code"));
+        JsonNode opened = op(anchorWeb, "open", room);
+        assertEquals("ok", opened.path("result").asText(), opened.toString());
+        JsonNode entered = op(fanWeb, "enter", room);
+        assertEquals("ok", entered.path("result").asText(), entered.toString());
+        assertTrue(entered.path("fan").asBoolean());
+        assertEquals(1, entered.path("online").asInt());
+        assertEquals(1, op(fanWeb, "heartbeat", room).path("onlineFans").asInt());
+        assertEquals(1, op(anchorWeb, "anchorHeartbeat", room).path("online").asInt());
+        assertEquals("unknown-op", op(fanWeb, "teleport", room).path("code").asText());
+        assertEquals("invalid-room-id", op(fanWeb, "stats", "no room").path("code").asText());
+        assertEquals("forbidden", op(fanWeb, "close", room).path("code").asText());
 
         // the fan's connection closes: it leaves the room by the drop, not after the viewer timeout (a heartbeat
         // just before, so that on a slow box the suite's 4 s timeout cannot take the viewer offline first). The
         // viewer's row below tells the two apart, so the count may take longer than that timeout: a deadline
         // under it failed once on a freshly deployed server on a slow box
-        assertEquals("ok", op(fanWeb, "heartbeat", room).getString("result"));
-        fanWeb.bye();
+        assertEquals("ok", op(fanWeb, "heartbeat", room).path("result").asText());
+        fanWeb.close();
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        JsonObject stats;
+        JsonNode stats;
         do {
             stats = op(anchorWeb, "stats", room);
-        } while (stats.getInt("online") != 0 && System.nanoTime() < deadline);
-        assertEquals(0, stats.getInt("online"), stats.toString());
+        } while (stats.path("online").asInt() != 0 && System.nanoTime() < deadline);
+        assertEquals(0, stats.path("online").asInt(), stats.toString());
         // the count drops first; the viewer's row records how it left in the leave's own write
         String viewerPath = "api/v1/rooms/" + room + "/viewers/" + fan.id();
         Wait.until("the viewer's row says it left by a drop", Duration.ofSeconds(5),
                 () -> "drop".equals(json(http().get(viewerPath, anchor.auth())).getString("leftBy", null)));
 
-        assertEquals("ok", op(anchorWeb, "close", room).getString("result"));
-        assertEquals("no-open-session", op(anchorWeb, "stats", room).getString("code"));
-        anchorWeb.bye();
+        assertEquals("ok", op(anchorWeb, "close", room).path("result").asText());
+        assertEquals("no-open-session", op(anchorWeb, "stats", room).path("code").asText());
+        anchorWeb.close();
     }
 
-    static JsonObject op(WsDevice d, String op, String room) throws Exception {
-        return d.op("roomOp", "\"op\":\"" + op + "\",\"roomId\":\"" + room + "\"");
+    static JsonNode op(RoostDevice d, String op, String room) throws Exception {
+        return Devices.outcome(d.request("roomOp", op, RoostDevice.fields().put("roomId", room)));
     }
 }

@@ -10,8 +10,13 @@ import io.roost.it.DeployedRoost;
 import io.roost.it.Social;
 import io.roost.it.TestUsers;
 import io.roost.it.TestUsers.User;
-import io.roost.it.WsDevice;
-import jakarta.json.JsonObject;
+import com.fasterxml.jackson.databind.JsonNode;
+import io.roost.client.device.Presence;
+import io.roost.client.device.RoostDevice;
+import io.roost.it.Devices;
+import io.roost.it.Devices.Recorder;
+import io.roost.it.Wait;
+import java.time.Duration;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -71,21 +76,28 @@ class FollowModeIT extends DeployedRoost {
     void framesFollowAndFollowersHearPresence() throws Exception {
         User cat = user();
         User dan = user();
-        WsDevice catWeb = WsDevice.login(baseUrl, cat.token(), "web", "w");
-        JsonObject followed = catWeb.friendOp("\"op\":\"follow\",\"uid\":\"" + dan.id() + "\"");
-        assertEquals("ok", followed.getString("result"), followed.toString());
-        assertEquals("wrong-social-mode", catWeb.friendOp("\"op\":\"request\",\"uid\":\"" + dan.id() + "\"").getString("code"));
-        assertEquals(1, catWeb.friendOp("\"op\":\"counts\"").getInt("following"));
+        Recorder catHeard = new Recorder();
+        RoostDevice catWeb = Devices.online(baseUrl, cat, "web", "w", catHeard);
+        JsonNode followed = friendOp(catWeb, "follow", dan);
+        assertEquals("ok", followed.path("result").asText(), followed.toString());
+        assertEquals("wrong-social-mode", friendOp(catWeb, "request", dan).path("code").asText());
+        assertEquals(1, friendOp(catWeb, "counts", null).path("following").asInt());
 
         // follow mode tells followers (ROOST_SOCIAL_PRESENCE_AUDIENCE defaults to followers here)
-        WsDevice danWeb = WsDevice.login(baseUrl, dan.token(), "web", "w");
-        JsonObject presence = catWeb.await("presence");
-        assertEquals(dan.id(), presence.getString("uid"));
-        assertTrue(presence.getBoolean("online"));
+        RoostDevice danWeb = Devices.online(baseUrl, dan, "web", "w", new Recorder());
+        Wait.until("a presence frame", Duration.ofSeconds(20), () -> !catHeard.presences().isEmpty());
+        Presence presence = catHeard.presences().get(0);
+        assertEquals(dan.id(), presence.uid());
+        assertTrue(presence.online());
 
-        assertEquals("ok", catWeb.friendOp("\"op\":\"unfollow\",\"uid\":\"" + dan.id() + "\"").getString("result"));
-        assertEquals(0, catWeb.friendOp("\"op\":\"counts\"").getInt("following"));
-        danWeb.bye();
-        catWeb.bye();
+        assertEquals("ok", friendOp(catWeb, "unfollow", dan).path("result").asText());
+        assertEquals(0, friendOp(catWeb, "counts", null).path("following").asInt());
+        danWeb.close();
+        catWeb.close();
+    }
+
+    /** A friendOp about {@code other} (none: null) and its outcome. */
+    private static JsonNode friendOp(RoostDevice d, String op, User other) throws Exception {
+        return Devices.outcome(d.request("friendOp", op, other == null ? null : RoostDevice.fields().put("uid", other.id())));
     }
 }
