@@ -3,6 +3,7 @@
 // Every string shown comes from the catalogues (i18n.js, i18n/*.json) through the function t, with a literal key; dates and
 // numbers are formatted by Intl in the chosen locale. Ids, user names and code values stay as they are.
 
+import { h } from '../lib/dom.js';
 import { loadCatalogues, chooseLocale, locale, t, translatePage, formatDateTime, formatTime, formatNumber } from './i18n.js';
 
 await loadCatalogues();
@@ -46,19 +47,6 @@ async function api(method, path, body) {
 }
 
 // ---- little DOM helpers ----
-
-function h(tag, attrs, ...children) {
-  const el = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs || {})) {
-    if (k.startsWith('on')) el.addEventListener(k.slice(2), v);
-    else if (v !== undefined && v !== null && v !== false) el.setAttribute(k, v === true ? '' : v);
-  }
-  for (const c of children.flat()) {
-    if (c === null || c === undefined) continue;
-    el.append(c instanceof Node ? c : document.createTextNode(String(c)));
-  }
-  return el;
-}
 
 function view(...children) {
   const v = document.getElementById('view');

@@ -1,5 +1,6 @@
 package io.roost.social;
 
+import io.roost.platform.api.Page;
 import io.roost.platform.delivery.Notice;
 import io.roost.platform.json.Jsonp;
 import io.roost.presence.session.DeviceSessions;
@@ -94,6 +95,25 @@ public class ContactPresence {
                 drainSoon(); // more arrived meanwhile (or the batch was full)
             }
         }
+    }
+
+    /**
+     * The presence of the contacts whose {@code presence} frames {@code viewer} gets (friends, or
+     * those it follows when the audience is followers), by id, keyset paged: what a device shows at
+     * its start, before the frames.
+     */
+    public Page<ContactPresenceView> contactsOf(long viewer, Long after, int limit) {
+        int n = Page.checkLimit(limit, SocialGraph.MAX_LIMIT);
+        List<Long> fetched = settings.presenceAudience() == SocialSettings.Audience.FOLLOWERS
+                ? graph.following(viewer, after, n + 1) : graph.friends(viewer, null, after, n + 1);
+        List<Long> contacts = fetched.stream().limit(n).toList();
+        Set<Long> hiding = Set.copyOf(graph.hidingFrom(viewer, contacts));
+        List<ContactPresenceView> items = sessions.presenceOf(contacts).stream().map(p -> hiding.contains(p.uid())
+                ? new ContactPresenceView(Long.toString(p.uid()), false, List.of(), 0)
+                : new ContactPresenceView(Long.toString(p.uid()), p.online(),
+                        p.devices().stream().map(d -> new ContactPresenceView.Device(d.deviceType(), d.deviceId())).toList(),
+                        p.version())).toList();
+        return new Page<>(items, fetched.size() > n ? items.get(items.size() - 1).uid() : null);
     }
 
     void announce(PresenceChanged changed) {

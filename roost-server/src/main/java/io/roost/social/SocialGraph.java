@@ -255,6 +255,11 @@ public class SocialGraph {
         return graphStore.hiddenFrom(owner, peers);
     }
 
+    /** Those among {@code owners} who hide their presence from {@code peer}. */
+    public List<Long> hidingFrom(long peer, List<Long> owners) {
+        return graphStore.hidingFrom(peer, owners);
+    }
+
     /** Those among {@code candidates} who follow {@code followee}: one index range probe for a whole batch. */
     public Set<Long> followersAmong(long followee, Collection<Long> candidates) {
         return graphStore.followersAmong(followee, candidates);

@@ -60,6 +60,15 @@ class LauncherIT {
             Process first = start("start-1", "start");
             String banner = awaitBanner(first, "start-1");
             assertFalse(banner.toLowerCase().contains("placeholder"), banner);
+            // the web pages, next to each other: the admin console, the API explorer, the web chat (which answers)
+            String node = "http://127.0.0.1:" + (8080 + PORT_OFFSET);
+            for (String page : List.of("Admin UI       " + node + "/admin/", "API explorer   " + node + "/api-docs/",
+                    "Web chat       " + node + "/chat/")) {
+                assertTrue(banner.contains("  " + page + "\n"), page + " in\n" + banner);
+            }
+            var chat = new Http(new URL(node + "/")).get("chat/", null);
+            assertEquals(200, chat.statusCode(), chat.body());
+            assertTrue(chat.body().contains("<title>Roost chat</title>"), chat.body());
 
             Path secretFile = DATA.resolve("agora-secret");
             String secret = Files.readString(secretFile).strip();

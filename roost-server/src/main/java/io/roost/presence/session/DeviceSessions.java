@@ -14,7 +14,9 @@ import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 import jakarta.transaction.Transactional;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -251,6 +253,18 @@ public class DeviceSessions {
     /** The users among {@code uids} with at least one live device route. */
     public Set<Long> onlineAmong(List<Long> uids) {
         return routes.targetsOf(uids).stream().map(RouteTarget::uid).collect(Collectors.toSet());
+    }
+
+    /** The users' presence as their contacts' {@code presence} frames tell it: online devices and version. */
+    public List<PresenceChanged> presenceOf(List<Long> uids) {
+        Map<Long, Long> versions = routes.presenceVersions(uids); // first: see presenceVersions
+        Map<Long, List<PresenceChanged.Device>> devices = new HashMap<>();
+        routes.routesOf(uids).forEach(r -> devices.computeIfAbsent(r.uid(), u -> new ArrayList<>())
+                .add(new PresenceChanged.Device(r.deviceType(), r.deviceId())));
+        return uids.stream().map(uid -> {
+            List<PresenceChanged.Device> online = devices.getOrDefault(uid, List.of());
+            return new PresenceChanged(uid, !online.isEmpty(), online, versions.getOrDefault(uid, 0L));
+        }).toList();
     }
 
     /** Where the users' devices are connected: what a delivery needs of their routes. */

@@ -395,6 +395,20 @@ public class RouteStore {
                 + " ORDER BY uid, device_type, session_key";
     }
 
+    /**
+     * The users' presence versions, the ones their {@code presence} frames carry; a user never seen
+     * online has none. A read: read it before the routes, so that routes read after are never older
+     * than the version shown with them.
+     */
+    @TransactionAttribute(TransactionAttributeType.SUPPORTS)
+    public Map<Long, Long> presenceVersions(Collection<Long> uids) {
+        Map<Long, Long> versions = new HashMap<>();
+        select("SELECT uid, version FROM presence_user WHERE uid = ANY(?::int8[])",
+                rs -> Map.entry(rs.getLong(1), rs.getLong(2)), (Object) uids.toArray(Long[]::new))
+                .forEach(e -> versions.put(e.getKey(), e.getValue()));
+        return versions;
+    }
+
     /** Where the users' devices are connected, as {@link #routesOf(Collection)} orders them; a read, as it is. */
     @TransactionAttribute(TransactionAttributeType.SUPPORTS)
     public List<RouteTarget> targetsOf(Collection<Long> uids) {

@@ -5,6 +5,8 @@ import io.roost.platform.ids.Ids;
 import io.roost.platform.problem.ProblemException;
 import io.roost.platform.security.Caller;
 import io.roost.platform.security.Roles;
+import io.roost.social.ContactPresence;
+import io.roost.social.ContactPresenceView;
 import io.roost.social.FriendRequestView;
 import io.roost.social.SocialGraph;
 import io.roost.social.SocialSettings;
@@ -73,6 +75,9 @@ public class SocialResource {
 
     @Inject
     SocialSettings settings;
+
+    @Inject
+    ContactPresence contactPresence;
 
     @GET
     @Path("/settings")
@@ -271,6 +276,19 @@ public class SocialResource {
                              @QueryParam("limit") @DefaultValue("100") int limit, @Context SecurityContext sc) {
         long u = Caller.user(uid, sc);
         return SocialGraph.page(n -> graph.following(u, after == null ? null : Ids.parse(after), n), limit);
+    }
+
+    @GET
+    @Path("/users/me/presence")
+    @Operation(operationId = "listContactPresence",
+            summary = "Your contacts' presence (friends; those you follow when presence goes to followers), by id, paged by after=",
+            description = "The fields of the presence frame; apply later frames only when their version is greater. "
+                    + "A contact who hides their presence from you shows offline at version 0.")
+    @APIResponse(responseCode = "200", description = "A page of contacts' presence")
+    @APIResponse(responseCode = "400", description = "invalid-id, invalid-limit")
+    public Page<ContactPresenceView> contactPresence(@QueryParam("after") String after,
+                                                     @QueryParam("limit") @DefaultValue("100") int limit, @Context SecurityContext sc) {
+        return contactPresence.contactsOf(Caller.id(sc), after == null ? null : Ids.parse(after), limit);
     }
 
     @GET

@@ -135,12 +135,22 @@ public class GraphStore {
 
     /** Those among {@code peers} from whom {@code owner} hides presence (one query per page). */
     public List<Long> hiddenFrom(long owner, List<Long> peers) {
-        if (peers.isEmpty()) {
+        return hidingPresence("owner_id", owner, "peer_id", peers);
+    }
+
+    /** Those among {@code owners} who hide their presence from {@code peer}: a primary-key probe each. */
+    public List<Long> hidingFrom(long peer, List<Long> owners) {
+        return hidingPresence("peer_id", peer, "owner_id", owners);
+    }
+
+    /** The {@code listed} side of the hide-presence permissions between {@code one} and those {@code many}. */
+    private List<Long> hidingPresence(String oneColumn, long one, String listed, List<Long> many) {
+        if (many.isEmpty()) {
             return List.of();
         }
-        return ids(em.createNativeQuery(
-                        "SELECT peer_id FROM social_permission WHERE owner_id = :o AND hide_presence AND peer_id = ANY(CAST(:p AS bigint[]))")
-                .setParameter("o", owner).setParameter("p", SqlArrays.bigints(peers))
+        return ids(em.createNativeQuery("SELECT " + listed + " FROM social_permission WHERE " + oneColumn + " = :one AND hide_presence AND "
+                        + listed + " = ANY(CAST(:many AS bigint[]))")
+                .setParameter("one", one).setParameter("many", SqlArrays.bigints(many))
                 .getResultList());
     }
 

@@ -19,9 +19,6 @@ import io.roost.it.Devices.Recorder;
 import io.roost.it.chat.Chats;
 import io.roost.it.chat.GroupChats;
 import jakarta.json.JsonObject;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -32,7 +29,6 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.JavascriptExecutor;
-import org.openqa.selenium.OutputType;
 import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
@@ -114,13 +110,6 @@ class AdminUiIT extends DeployedRoost {
                 "return performance.getEntriesByType('resource').filter(e => e.name.includes('/api/')).length");
     }
 
-    static void screenshot(WebDriver browser, String name) throws Exception {
-        Path shot = Path.of("target", name);
-        Files.createDirectories(shot.getParent());
-        Files.copy(((org.openqa.selenium.TakesScreenshot) browser).getScreenshotAs(OutputType.FILE).toPath(), shot, StandardCopyOption.REPLACE_EXISTING);
-        assertTrue(Files.size(shot) > 10_000, "a screenshot: " + name);
-    }
-
     @Test
     void aUserWhoIsNoOperatorIsRefused() throws Exception {
         User plain = user();
@@ -144,7 +133,7 @@ class AdminUiIT extends DeployedRoost {
         Ncs ncs = ncs();
         assertEquals(200, ncs.send(Ncs.member("u1-" + channel, 103, channel, 9001, 1, System.currentTimeMillis(), null)).statusCode());
         wait.until(d -> number("rtc-channels") > channelsBefore);
-        screenshot(browser, "admin-dashboard.png");
+        Browsers.screenshot(browser, "admin-dashboard.png");
         // the node table: this node (the suite's ROOST_NODE_ID is 1), alive, with its address
         wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("nodes"), "alive"));
         String nodes = wait.until(d -> d.findElement(By.id("nodes")).getText());
@@ -306,7 +295,7 @@ class AdminUiIT extends DeployedRoost {
         Pattern chineseDate = Pattern.compile(Pattern.quote(updated[0]) + "\\d{4}年\\d{1,2}月\\d{1,2}日 .+" + Pattern.quote(updated[1]));
         wait.until(d -> chineseDate.matcher(d.findElement(By.cssSelector("#view > p.sub")).getText()).matches());
         wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("nodes"), zh.get("node.alive")));
-        screenshot(browser, "admin-zh.png");
+        Browsers.screenshot(browser, "admin-zh.png");
 
         open("#/audit");
         textIs(By.cssSelector("#view h1"), zh.get("audit.title"));

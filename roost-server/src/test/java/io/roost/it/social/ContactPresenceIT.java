@@ -5,11 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.roost.it.DeployedRoost;
+import io.roost.it.Http;
 import io.roost.it.Social;
 import io.roost.it.TestUsers;
 import io.roost.it.TestUsers.User;
 import io.roost.it.WsDevice;
 import jakarta.json.JsonObject;
+import java.util.Comparator;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -62,6 +64,66 @@ class ContactPresenceIT extends DeployedRoost {
         assertEquals("heartbeat", bobWeb.next().getString("type"), "no presence frame for Bob once Alice hides it");
         aliceAgain.bye();
         bobWeb.bye();
+    }
+
+    /**
+     * What a device shows at its start: its friends' presence over REST, with the version of the
+     * frames, so that a frame about the same change is not taken for a newer one; a friend who
+     * hides presence shows offline; a stranger's presence is not listed; pages by id.
+     */
+    @Test
+    void aDeviceReadsItsFriendsPresenceWithTheFramesVersions() throws Exception {
+        User ann = user();
+        User bob = user();
+        User cat = user();
+        User stranger = user();
+        Social.befriend(baseUrl, ann, bob);
+        Social.befriend(baseUrl, ann, cat);
+        WsDevice annWeb = device(ann, "web");
+        WsDevice bobPhone = device(bob, "android");
+        JsonObject told = annWeb.await("presence");
+        assertEquals(bob.id(), told.getString("uid"), told.toString());
+        WsDevice catWeb = device(cat, "web");
+        annWeb.await("presence");
+        assertEquals("ok", catWeb.friendOp("\"op\":\"permission\",\"uid\":\"" + ann.id() + "\",\"hidePresence\":true").getString("result"));
+        WsDevice strangerWeb = device(stranger, "web");
+
+        List<JsonObject> contacts = contactsPresence(ann);
+        assertEquals(List.of(bob.id(), cat.id()).stream().sorted(Comparator.comparingLong(Long::parseLong)).toList(),
+                contacts.stream().map(c -> c.getString("uid")).toList(), contacts.toString());
+        JsonObject bobSeen = presenceOf(contacts, bob);
+        assertTrue(bobSeen.getBoolean("online"), bobSeen.toString());
+        assertEquals("android", bobSeen.getJsonArray("devices").getJsonObject(0).getString("deviceType"), bobSeen.toString());
+        assertEquals(told.getJsonNumber("version").longValue(), bobSeen.getJsonNumber("version").longValue(), bobSeen.toString());
+        JsonObject catSeen = presenceOf(contacts, cat);
+        assertFalse(catSeen.getBoolean("online"), "Cat hides her presence from Ann: " + catSeen);
+        assertEquals(0, catSeen.getJsonNumber("version").longValue(), catSeen.toString());
+
+        JsonObject first = Http.okJson(http().get("api/v1/social/users/me/presence?limit=1", ann.auth()));
+        assertEquals(contacts.get(0).getString("uid"), first.getString("next"), first.toString());
+        JsonObject second = Http.okJson(http().get("api/v1/social/users/me/presence?limit=1&after=" + first.getString("next"), ann.auth()));
+        assertEquals(contacts.get(1), second.getJsonArray("items").getJsonObject(0));
+        assertTrue(second.isNull("next"), second.toString());
+
+        bobPhone.bye();
+        JsonObject gone = annWeb.await("presence");
+        assertEquals(bob.id(), gone.getString("uid"), gone.toString());
+        JsonObject bobNow = presenceOf(contactsPresence(ann), bob);
+        assertFalse(bobNow.getBoolean("online"), bobNow.toString());
+        assertEquals(gone.getJsonNumber("version").longValue(), bobNow.getJsonNumber("version").longValue(), bobNow.toString());
+        assertEquals(400, http().get("api/v1/social/users/me/presence?limit=0", ann.auth()).statusCode());
+        for (WsDevice d : List.of(annWeb, catWeb, strangerWeb)) {
+            d.bye();
+        }
+    }
+
+    List<JsonObject> contactsPresence(User u) {
+        return Http.okJson(http().get("api/v1/social/users/me/presence", u.auth())).getJsonArray("items").getValuesAs(JsonObject.class);
+    }
+
+    static JsonObject presenceOf(List<JsonObject> contacts, User contact) {
+        return contacts.stream().filter(c -> c.getString("uid").equals(contact.id())).findFirst()
+                .orElseThrow(() -> new AssertionError(contact.id() + " not in " + contacts));
     }
 
     @Test
