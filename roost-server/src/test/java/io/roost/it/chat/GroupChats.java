@@ -71,7 +71,7 @@ public final class GroupChats {
         return okJson(http.get("api/v1/chat/groups/" + group + "/sync?after=" + after + "&limit=" + limit, reader.auth()));
     }
 
-    JsonObject messages(User reader, String group, String query) {
+    public JsonObject messages(User reader, String group, String query) {
         return okJson(http.get("api/v1/chat/groups/" + group + "/messages" + query, reader.auth()));
     }
 
