@@ -14,6 +14,7 @@ import io.roost.gateway.MediaOps;
 import io.roost.gateway.RoomOps;
 import io.roost.identity.TokenService;
 import io.roost.platform.ids.IdGenerator;
+import io.roost.platform.api.RequestIds;
 import io.roost.platform.problem.Unreachable;
 import io.roost.presence.session.DeviceSessions;
 import io.roost.presence.session.HeartbeatBuffer;
@@ -162,6 +163,8 @@ public class DeviceEndpoint {
     private String deviceId;
     private String token;
     private long uid;
+    /** Frames served so far: a frame's number in its log lines' request id. */
+    private final java.util.concurrent.atomic.AtomicLong frames = new java.util.concurrent.atomic.AtomicLong();
     /** Live rooms this connection entered as a viewer: left when it closes. */
     private final Set<String> roomsEntered = ConcurrentHashMap.newKeySet();
 
@@ -226,7 +229,9 @@ public class DeviceEndpoint {
         };
     }
 
+    /** A frame's work, its log lines marked with the connection and the frame's number on it as their request id. */
     private void serve(String type, JsonObject frame) {
+        RequestIds.enter(connectionId + "-" + frames.incrementAndGet());
         try {
             handle(type, frame);
         } catch (Exception e) { // also a commit's checked HeuristicMixedException, which a @Transactional proxy lets through
@@ -235,6 +240,8 @@ public class DeviceEndpoint {
             }
             LOG.log(Level.FINE, "connection " + connectionId + ": " + type + " failed, a dependency is out of reach", e);
             busy("This cannot be done now (the server cannot reach its database or broker); connect again later.");
+        } finally {
+            RequestIds.clear();
         }
     }
 
