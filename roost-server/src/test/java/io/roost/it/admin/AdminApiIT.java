@@ -278,7 +278,7 @@ class AdminApiIT extends DeployedRoost {
         assertEquals(JsonValue.NULL, unmuted.getOrDefault("mutedUntil", JsonValue.NULL), unmuted.toString());
         chats.text(loud, g, "free to speak");
 
-        WsDevice pad = WsDevice.login(baseUrl, leaving.token(), "pad", "p");
+        WsDevice pad = WsDevice.login(baseUrl, leaving.token(), "web", "w");
         try {
             JsonObject after = okJson(http().delete("api/v1/admin/groups/" + g + "/members/" + leaving.id(), ADMIN));
             assertEquals(2, after.getInt("memberCount"), after.toString());

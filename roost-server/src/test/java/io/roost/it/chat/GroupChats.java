@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.roost.it.Http;
+import io.roost.it.LogSecrets;
 import io.roost.it.TestUsers;
 import io.roost.it.TestUsers.User;
 import io.roost.it.Wait;
@@ -62,6 +63,7 @@ public final class GroupChats {
 
     /** A text message over REST; its answer. */
     public JsonObject text(User from, String group, String text) {
+        LogSecrets.record(text);
         HttpResponse<String> r = send(from, group, "\"type\":\"text\",\"text\":\"" + text + "\"");
         assertEquals(201, r.statusCode(), r.body());
         return json(r);
