@@ -332,8 +332,8 @@ async function groups(params, view) {
 }
 
 /**
- * A group: its details, members (an operator mutes, unmutes or removes one: the group API's rules, as the
- * operator's own role in the group allows) and its messages, newest page first (an operator recalls one at any age, audited).
+ * A group: its details, members with their mutes (an operator mutes, unmutes or removes any member but the owner,
+ * whatever its own role in the group, audited) and its messages, newest page first (an operator recalls one at any age, audited).
  */
 async function group(params, view) {
   const id = params.get('id');
@@ -354,7 +354,7 @@ async function group(params, view) {
     const [question, call] = ask(r);
     confirmThen(question, call, () => done(r));
   } }, label);
-  const base = `/v1/groups/${id}`;
+  const base = `/v1/admin/groups/${id}`;
   const mute = member('mute', 'quiet', t('group.mute'), r => {
     const body = muteBody();
     return [body.until ? t('group.muteUntilQuestion', { uid: r.uid, name: g.name, until: time(body.until) })
@@ -384,7 +384,7 @@ async function group(params, view) {
     h('h2', {}, t('group.members')),
     active ? h('div', { class: 'toolbar' }, h('label', { for: 'mute-for' }, t('group.muteFor')), muteFor) : null,
     h('div', { id: 'group-members' }, table([[t('col.uid'), r => h('a', { href: '#/account?id=' + r.uid }, r.uid)], [t('col.role'), 'role'],
-      [t('col.nick'), 'nick'], [t('col.joined'), r => time(r.joinedAt)],
+      [t('col.nick'), 'nick'], [t('col.joined'), r => time(r.joinedAt)], [t('col.muted'), mutedMarker],
       ['', r => active && r.role !== 'O' ? [mute(r), unmute(r), remove(r)] : null]], members.items)),
     pager(members, next => location.hash = `#/group?id=${id}&after=${encodeURIComponent(next)}`),
     h('h2', {}, t('group.messages')),
@@ -396,6 +396,13 @@ async function group(params, view) {
     nextPage(messages.next, next => location.hash = here('&before=' + encodeURIComponent(next)), 'older', t('conversation.older')),
     h('h2', {}, t('audit.section')),
     await auditTable('group', id));
+}
+
+/** A member's mute: until when, for good, or nothing. */
+function mutedMarker(m) {
+  if (!m.muted) return null;
+  return h('span', { class: 'muted-marker', id: 'muted-' + m.uid },
+    m.mutedUntil ? t('group.mutedUntil', { until: time(m.mutedUntil) }) : t('group.mutedForGood'));
 }
 
 async function channels(params, view) {

@@ -52,7 +52,8 @@ public class GroupService {
                         OffsetDateTime createdAt) {
     }
 
-    public record Member(long uid, Role role, String nick, String avatarUrl, OffsetDateTime joinedAt) {
+    /** A member; {@code mutedUntil} as in {@link SendRight}, null once a mute has run out. */
+    public record Member(long uid, Role role, String nick, String avatarUrl, OffsetDateTime joinedAt, OffsetDateTime mutedUntil) {
     }
 
     /**
@@ -145,12 +146,18 @@ public class GroupService {
     /** Admins kick W/R members; the owner kicks anyone but itself. */
     @Transactional
     public void kick(long actor, long groupId, long target) {
-        Group g = lockActive(groupId, actor);
-        Role mine = requireRole(g, actor, Role.A);
-        Role theirs = roleOf(groupId, target).orElseThrow(() -> ProblemException.notFound("User " + target + " is not a member."));
-        if (!mine.atLeast(theirs) || mine == theirs) {
-            throw ProblemException.forbidden("You may only remove members with a weaker role than yours.");
-        }
+        kick(actor, groupId, target, false);
+    }
+
+    /** An operator (admin API) removes any member but the owner from any group; the group event names the operator. */
+    @Transactional
+    public void kickAsOperator(long operator, long groupId, long target) {
+        kick(operator, groupId, target, true);
+    }
+
+    private void kick(long actor, long groupId, long target, boolean operator) {
+        Group g = operator ? lockActive(groupId) : lockActive(groupId, actor);
+        requireStronger(g, actor, target, operator, "remove");
         store.removeMember(groupId, target);
         record(groupId, actor, "kicked", target, null);
         tell(List.of(target), "kicked", groupId, actor, null);
@@ -291,7 +298,7 @@ public class GroupService {
         if (!store.updateMember(groupId, uid, nick, avatarUrl)) {
             throw ProblemException.notFound("You are not a member.");
         }
-        return store.members(groupId, uid - 1, 1).get(0);
+        return store.member(groupId, uid).orElseThrow();
     }
 
     /**
@@ -300,17 +307,40 @@ public class GroupService {
      */
     @Transactional
     public void mute(long actor, long groupId, long target, OffsetDateTime until, boolean mute) {
-        Group g = lockActive(groupId, actor);
-        Role mine = requireRole(g, actor, Role.A);
-        Role theirs = roleOf(groupId, target).orElseThrow(() -> ProblemException.notFound("User " + target + " is not a member."));
-        if (!mine.atLeast(theirs) || mine == theirs) {
-            throw ProblemException.forbidden("You may only mute members with a weaker role than yours.");
-        }
+        mute(actor, groupId, target, until, mute, false);
+    }
+
+    /** An operator (admin API) mutes or unmutes any member but the owner in any group; the group event names the operator. */
+    @Transactional
+    public Member muteAsOperator(long operator, long groupId, long target, OffsetDateTime until, boolean mute) {
+        mute(operator, groupId, target, until, mute, true);
+        return store.member(groupId, target).orElseThrow();
+    }
+
+    private void mute(long actor, long groupId, long target, OffsetDateTime until, boolean mute, boolean operator) {
+        Group g = operator ? lockActive(groupId) : lockActive(groupId, actor);
+        requireStronger(g, actor, target, operator, "mute");
         if (mute && until != null && !until.isAfter(OffsetDateTime.now())) {
             throw ProblemException.badRequest("invalid-until", "until is a time in the future (or absent: for good).");
         }
         store.setMutedUntil(groupId, target, mute ? (until == null ? OffsetDateTime.MAX : until) : null);
         record(groupId, actor, mute ? "muted" : "unmuted", target, mute && until != null ? until.toString() : null);
+    }
+
+    /**
+     * 404 unless {@code target} is a member; then 403 unless the actor's role is stronger than the
+     * target's (an admin over W and R, the owner over everyone else). An operator needs no role but
+     * may not act on the owner (409 {@code is-owner}: the owner changes only by a transfer).
+     */
+    private void requireStronger(Group g, long actor, long target, boolean operator, String verb) {
+        Role mine = operator ? null : requireRole(g, actor, Role.A);
+        Role theirs = roleOf(g.id(), target).orElseThrow(() -> ProblemException.notFound("User " + target + " is not a member."));
+        if (operator && theirs == Role.O) {
+            throw ProblemException.conflict("is-owner", "User " + target + " owns the group: transfer the ownership first.");
+        }
+        if (!operator && (!mine.atLeast(theirs) || mine == theirs)) {
+            throw ProblemException.forbidden("You may only " + verb + " members with a weaker role than yours.");
+        }
     }
 
     /**

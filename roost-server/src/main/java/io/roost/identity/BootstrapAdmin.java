@@ -66,7 +66,8 @@ public class BootstrapAdmin {
             return;
         }
         if (generated) {
-            LOG.warning("Dev mode: created admin '" + adminUser + "' with generated password " + password);
+            java.nio.file.Path file = DevSecrets.append("admin-password", password);
+            LOG.warning("Dev mode: created admin '" + adminUser + "' with a generated password, the last line of " + file);
         } else {
             LOG.info(() -> "Created bootstrap admin '" + adminUser + "'");
         }

@@ -92,8 +92,9 @@ public class CodeDelivery {
                     .add("phone", to.value()).add("code", code).add("purpose", purpose.wire())
                     .add("expiresAt", expiresAt.toInstant().toString()).build().toString());
         } else {
-            LOG.warning(() -> "Dev mode, no " + to.kind() + " delivery configured: " + purpose.wire() + " code for "
-                    + to.value() + " is " + code);
+            java.nio.file.Path file = DevSecrets.append("verification-codes", OffsetDateTime.now() + " " + purpose.wire() + " "
+                    + to.value() + " " + code);
+            LOG.warning(() -> "Dev mode, no " + to.kind() + " delivery configured: the " + purpose.wire() + " code is in " + file);
         }
     }
 

@@ -45,6 +45,13 @@ public final class Http {
         return send(request(path, authorization).GET().build());
     }
 
+    /** A GET with more headers (e.g. X-Request-Id). */
+    public HttpResponse<String> get(String path, String authorization, java.util.Map<String, String> headers) {
+        HttpRequest.Builder b = request(path, authorization);
+        headers.forEach(b::header);
+        return send(b.GET().build());
+    }
+
     public HttpResponse<String> post(String path, String authorization, String json) {
         return post(path, authorization, "application/json", json);
     }

@@ -14,6 +14,10 @@ public final class TestUsers {
 
     /** A user: id, user name, and a token (bound to a device, or to none). */
     public record User(String id, String name, String token) {
+        public User {
+            LogSecrets.record(token);
+        }
+
         /** The token as an Authorization header. */
         public String auth() {
             return Http.bearer(token);

@@ -6,9 +6,6 @@ import io.roost.admin.MetricsSampler;
 import io.roost.admin.Overview;
 import io.roost.chat.ChatService;
 import io.roost.chat.MessageView;
-import io.roost.group.GroupService;
-import io.roost.group.GroupView;
-import io.roost.group.MemberView;
 import io.roost.identity.AccountService;
 import io.roost.identity.AccountView;
 import io.roost.identity.TokenService;
@@ -33,7 +30,6 @@ import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.DefaultValue;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
-import jakarta.ws.rs.PUT;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
@@ -115,9 +111,6 @@ public class AdminResource {
 
     @Inject
     DeviceTypes deviceTypes;
-
-    @Inject
-    GroupService groups;
 
     @Inject
     RtcPresence rtc;
@@ -259,70 +252,6 @@ public class AdminResource {
             }
             return ended;
         }));
-    }
-
-    // ---- groups ----
-
-    @GET
-    @Path("/groups")
-    @Operation(operationId = "searchAllGroups",
-            summary = "Every group (hidden and dissolved too) by name prefix, paged by after=id")
-    @APIResponse(responseCode = "200", description = "A page of groups")
-    @APIResponse(responseCode = "400", description = "invalid-query, invalid-id, invalid-limit")
-    public Page<GroupView> groups(@QueryParam("q") @DefaultValue("") String q, @QueryParam("after") String after,
-                                  @QueryParam("limit") @DefaultValue("50") int limit) {
-        return groups.searchAll(q, after, limit);
-    }
-
-    @GET
-    @Path("/groups/{id}")
-    @Operation(operationId = "adminGetGroup", summary = "One group, whatever its visibility or status")
-    @APIResponse(responseCode = "200", description = "The group")
-    @APIResponse(responseCode = "400", description = "invalid-id")
-    @APIResponse(responseCode = "404", description = "not-found: no such group")
-    public GroupView group(@PathParam("id") String id) {
-        return GroupView.of(groups.find(Ids.parse(id)).orElseThrow(() -> ProblemException.notFound("No group " + id)));
-    }
-
-    @GET
-    @Path("/groups/{id}/members")
-    @Operation(operationId = "adminListGroupMembers", summary = "A group's members with roles, paged by after=uid")
-    @APIResponse(responseCode = "200", description = "A page of members")
-    @APIResponse(responseCode = "400", description = "invalid-id, invalid-limit")
-    @APIResponse(responseCode = "404", description = "not-found: no such group")
-    public Page<MemberView> members(@PathParam("id") String id, @QueryParam("after") String after,
-                                    @QueryParam("limit") @DefaultValue("100") int limit) {
-        long g = Ids.parse(id);
-        groups.find(g).orElseThrow(() -> ProblemException.notFound("No group " + id));
-        return groups.members(g, after, limit);
-    }
-
-    @DELETE
-    @Path("/groups/{id}")
-    @Operation(operationId = "adminDissolveGroup",
-            summary = "Dissolve a group (members online are told; its history stays readable)")
-    @APIResponse(responseCode = "200", description = "The dissolved group")
-    @APIResponse(responseCode = "400", description = "invalid-id")
-    @APIResponse(responseCode = "404", description = "not-found: no such group")
-    @APIResponse(responseCode = "409", description = "group-dissolved")
-    public GroupView dissolve(@PathParam("id") String id, @Context SecurityContext sc) {
-        long g = Ids.parse(id);
-        return GroupView.of(actions.run(Caller.id(sc), "dissolve", "group", id, null,
-                () -> groups.dissolveAsOperator(Caller.id(sc), g)));
-    }
-
-    @PUT
-    @Path("/groups/{id}/owner/{uid}")
-    @Operation(operationId = "adminTransferGroupOwner", summary = "Make a member the owner (the old owner becomes admin)")
-    @APIResponse(responseCode = "200", description = "The group")
-    @APIResponse(responseCode = "400", description = "invalid-id, self-transfer")
-    @APIResponse(responseCode = "404", description = "not-found: no such group, or the user is not a member")
-    @APIResponse(responseCode = "409", description = "group-dissolved")
-    public GroupView transferOwner(@PathParam("id") String id, @PathParam("uid") String uid, @Context SecurityContext sc) {
-        long g = Ids.parse(id);
-        long target = Ids.parse(uid);
-        return GroupView.of(actions.run(Caller.id(sc), "transfer-owner", "group", id, "to " + uid,
-                () -> groups.transferOwnerAsOperator(Caller.id(sc), g, target)));
     }
 
     // ---- presence ----

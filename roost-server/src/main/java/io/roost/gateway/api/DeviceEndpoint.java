@@ -13,12 +13,13 @@ import io.roost.gateway.LoginQueue;
 import io.roost.gateway.MediaOps;
 import io.roost.gateway.RoomOps;
 import io.roost.identity.TokenService;
+import io.roost.platform.api.RequestIds;
 import io.roost.platform.ids.IdGenerator;
-import io.roost.platform.problem.Unreachable;
 import io.roost.platform.cluster.Draining;
+import io.roost.platform.problem.Unreachable;
 import io.roost.presence.session.DeviceSessions;
-import io.roost.presence.session.SessionEnded;
 import io.roost.presence.session.HeartbeatBuffer;
+import io.roost.presence.session.SessionEnded;
 import io.roost.presence.session.SessionSettings;
 import io.roost.social.SocialSettings;
 import io.undertow.websockets.jsr.UndertowSession;
@@ -167,6 +168,8 @@ public class DeviceEndpoint {
     private String deviceId;
     private String token;
     private long uid;
+    /** Frames served so far: a frame's number in its log lines' request id. */
+    private final java.util.concurrent.atomic.AtomicLong frames = new java.util.concurrent.atomic.AtomicLong();
     /** Live rooms this connection entered as a viewer: left when it closes. */
     private final Set<String> roomsEntered = ConcurrentHashMap.newKeySet();
 
@@ -231,7 +234,9 @@ public class DeviceEndpoint {
         };
     }
 
+    /** A frame's work, its log lines marked with the connection and the frame's number on it as their request id. */
     private void serve(String type, JsonObject frame) {
+        RequestIds.enter(connectionId + "-" + frames.incrementAndGet());
         Runnable answered = out.begin(); // a drain ends the session only once this frame is answered
         boolean answersLater = false;
         try {
@@ -246,6 +251,7 @@ public class DeviceEndpoint {
             if (!answersLater) {
                 answered.run();
             }
+            RequestIds.clear();
         }
     }
 

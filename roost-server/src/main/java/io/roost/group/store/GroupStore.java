@@ -27,6 +27,10 @@ public class GroupStore {
     private static final String GROUP_COLUMNS = columns("");
     private static final String REQUEST_COLUMNS =
             "id, group_id, uid, kind, inviter_id, message, status, answered_by, note, created_at";
+    /** A member; a mute that has run out reads as none; for good ('infinity') as {@link java.time.OffsetDateTime#MAX}. */
+    private static final String MEMBER_COLUMNS = """
+            uid, role, nick, avatar_url, joined_at, CASE WHEN muted_until > now() AND muted_until <> 'infinity' THEN muted_until END,
+            muted_until = 'infinity'""";
     private static final String PUBLIC_ACTIVE = " FROM grp WHERE status = 'ACTIVE' AND visibility = 'public'";
 
     @PersistenceContext(unitName = "roost")
@@ -164,15 +168,22 @@ public class GroupStore {
     }
 
     public List<Member> members(long groupId, Long after, int limit) {
-        List<?> rows = em.createNativeQuery("""
-                        SELECT uid, role, nick, avatar_url, joined_at FROM group_member WHERE group_id = :g AND uid > :after
-                        ORDER BY uid LIMIT :n""")
+        return members(em.createNativeQuery("SELECT " + MEMBER_COLUMNS
+                        + " FROM group_member WHERE group_id = :g AND uid > :after ORDER BY uid LIMIT :n")
                 .setParameter("g", groupId).setParameter("after", after == null ? Long.MIN_VALUE : after)
-                .setParameter("n", limit).getResultList();
+                .setParameter("n", limit).getResultList());
+    }
+
+    public Optional<Member> member(long groupId, long uid) {
+        return members(em.createNativeQuery("SELECT " + MEMBER_COLUMNS + " FROM group_member WHERE group_id = :g AND uid = :u")
+                .setParameter("g", groupId).setParameter("u", uid).getResultList()).stream().findFirst();
+    }
+
+    private static List<Member> members(List<?> rows) {
         return rows.stream().map(o -> {
             Object[] r = (Object[]) o;
             return new Member(((Number) r[0]).longValue(), Role.valueOf(r[1].toString()), (String) r[2], (String) r[3],
-                    SqlTimes.of(r[4]));
+                    SqlTimes.of(r[4]), Boolean.TRUE.equals(r[6]) ? java.time.OffsetDateTime.MAX : SqlTimes.of(r[5]));
         }).toList();
     }
 

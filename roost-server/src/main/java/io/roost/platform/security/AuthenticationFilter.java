@@ -1,6 +1,8 @@
 package io.roost.platform.security;
 
 import io.roost.platform.api.JsonbResolver;
+import io.roost.platform.api.RequestIdFilter;
+import io.roost.platform.api.RequestIds;
 import io.roost.platform.problem.Problem;
 import io.roost.platform.problem.ProblemException;
 import io.roost.platform.problem.Unreachable;
@@ -47,8 +49,8 @@ public class AuthenticationFilter extends HttpFilter {
             if (unavailable.isEmpty() || response.isCommitted()) {
                 throw e;
             }
-            response.reset();
-            refuse(response, unavailable.get());
+            response.reset(); // the request id's header with the rest: refuse sets it again
+            refuse(request, response, unavailable.get());
         }
     }
 
@@ -59,7 +61,7 @@ public class AuthenticationFilter extends HttpFilter {
             Optional<OperatorSession.Operator> operator = OperatorSession.of(request);
             if (operator.isPresent() && !OperatorSession.isLogin(request)) {
                 if (!OperatorSession.csrfOk(request, operator.get())) {
-                    refuse(response, 403, "csrf-token-missing", "Forbidden",
+                    refuse(request, response, 403, "csrf-token-missing", "Forbidden",
                             "A request with the admin session cookie that changes something must carry the session's "
                                     + OperatorSession.CSRF_HEADER + " header.");
                     return;
@@ -68,18 +70,18 @@ public class AuthenticationFilter extends HttpFilter {
             } else if (PublicPaths.isPublic(path(request))) {
                 chain.doFilter(request, response);
             } else {
-                unauthorized(response, "missing-credentials", "This endpoint needs HTTP Basic credentials or a bearer token.");
+                unauthorized(request, response, "missing-credentials", "This endpoint needs HTTP Basic credentials or a bearer token.");
             }
             return;
         }
         Credential credential = AuthorizationHeader.parse(header.trim());
         if (credential == null) {
-            unauthorized(response, "malformed-credentials", "The Authorization header is neither valid Basic nor Bearer.");
+            unauthorized(request, response, "malformed-credentials", "The Authorization header is neither valid Basic nor Bearer.");
             return;
         }
         Optional<CallerAuthenticator.Authenticated> caller = authenticator.authenticate(credential);
         if (caller.isEmpty()) {
-            unauthorized(response, "invalid-credentials", "The credentials are wrong, expired, revoked, or the account is disabled.");
+            unauthorized(request, response, "invalid-credentials", "The credentials are wrong, expired, revoked, or the account is disabled.");
             return;
         }
         chain.doFilter(new AuthenticatedRequest(request, caller.get().uid(), caller.get().roles(), credential.scheme()), response);
@@ -91,27 +93,34 @@ public class AuthenticationFilter extends HttpFilter {
         return info == null ? request.getServletPath() : request.getServletPath() + info;
     }
 
-    private static void unauthorized(HttpServletResponse response, String slug, String detail) throws IOException {
+    private static void unauthorized(HttpServletRequest request, HttpServletResponse response, String slug, String detail)
+            throws IOException {
         response.setHeader("WWW-Authenticate", CHALLENGE);
-        refuse(response, 401, slug, "Unauthorized", detail);
+        refuse(request, response, 401, slug, "Unauthorized", detail);
     }
 
-    private static void refuse(HttpServletResponse response, int status, String slug, String title, String detail) throws IOException {
-        refuse(response, Problem.of(status, slug, title, detail));
+    private static void refuse(HttpServletRequest request, HttpServletResponse response, int status, String slug, String title,
+                               String detail) throws IOException {
+        refuse(request, response, Problem.of(status, slug, title, detail));
     }
 
-    private static void refuse(HttpServletResponse response, ProblemException problem) throws IOException {
+    private static void refuse(HttpServletRequest request, HttpServletResponse response, ProblemException problem) throws IOException {
         if (problem.retryAfterSeconds() > 0) {
             response.setHeader("Retry-After", Long.toString(problem.retryAfterSeconds()));
         }
-        refuse(response, problem.toProblem());
+        refuse(request, response, problem.toProblem());
     }
 
-    private static void refuse(HttpServletResponse response, Problem problem) throws IOException {
+    /** A problem answered here, before JAX-RS: with the request's id ({@link RequestIdFilter} ran first). */
+    private static void refuse(HttpServletRequest request, HttpServletResponse response, Problem problem) throws IOException {
+        String requestId = RequestIds.of(request);
+        if (requestId != null) {
+            response.setHeader(RequestIds.HEADER, requestId);
+        }
         response.setStatus(problem.status());
         response.setContentType(Problem.MEDIA_TYPE.toString());
         response.setCharacterEncoding("UTF-8");
-        response.getWriter().write(JsonbResolver.jsonb().toJson(problem));
+        response.getWriter().write(JsonbResolver.jsonb().toJson(problem.forRequest(requestId)));
     }
 
     /** The request as the application sees it once authenticated: its principal is the account id. */

@@ -1,6 +1,7 @@
 package io.roost.presence.api;
 
 import io.roost.platform.api.JsonbResolver;
+import io.roost.platform.api.RequestIds;
 import io.roost.platform.problem.Problem;
 import io.roost.platform.problem.ProblemException;
 import io.roost.platform.problem.Unreachable;
@@ -8,6 +9,7 @@ import io.roost.presence.rtc.NcsNotice;
 import io.undertow.server.HttpHandler;
 import io.undertow.server.HttpServerExchange;
 import io.undertow.server.RequestTooBigException;
+import io.undertow.util.AttachmentKey;
 import io.undertow.util.Headers;
 import io.undertow.util.HttpString;
 import io.undertow.util.Methods;
@@ -34,6 +36,8 @@ final class AgoraWebhookHandler implements HttpHandler {
 
     private static final Logger LOG = Logger.getLogger(AgoraWebhookHandler.class.getName());
     static final String PATH = "/api/v1/webhooks/agora";
+    private static final HttpString REQUEST_ID_HEADER = HttpString.tryFromString(RequestIds.HEADER);
+    private static final AttachmentKey<String> REQUEST_ID = AttachmentKey.create(String.class);
     private static final HttpString SHA1_HEADER = HttpString.tryFromString("Agora-Signature");
     private static final HttpString SHA256_HEADER = HttpString.tryFromString("Agora-Signature-V2");
 
@@ -51,6 +55,9 @@ final class AgoraWebhookHandler implements HttpHandler {
             next.handleRequest(exchange);
             return;
         }
+        String requestId = RequestIds.accept(exchange.getRequestHeaders().getFirst(RequestIds.HEADER));
+        exchange.putAttachment(REQUEST_ID, requestId);
+        exchange.getResponseHeaders().put(REQUEST_ID_HEADER, requestId);
         if (!Methods.POST.equals(exchange.getRequestMethod())) {
             exchange.getResponseHeaders().put(Headers.ALLOW, "POST");
             problem(exchange, Problem.of(405, "method-not-allowed", "Method not allowed",
@@ -90,7 +97,17 @@ final class AgoraWebhookHandler implements HttpHandler {
         });
     }
 
+    /** With the request's id in the logging MDC while the notice is checked and queued on this thread. */
     private static void receive(HttpServerExchange exchange, AgoraWebhook webhook, byte[] body) {
+        RequestIds.enter(exchange.getAttachment(REQUEST_ID));
+        try {
+            receiveNow(exchange, webhook, body);
+        } finally {
+            RequestIds.clear();
+        }
+    }
+
+    private static void receiveNow(HttpServerExchange exchange, AgoraWebhook webhook, byte[] body) {
         CompletableFuture<NcsNotice> applied;
         try {
             applied = webhook.receive(body, exchange.getRequestHeaders().getFirst(SHA1_HEADER),
@@ -156,7 +173,8 @@ final class AgoraWebhookHandler implements HttpHandler {
     }
 
     private static void problem(HttpServerExchange exchange, Problem problem) {
-        send(exchange, problem.status(), Problem.MEDIA_TYPE.toString(), JsonbResolver.jsonb().toJson(problem));
+        send(exchange, problem.status(), Problem.MEDIA_TYPE.toString(),
+                JsonbResolver.jsonb().toJson(problem.forRequest(exchange.getAttachment(REQUEST_ID))));
     }
 
     private static void send(HttpServerExchange exchange, int status, String contentType, String json) {

@@ -19,10 +19,13 @@ import io.roost.it.DeployedRoost;
 import io.roost.it.Ncs;
 import io.roost.it.TestUsers;
 import io.roost.it.TestUsers.User;
+import io.roost.it.TopicEvents;
 import io.roost.it.Wait;
 import io.roost.client.device.RoostDevice;
 import io.roost.it.Devices;
 import io.roost.it.Devices.Recorder;
+import io.roost.it.WsDevice;
+import io.roost.it.chat.GroupChats;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonValue;
 import java.sql.Connection;
@@ -30,10 +33,14 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.time.OffsetDateTime;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.parallel.Isolated;
 
 /** The admin API: the operator session (cookie + CSRF), the overview and its history, audited actions. */
@@ -41,6 +48,9 @@ import org.junit.jupiter.api.parallel.Isolated;
 class AdminApiIT extends DeployedRoost {
 
     static final String PASSWORD = TestUsers.PASSWORD;
+
+    @RegisterExtension
+    static final TopicEvents groupEvents = new TopicEvents("roost-group-events", "groupId");
 
     User user() throws Exception {
         return TestUsers.register(baseUrl, "ad-");
@@ -229,5 +239,94 @@ class AdminApiIT extends DeployedRoost {
                 .map(e -> e.getString("action") + ":" + e.getString("outcome")).toList());
         assertFalse(json(http().get("api/v1/admin/audit?limit=5", ADMIN)).getJsonArray("items").isEmpty());
         assertProblem(http().get("api/v1/admin/audit?limit=0", ADMIN), 400, "invalid-limit");
+    }
+
+    /**
+     * An operator with no role in a group mutes (for a time), unmutes and removes its members with
+     * the group API's effects: the members' sends refused while muted, the group's system messages
+     * and events naming the operator, the removed member's device told and its view ending at its
+     * removal. Bad input, the owner, a dissolved group and a caller who is no operator change nothing;
+     * every call is audited.
+     */
+    @Test
+    void operatorsMuteUnmuteAndRemoveMembersOfAnyGroup() throws Exception {
+        GroupChats chats = new GroupChats(baseUrl);
+        User owner = user();
+        User loud = user();
+        User leaving = user();
+        String g = chats.group(owner, "chat", loud, leaving);
+        String operator = json(http().get("api/v1/accounts/me", ADMIN)).getString("id");
+        String mutes = "api/v1/admin/groups/" + g + "/mutes/";
+        OffsetDateTime until = OffsetDateTime.now().plusHours(1).withNano(0);
+
+        JsonObject muted = okJson(http().put(mutes + loud.id(), ADMIN, "{\"until\":\"" + until + "\"}"));
+        assertTrue(muted.getBoolean("muted"), muted.toString());
+        assertTrue(OffsetDateTime.parse(muted.getString("mutedUntil")).isEqual(until), muted.toString());
+        assertEquals("muted", chats.code(chats.send(loud, g, "\"type\":\"text\",\"text\":\"hush?\"")));
+        JsonObject listed = json(http().get("api/v1/groups/" + g + "/members?limit=10", owner.auth())).getJsonArray("items")
+                .getValuesAs(JsonObject.class).stream().filter(m -> m.getString("uid").equals(loud.id())).findFirst().orElseThrow();
+        assertTrue(listed.getBoolean("muted"), "the group API's member list shows the mute too: " + listed);
+
+        // refused, and nothing changes: bad input, the owner, no such member or group, no operator
+        assertProblem(http().put(mutes + loud.id(), ADMIN, "{\"until\":\"2001-01-01T00:00:00Z\"}"), 400, "invalid-until");
+        assertProblem(http().put(mutes + loud.id(), ADMIN, "{\"until\":\"tomorrow\"}"), 400, "malformed-json");
+        assertProblem(http().put(mutes + "x1", ADMIN, "{}"), 400, "invalid-id");
+        assertProblem(http().put(mutes + owner.id(), ADMIN, "{}"), 409, "is-owner");
+        assertProblem(http().delete("api/v1/admin/groups/" + g + "/members/" + owner.id(), ADMIN), 409, "is-owner");
+        assertProblem(http().put(mutes + user().id(), ADMIN, "{}"), 404, "not-found");
+        assertProblem(http().put("api/v1/admin/groups/1/mutes/" + loud.id(), ADMIN, "{}"), 404, "not-found");
+        assertProblem(http().delete(mutes + loud.id(), owner.auth()), 403, "forbidden"); // the owner, but no operator
+        assertProblem(http().delete("api/v1/admin/groups/" + g + "/members/" + loud.id(), bearer(loud.token())), 403, "forbidden");
+        assertTrue(okJson(http().get("api/v1/admin/groups/" + g + "/members?limit=10", ADMIN)).getJsonArray("items")
+                .getValuesAs(JsonObject.class).stream().anyMatch(m -> m.getString("uid").equals(loud.id()) && m.getBoolean("muted")));
+
+        JsonObject unmuted = okJson(http().delete(mutes + loud.id(), ADMIN));
+        assertFalse(unmuted.getBoolean("muted"), unmuted.toString());
+        assertEquals(JsonValue.NULL, unmuted.getOrDefault("mutedUntil", JsonValue.NULL), unmuted.toString());
+        chats.text(loud, g, "free to speak");
+
+        WsDevice pad = WsDevice.login(baseUrl, leaving.token(), "web", "w");
+        try {
+            JsonObject after = okJson(http().delete("api/v1/admin/groups/" + g + "/members/" + leaving.id(), ADMIN));
+            assertEquals(2, after.getInt("memberCount"), after.toString());
+            JsonObject told = pad.await("groupOp");
+            assertEquals("kicked", told.getString("op"), told.toString());
+            assertEquals(operator, told.getString("actor"), told.toString());
+        } finally {
+            pad.bye();
+        }
+        assertProblem(http().delete("api/v1/admin/groups/" + g + "/members/" + leaving.id(), ADMIN), 404, "not-found");
+        chats.text(owner, g, "after the removal");
+        List<JsonObject> seen = chats.messages(leaving, g, "?limit=50").getJsonArray("items").getValuesAs(JsonObject.class);
+        JsonObject last = seen.get(seen.size() - 1);
+        assertEquals("kicked", last.getJsonObject("event").getString("type"), "the removed member sees up to its removal: " + seen);
+        assertEquals(operator, last.getJsonObject("event").getString("actor"), last.toString());
+        List<String> system = chats.messages(owner, g, "?limit=50").getJsonArray("items").getValuesAs(JsonObject.class).stream()
+                .filter(m -> m.containsKey("event") && !m.isNull("event")).map(m -> m.getJsonObject("event").getString("type")).toList();
+        assertEquals(List.of("created", "joined", "joined", "muted", "unmuted", "kicked"), system);
+
+        BlockingQueue<JsonObject> events = groupEvents.events(g);
+        for (String type : List.of("muted", "unmuted", "kicked")) {
+            JsonObject event;
+            do {
+                event = events.poll(20, TimeUnit.SECONDS);
+                assertNotNull(event, "the group's " + type + " event on roost-group-events");
+            } while (!event.getString("type").equals(type));
+            assertEquals(operator, event.getString("actor"), event.toString());
+        }
+
+        assertEquals("DISSOLVED", okJson(http().delete("api/v1/admin/groups/" + g, ADMIN)).getString("status"));
+        assertProblem(http().put(mutes + loud.id(), ADMIN, "{}"), 409, "group-dissolved");
+
+        List<String> audited = json(http().get("api/v1/admin/audit?targetType=group&targetId=" + g + "&limit=20", ADMIN))
+                .getJsonArray("items").getValuesAs(JsonObject.class).stream()
+                .map(e -> e.getString("action") + ":" + e.getString("outcome")).toList();
+        assertEquals(List.of("mute-member:refused", "dissolve:ok", "remove-member:refused", "remove-member:ok", "unmute-member:ok",
+                "mute-member:refused", "remove-member:refused", "mute-member:refused", "mute-member:refused", "mute-member:ok"),
+                audited, "newest first; the 400s of a body or an id that do not parse and the 403s never reach the action");
+        JsonObject first = json(http().get("api/v1/admin/audit?targetType=group&targetId=" + g + "&limit=20", ADMIN))
+                .getJsonArray("items").getJsonObject(audited.size() - 1);
+        assertEquals(operator, first.getString("actorId"));
+        assertEquals("uid " + loud.id() + " until " + until, first.getString("detail"), first.toString());
     }
 }

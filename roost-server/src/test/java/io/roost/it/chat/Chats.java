@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 
 import io.roost.it.Http;
+import io.roost.it.LogSecrets;
 import io.roost.it.TestUsers;
 import io.roost.it.TestUsers.User;
 import jakarta.json.JsonArray;
@@ -69,6 +70,7 @@ public final class Chats {
 
     /** The response to a text message over REST: 201 stored, 200 a resend answered with the stored answer. */
     public HttpResponse<String> postText(User from, User to, String sendId, String text) {
+        LogSecrets.record(text);
         return send(from.auth(), "\"peer\":\"" + to.id() + "\",\"sendId\":\"" + sendId + "\",\"type\":\"text\",\"text\":\"" + text + "\"");
     }
 

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.roost.it.Http;
+import io.roost.it.LogSecrets;
 import io.roost.it.TestUsers;
 import io.roost.it.TestUsers.User;
 import io.roost.it.Wait;
@@ -62,6 +63,7 @@ public final class GroupChats {
 
     /** A text message over REST; its answer. */
     public JsonObject text(User from, String group, String text) {
+        LogSecrets.record(text);
         HttpResponse<String> r = send(from, group, "\"type\":\"text\",\"text\":\"" + text + "\"");
         assertEquals(201, r.statusCode(), r.body());
         return json(r);
@@ -71,7 +73,7 @@ public final class GroupChats {
         return okJson(http.get("api/v1/chat/groups/" + group + "/sync?after=" + after + "&limit=" + limit, reader.auth()));
     }
 
-    JsonObject messages(User reader, String group, String query) {
+    public JsonObject messages(User reader, String group, String query) {
         return okJson(http.get("api/v1/chat/groups/" + group + "/messages" + query, reader.auth()));
     }
 

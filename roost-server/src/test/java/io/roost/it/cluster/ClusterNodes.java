@@ -71,6 +71,8 @@ public final class ClusterNodes implements BeforeAllCallback, AfterAllCallback {
     }
 
     private final int count;
+    /** More environment for some nodes, by index. */
+    private final Map<Integer, Map<String, String>> environments;
     private final List<Node> nodes = new ArrayList<>();
 
     public ClusterNodes() {
@@ -78,7 +80,12 @@ public final class ClusterNodes implements BeforeAllCallback, AfterAllCallback {
     }
 
     public ClusterNodes(int count) {
+        this(count, Map.of());
+    }
+
+    public ClusterNodes(int count, Map<Integer, Map<String, String>> environments) {
         this.count = count;
+        this.environments = environments;
     }
 
     public Node node(int index) {
@@ -93,7 +100,7 @@ public final class ClusterNodes implements BeforeAllCallback, AfterAllCallback {
     public void beforeAll(ExtensionContext context) throws Exception {
         Runtime.getRuntime().addShutdownHook(new Thread(this::stop)); // also when the run is aborted
         for (int i = 0; i < count; i++) {
-            nodes.add(start(i));
+            nodes.add(start(i, environments.getOrDefault(i, Map.of())));
         }
         long deadline = System.nanoTime() + UP_TIMEOUT.toNanos();
         for (Node node : nodes) {
@@ -111,7 +118,7 @@ public final class ClusterNodes implements BeforeAllCallback, AfterAllCallback {
         stop();
     }
 
-    private static Node start(int index) throws IOException {
+    private static Node start(int index, Map<String, String> environment) throws IOException {
         int id = FIRST_NODE_ID + index;
         int offset = PORT_OFFSET + 100 * index;
         Path base = WORK.resolve("node-" + index);
@@ -133,6 +140,7 @@ public final class ClusterNodes implements BeforeAllCallback, AfterAllCallback {
         env.put("JBOSS_PIDFILE", base.resolve("wildfly.pid").toString());
         env.put("LAUNCH_JBOSS_IN_BACKGROUND", "1");
         env.put("JBOSS_JAVA_SIZING", "-Xms64m -Xmx512m -XX:+UseG1GC " + TEST_JIT);
+        env.putAll(environment);
         return new Node(id, new URL("http://127.0.0.1:" + (8080 + offset) + "/"), base, builder.start());
     }
 

@@ -29,6 +29,8 @@ import jakarta.json.JsonObject;
 import java.net.URI;
 import java.net.URL;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -53,15 +55,15 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * Agora does on one node takes effect on the other (kicks, chat and receipts, the unreachable
  * repair, RTC presence, friend requests and contact presence, the admin overview), both nodes' send
  * writers commit into the same conversations without a gap or a duplicate, cluster-wide timer work
- * is done once, and the loss of a node takes its devices offline within the documented bound. The
- * node kill runs last.
+ * is done once, and the loss of a node takes its devices offline within the documented bound. Node
+ * one logs JSON (ROOST_LOG_FORMAT=json), node zero text. The node kill runs last.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class TwoNodeIT {
 
     @RegisterExtension
     @Order(1)
-    static final ClusterNodes cluster = new ClusterNodes();
+    static final ClusterNodes cluster = new ClusterNodes(2, Map.of(1, Map.of("ROOST_LOG_FORMAT", "json")));
 
     @RegisterExtension
     @Order(2)
@@ -465,6 +467,36 @@ class TwoNodeIT {
     }
 
     static final long NODE_TIMEOUT_SECONDS = Long.getLong("roost.test.node.timeout.seconds", 30);
+
+    /**
+     * Node one, started with ROOST_LOG_FORMAT=json: every line of its server.json is a JSON object
+     * with its node id, the lines of a request carry the request's id in their MDC, and its console
+     * speaks JSON too once its logging subsystem is up; node zero's log is text.
+     */
+    @Test
+    @Order(11)
+    void nodeOneLogsJsonLinesWithItsNodeIdAndEachRequestsId() throws Exception {
+        String id = "json-" + UUID.randomUUID();
+        HttpResponse<String> refused = new Http(one()).get("api/v1/admin/metrics?range=1y", ADMIN, Map.of("X-Request-Id", id));
+        assertEquals(400, refused.statusCode(), refused.body());
+        Path jsonLog = cluster.node(1).base().resolve("log/server.json");
+        Wait.until("node one's JSON line of request " + id, Duration.ofSeconds(20), () -> Files.readString(jsonLog).contains(id));
+        List<JsonObject> lines = Files.readAllLines(jsonLog).stream().map(Http::json).toList(); // each line parses
+        String nodeId = Integer.toString(cluster.node(1).id());
+        assertTrue(lines.size() > 20 && lines.stream().allMatch(l -> nodeId.equals(l.getString("node", null))), "node " + nodeId
+                + " on every one of " + lines.size() + " lines");
+        JsonObject answered = lines.stream().filter(l -> id.equals(l.getJsonObject("mdc").getString("requestId", null)))
+                .findFirst().orElseThrow();
+        assertTrue(answered.getString("message").contains("urn:roost:problem:invalid-range"), answered.toString());
+        assertEquals("FINE", answered.getString("level"), answered.toString()); // DEBUG, as java.util.logging names it
+        assertTrue(cluster.node(1).log().lines().filter(l -> l.startsWith("{")).map(Http::json)
+                .anyMatch(l -> l.getString("message").contains("WFLYSRV0025")), "the console's started line, as JSON");
+
+        new Http(zero()).get("api/v1/admin/metrics?range=1y", ADMIN, Map.of("X-Request-Id", id + "-text"));
+        Path textLog = cluster.node(0).base().resolve("log/server.log");
+        Wait.until("node zero's text line of request " + id, Duration.ofSeconds(20), () -> Files.readString(textLog).contains(id + "-text"));
+        assertFalse(Files.readString(textLog).contains("{\"timestamp\""), "node zero logs text");
+    }
 
     @Test
     @Order(100)
