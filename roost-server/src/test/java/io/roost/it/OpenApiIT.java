@@ -45,7 +45,7 @@ import org.junit.jupiter.api.Test;
 class OpenApiIT extends DeployedRoost {
 
     /** What anyone may call: health, the ways in and the operator sign-in (issue 22). */
-    private static final Set<String> PUBLIC = Set.of("getHealth", "register", "login", "resetPassword", "recoverOwnAccount",
+    private static final Set<String> PUBLIC = Set.of("getHealth", "getServing", "register", "login", "resetPassword", "recoverOwnAccount",
             "signInOperator", "getOperatorSession", "signOutOperator", "downloadMediaByLink");
     /** The NCS webhook: no account, Agora's signature headers instead. */
     private static final String WEBHOOK = "/api/v1/webhooks/agora";

@@ -210,20 +210,55 @@ class RoostClientIT extends DeployedRoost {
     }
 
     /**
-     * A device that heartbeats only at the interval the server announces (60 s) outlives the
-     * suite's 8 s heartbeat timeout: the server kicks it (heartbeat_timeout), and it logs in again.
+     * A kick that allows coming back: the listener holds the device's first message until the
+     * server, never acknowledged, has ended the session ({@code ack_timeout}: the suite's ack
+     * timeout is 3 s, one push again); then the device hears the kick, logs in again, and the
+     * message, taken once, is not delivered a second time by the catch-up.
      */
     @Test
     void aKickThatAllowsComingBackIsFollowedByANewLogin() throws Exception {
         User ann = user();
+        User bob = user();
         Recorder heard = new Recorder();
-        try (RoostDevice a = Devices.online(Devices.builder(baseUrl, ann, "web", "w").heartbeatAtMost(null).listener(heard))) {
+        java.util.concurrent.CountDownLatch ended = new java.util.concurrent.CountDownLatch(1);
+        io.roost.client.device.DeviceListener holding = new io.roost.client.device.DeviceListener() {
+            @Override
+            public void onMessage(Message m) {
+                try {
+                    ended.await(30, TimeUnit.SECONDS); // no acknowledgement until the listener returns
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                heard.onMessage(m);
+            }
+
+            @Override
+            public void onKick(Kick kick) {
+                heard.onKick(kick);
+            }
+
+            @Override
+            public void onOnline(io.roost.client.device.Session session) {
+                heard.onOnline(session);
+            }
+
+            @Override
+            public void onStopped(Throwable cause) {
+                heard.onStopped(cause);
+            }
+        };
+        try (RoostDevice a = Devices.online(Devices.builder(baseUrl, ann, "web", "w").listener(holding))) {
             String first = a.session().connectionId();
-            Wait.until("a heartbeat_timeout kick", Duration.ofSeconds(40), () -> !heard.kicks().isEmpty());
-            assertEquals(new Kick("heartbeat_timeout", true), heard.kicks().get(0));
+            new Chats(baseUrl).sendText(bob, ann, "held by the listener");
+            Wait.until("the session ended as not acknowledging", WITHIN,
+                    () -> io.roost.it.LoginLog.events(baseUrl, ann.id()).contains("ack_timeout"));
+            ended.countDown();
+            Wait.until("the ack_timeout kick", WITHIN, () -> !heard.kicks().isEmpty());
+            assertEquals(new Kick("ack_timeout", true), heard.kicks().get(0));
             Wait.until("a new login", WITHIN, () -> heard.sessions().size() >= 2);
             assertNotEquals(first, heard.sessions().get(1).connectionId());
             assertFalse(heard.stopped());
+            assertEquals(1, heard.messages().size(), "the held message once, not again from the catch-up");
         }
     }
 

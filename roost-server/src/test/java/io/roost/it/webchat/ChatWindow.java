@@ -52,7 +52,7 @@ final class ChatWindow implements AutoCloseable {
         field.sendKeys(name);
         browser.findElement(By.id("auth-password")).clear();
         browser.findElement(By.id("auth-password")).sendKeys(password);
-        browser.findElement(By.id(register ? "register" : "sign-in")).click();
+        click(By.id(register ? "register" : "sign-in"));
     }
 
     /** Opens the app and signs in as {@code user}; returns once its WebSocket is logged in. */
@@ -77,25 +77,54 @@ final class ChatWindow implements AutoCloseable {
     }
 
     /** Waits until the page's script gives true. */
+    /** Clicks what {@code by} finds once it is clickable, found afresh on each try: the page redraws its lists as frames come. */
+    void click(By by) {
+        wait.withMessage("clickable: " + by).until(d -> {
+            WebElement e = d.findElement(by);
+            if (!e.isDisplayed() || !e.isEnabled()) {
+                return false;
+            }
+            e.click();
+            return true;
+        });
+    }
+
+    /**
+     * Recalls the last message of mine: the recall button shows on the message under the pointer
+     * (or focused). Found afresh on each try: the timeline redraws as receipts come.
+     */
+    void recallLast() {
+        wait.withMessage("the recall button of my last message").until(d -> {
+            WebElement last = d.findElement(By.cssSelector("#timeline .msg.mine:last-child"));
+            new org.openqa.selenium.interactions.Actions(d).moveToElement(last).perform();
+            WebElement recall = last.findElement(By.cssSelector(".recall"));
+            if (!recall.isDisplayed() || !recall.isEnabled()) {
+                return false;
+            }
+            recall.click();
+            return true;
+        });
+    }
+
     void until(String what, String script, Object... args) {
         wait.withMessage(what).until(d -> Boolean.TRUE.equals(js(script, args)));
     }
 
     void tab(String name) {
-        browser.findElement(By.id("tab-" + name)).click();
+        click(By.id("tab-" + name));
     }
 
     /** Opens the conversation with a contact from the contact list. */
     void startWith(User contact) {
         tab("contacts");
-        wait.until(ExpectedConditions.elementToBeClickable(By.cssSelector("#contacts .contact[data-uid='" + contact.id() + "']"))).click();
+        click(By.cssSelector("#contacts .contact[data-uid='" + contact.id() + "']"));
         wait.until(ExpectedConditions.textToBe(By.id("chat-title"), contact.name()));
     }
 
     /** Opens a conversation from the list ({@code u:<peer>} or {@code g:<group>}). */
     void openConversation(String key) {
         tab("chats");
-        wait.until(ExpectedConditions.elementToBeClickable(By.cssSelector("#conversations .conv[data-key='" + key + "']"))).click();
+        click(By.cssSelector("#conversations .conv[data-key='" + key + "']"));
     }
 
     /** The unread badge of a conversation in the list (0 when it has none), once the list shows the conversation. */

@@ -29,7 +29,6 @@ import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Keys;
 import org.openqa.selenium.WebElement;
-import org.openqa.selenium.interactions.Actions;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 
 /**
@@ -97,9 +96,7 @@ class WebChatIT extends DeployedRoost {
         a.awaitText("Hi Ann, how are you?");
         a.type("Oops, wrong chat");
         b.awaitText("Oops, wrong chat");
-        WebElement last = a.browser.findElement(By.cssSelector("#timeline .msg.mine:last-child"));
-        new Actions(a.browser).moveToElement(last).perform(); // the recall button shows on the message under the pointer (or focused)
-        a.wait.until(ExpectedConditions.elementToBeClickable(By.cssSelector("#timeline .msg.mine:last-child .recall"))).click();
+        a.recallLast();
         a.awaitText("You recalled this message");
         b.awaitText("This message was recalled");
         assertEquals(List.of("Hello Bob", "Hi Ann, how are you?", "This message was recalled"), b.texts());
@@ -111,7 +108,7 @@ class WebChatIT extends DeployedRoost {
         assertEquals("offline", a.browser.findElement(By.id("chat-sub")).getText());
 
         String token = (String) a.js("return JSON.parse(sessionStorage.getItem('roost.chat.session')).token");
-        a.browser.findElement(By.id("sign-out")).click();
+        a.click(By.id("sign-out"));
         a.wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("auth-name")));
         assertEquals(null, a.js("return sessionStorage.getItem('roost.chat.session')"));
         assertEquals(401, http().get("api/v1/accounts/me", Http.bearer(token)).statusCode(), "signing out revoked the token");
@@ -132,9 +129,9 @@ class WebChatIT extends DeployedRoost {
         b.openConversation("u:" + ann.id());
         b.awaitText("Look at this");
         b.awaitImage("theirs"); // the thumbnail, fetched with Bob's token
-        b.browser.findElement(By.cssSelector("#timeline .msg.theirs button.image")).click();
+        b.click(By.cssSelector("#timeline .msg.theirs button.image"));
         b.until("the full image shown", "const i = document.getElementById('image-full'); return i.complete && i.naturalWidth === 320");
-        b.browser.findElement(By.cssSelector("#image-view button")).click();
+        b.click(By.cssSelector("#image-view button"));
         b.type("Lovely! Where is that?");
         a.awaitText("Lovely! Where is that?");
         a.awaitState("Look at this", "read");
@@ -153,7 +150,7 @@ class WebChatIT extends DeployedRoost {
         assertFalse(b.browser.findElement(By.id("sidebar")).isDisplayed(), "the list is hidden while a conversation is open");
         b.screenshot("webchat-phone-bob.png");
         a.resize(390, 844);
-        a.browser.findElement(By.id("back")).click();
+        a.click(By.id("back"));
         a.wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("conversations")));
         assertFalse(a.browser.findElement(By.id("chat")).isDisplayed(), "the conversation is hidden while the list is shown");
         a.screenshot("webchat-phone-ann.png");
@@ -238,20 +235,20 @@ class WebChatIT extends DeployedRoost {
         a.awaitPresence(cat, true);
 
         String name = "Trip " + ann.name();
-        a.browser.findElement(By.id("new-group")).click();
+        a.click(By.id("new-group"));
         a.wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("group-name"))).sendKeys(name);
-        a.browser.findElement(By.cssSelector("#group-members input[data-uid='" + bob.id() + "']")).click();
-        a.browser.findElement(By.cssSelector("#group-members input[data-uid='" + cat.id() + "']")).click();
-        a.browser.findElement(By.id("group-create")).click();
+        a.click(By.cssSelector("#group-members input[data-uid='" + bob.id() + "']"));
+        a.click(By.cssSelector("#group-members input[data-uid='" + cat.id() + "']"));
+        a.click(By.id("group-create"));
         a.wait.until(ExpectedConditions.textToBe(By.id("chat-title"), name));
         String group = ((String) a.js("return location.hash")).substring("#g:".length());
 
         for (ChatWindow invited : List.of(b, c)) {
             invited.tab("contacts");
-            invited.wait.until(ExpectedConditions.elementToBeClickable(By.cssSelector(".invitation[data-group='" + group + "'] .accept"))).click();
+            invited.click(By.cssSelector(".invitation[data-group='" + group + "'] .accept"));
             invited.wait.until(ExpectedConditions.textToBe(By.id("chat-title"), name));
         }
-        a.browser.findElement(By.id("members-toggle")).click();
+        a.click(By.id("members-toggle"));
         a.wait.until(d -> d.findElements(By.cssSelector("#member-list .member")).size() == 3);
 
         WebElement box = a.browser.findElement(By.id("composer-text"));
