@@ -14,7 +14,8 @@ import java.util.logging.Logger;
  * Frames for other nodes that the broker did not take, held in order, one queue per node, until it
  * takes them again. A broker outage is not the devices' fault: a push dropped for a device on
  * another node leaves a gap in its conversation, so that device can acknowledge nothing after it
- * and would end as not acknowledging. Held, the frames reach it late but whole and in order.
+ * and would end as not acknowledging. Held, the frames reach the broker late but whole and in
+ * their order (its queues may still hand them over in another: the device orders by seq).
  *
  * <p>Once a node's queue holds anything, every later frame for that node joins it, so nothing
  * overtakes what waits. A frame held longer than {@code maxHoldNanos}, or one that finds its queue
@@ -93,7 +94,7 @@ final class HeldForwards {
         }
         boolean still = false;
         for (int nodeId : nodes) {
-            giveUp(takeOlderThan(nodeId, clock.getAsLong() - maxHoldNanos), "held longer than the broker's outage allows");
+            giveUp(takeHeldLongerThanAllowed(nodeId, clock.getAsLong()), "held longer than the broker's outage allows");
             Held head;
             while ((head = peek(nodeId)) != null) {
                 if (!sender.send(nodeId, head.body())) {
@@ -139,8 +140,9 @@ final class HeldForwards {
         return false;
     }
 
-    private synchronized List<Held> takeOlderThan(int nodeId, long heldBefore) {
-        return take(nodeId, h -> h.heldAt() - heldBefore < 0);
+    /** The age compared, not a threshold computed: {@code now - maxHoldNanos} overflows for a hold near Long.MAX_VALUE. */
+    private synchronized List<Held> takeHeldLongerThanAllowed(int nodeId, long now) {
+        return take(nodeId, h -> now - h.heldAt() > maxHoldNanos);
     }
 
     private List<Held> take(int nodeId, Predicate<Held> which) {

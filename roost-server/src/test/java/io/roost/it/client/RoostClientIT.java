@@ -152,13 +152,13 @@ class RoostClientIT extends DeployedRoost {
             Wait.until("the store holds 3", WITHIN, () -> kept.held(withAnn) == 3);
         }
         for (int i = 1; i <= 4; i++) {
-            chats.sendText(ann, bob, "meanwhile " + i);
+            chats.sendText(ann, bob, "sent while bob was away " + i);
         }
         Recorder second = new Recorder();
         try (RoostDevice again = Devices.online(Devices.builder(baseUrl, bob, "web", "w").listener(second).store(kept))) {
             List<Message> got = second.awaitMessages(withAnn, 4, WITHIN);
             assertEquals(List.of(4L, 5L, 6L, 7L), seqs(got));
-            assertEquals("meanwhile 1", got.get(0).text());
+            assertEquals("sent while bob was away 1", got.get(0).text());
             Wait.sleep(500); // a late duplicate would show within this
             assertEquals(4, second.messages(withAnn).size());
             assertTrue(kept.syncVersion() > 0, "the sync version was stored");
