@@ -1,5 +1,6 @@
 package io.roost.admin.store;
 
+import io.roost.platform.metrics.StoreTimed;
 import io.roost.admin.AuditTrail;
 import io.roost.platform.ids.IdGenerator;
 import io.roost.platform.store.SqlTimes;
@@ -12,6 +13,7 @@ import jakarta.persistence.PersistenceContext;
 import java.util.List;
 
 /** The admin_audit rows: one per operator action, written in the transaction AuditTrail gives it. */
+@StoreTimed
 @Stateless
 public class AuditStore {
 

@@ -1,5 +1,6 @@
 package io.roost.admin.store;
 
+import io.roost.platform.metrics.StoreTimed;
 import io.roost.admin.MetricsSampler;
 import jakarta.ejb.Stateless;
 import jakarta.persistence.EntityManager;
@@ -16,6 +17,7 @@ import java.util.TreeMap;
  * (or begins one for a read from the API), so a bucket's claim, its samples and the purge commit
  * together.
  */
+@StoreTimed
 @Stateless
 public class MetricsStore {
 

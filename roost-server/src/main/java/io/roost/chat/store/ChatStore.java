@@ -1,5 +1,6 @@
 package io.roost.chat.store;
 
+import io.roost.platform.metrics.StoreTimed;
 import io.roost.chat.ChatMessage;
 import io.roost.chat.ChatUserSettings;
 import io.roost.chat.Conversation;
@@ -32,6 +33,7 @@ import javax.sql.DataSource;
  * One-to-one messages: one statement per step of a send, in the lock order chat_send key →
  * chat_conversation ((owner, peer) order); the timeline rows are new rows and wait for nobody.
  */
+@StoreTimed
 @Stateless
 @TransactionAttribute(TransactionAttributeType.SUPPORTS) // reads join a caller's transaction, never begin one; writers say theirs
 public class ChatStore {

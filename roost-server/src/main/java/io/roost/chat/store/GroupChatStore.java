@@ -1,5 +1,6 @@
 package io.roost.chat.store;
 
+import io.roost.platform.metrics.StoreTimed;
 import io.roost.chat.SyncVersions;
 import io.roost.chat.group.GroupMemberState;
 import io.roost.chat.group.GroupMessage;
@@ -33,6 +34,7 @@ import javax.sql.DataSource;
  * Lock order of every writer: {@code grp} (group changes only) → {@code group_chat} rows (group id
  * order) → {@code group_chat_send} keys → {@code group_chat_member} rows; message rows are new rows.
  */
+@StoreTimed
 @Stateless
 @TransactionAttribute(TransactionAttributeType.SUPPORTS)
 public class GroupChatStore {

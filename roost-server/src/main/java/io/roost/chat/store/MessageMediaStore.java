@@ -1,5 +1,6 @@
 package io.roost.chat.store;
 
+import io.roost.platform.metrics.StoreTimed;
 import io.roost.platform.store.Jdbc;
 import io.roost.platform.store.StatementFailed;
 import jakarta.annotation.Resource;
@@ -15,6 +16,7 @@ import javax.sql.DataSource;
  * Written in the send's transaction; a recall, a delete and the retention purge take a message's
  * rows with it (in {@link ChatStore} and {@link GroupChatStore}).
  */
+@StoreTimed
 @Stateless
 @TransactionAttribute(TransactionAttributeType.SUPPORTS)
 public class MessageMediaStore {

@@ -1,5 +1,6 @@
 package io.roost.chat.store;
 
+import io.roost.platform.metrics.StoreTimed;
 import io.roost.platform.store.Jdbc;
 import io.roost.platform.store.SqlArrays;
 import io.roost.platform.store.StatementFailed;
@@ -20,6 +21,7 @@ import javax.sql.DataSource;
  * so a burst is one push with a count. Taking due rows skips rows another node holds, so every
  * node's flush timer can run and each row goes out once.
  */
+@StoreTimed
 @Stateless
 @TransactionAttribute(TransactionAttributeType.MANDATORY)
 public class OfflinePushStore {

@@ -1,5 +1,6 @@
 package io.roost.chat.store;
 
+import io.roost.platform.metrics.StoreTimed;
 import io.roost.chat.Cursor;
 import io.roost.chat.ReadState;
 import io.roost.platform.store.Jdbc;
@@ -22,6 +23,7 @@ import javax.sql.DataSource;
  * {@code WHERE cursor < new}), so a late or repeated report changes nothing. Conversation rows are
  * locked in (owner, peer) order first, the order a send takes them.
  */
+@StoreTimed
 @Stateless
 @TransactionAttribute(TransactionAttributeType.SUPPORTS)
 public class ReceiptStore {

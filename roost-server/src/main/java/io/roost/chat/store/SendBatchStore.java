@@ -1,5 +1,6 @@
 package io.roost.chat.store;
 
+import io.roost.platform.metrics.StoreTimed;
 import io.roost.platform.store.Jdbc;
 import io.roost.platform.store.StatementFailed;
 import jakarta.annotation.Resource;
@@ -22,6 +23,7 @@ import javax.sql.DataSource;
  * in (owner, peer) order, {@link ChatStore#upsertConversationsAndInsertTimeline}), so two batches,
  * on one node or two, always lock in the same order and never deadlock.
  */
+@StoreTimed
 @Stateless
 @TransactionAttribute(TransactionAttributeType.MANDATORY)
 public class SendBatchStore {

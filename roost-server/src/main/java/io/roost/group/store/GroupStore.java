@@ -1,5 +1,6 @@
 package io.roost.group.store;
 
+import io.roost.platform.metrics.StoreTimed;
 import io.roost.group.GroupService.Group;
 import io.roost.group.GroupService.InfoChange;
 import io.roost.group.GroupService.Member;
@@ -21,6 +22,7 @@ import java.util.Set;
  * and version in the same call. No transaction of its own: every statement runs in its caller's,
  * which locks the group row ({@link #lock}) before it changes anything of the group.
  */
+@StoreTimed
 @ApplicationScoped
 public class GroupStore {
 

@@ -1,5 +1,6 @@
 package io.roost.group.store;
 
+import io.roost.platform.metrics.StoreTimed;
 import io.roost.group.InviteLink;
 import io.roost.platform.store.SqlTimes;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -14,6 +15,7 @@ import java.util.Optional;
  * own: its callers lock the group row first, as every change of a group does, so a revoke and a
  * join by the same link run one after the other.
  */
+@StoreTimed
 @ApplicationScoped
 public class InviteLinkStore {
 

@@ -1,5 +1,6 @@
 package io.roost.identity.store;
 
+import io.roost.platform.metrics.StoreTimed;
 import io.roost.platform.store.Jdbc;
 import io.roost.platform.store.LikePatterns;
 import jakarta.annotation.Resource;
@@ -19,6 +20,7 @@ import javax.sql.DataSource;
  * its own: every statement runs in its caller's, and changes to a loaded entity are written when
  * that transaction flushes.
  */
+@StoreTimed
 @ApplicationScoped
 public class AccountStore {
 

@@ -1,5 +1,6 @@
 package io.roost.identity.store;
 
+import io.roost.platform.metrics.StoreTimed;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
@@ -13,6 +14,7 @@ import java.util.OptionalLong;
  * The verification_code rows: one hashed code per (address, purpose). No transaction of its own:
  * every statement runs in its caller's.
  */
+@StoreTimed
 @ApplicationScoped
 public class CodeStore {
 

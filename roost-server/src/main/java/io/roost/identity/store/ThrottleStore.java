@@ -1,5 +1,6 @@
 package io.roost.identity.store;
 
+import io.roost.platform.metrics.StoreTimed;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
@@ -10,6 +11,7 @@ import java.util.OptionalLong;
  * The auth_throttle rows: failed attempts per key in a window, and a lock. No transaction of its
  * own: every statement runs in its caller's.
  */
+@StoreTimed
 @ApplicationScoped
 public class ThrottleStore {
 

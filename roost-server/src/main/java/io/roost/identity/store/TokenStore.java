@@ -1,5 +1,6 @@
 package io.roost.identity.store;
 
+import io.roost.platform.metrics.StoreTimed;
 import io.roost.identity.TokenService.Grant;
 import io.roost.platform.store.Jdbc;
 import jakarta.annotation.Resource;
@@ -16,6 +17,7 @@ import javax.sql.DataSource;
  * The access_token rows, keyed by the token's SHA-256. No transaction of its own: every statement
  * runs in its caller's.
  */
+@StoreTimed
 @ApplicationScoped
 public class TokenStore {
 

@@ -1,5 +1,6 @@
 package io.roost.media.store;
 
+import io.roost.platform.metrics.StoreTimed;
 import io.roost.platform.store.Jdbc;
 import io.roost.platform.store.StatementFailed;
 import jakarta.annotation.Resource;
@@ -13,6 +14,7 @@ import java.util.List;
 import javax.sql.DataSource;
 
 /** {@code media_chunk}: a blob as chunks of at most {@link MediaStore#CHUNK_BYTES}, each keyed by the offset it starts at. */
+@StoreTimed
 @Stateless
 @TransactionAttribute(TransactionAttributeType.SUPPORTS)
 public class ChunkStore {

@@ -1,5 +1,6 @@
 package io.roost.media.store;
 
+import io.roost.platform.metrics.StoreTimed;
 import io.roost.platform.store.Jdbc;
 import io.roost.platform.store.StatementFailed;
 import jakarta.annotation.Resource;
@@ -15,6 +16,7 @@ import java.util.Optional;
 import javax.sql.DataSource;
 
 /** The SQL of media's rows: {@code media_upload}, {@code media} and {@code media_usage}. */
+@StoreTimed
 @Stateless
 @TransactionAttribute(TransactionAttributeType.SUPPORTS)
 public class MediaRecords {

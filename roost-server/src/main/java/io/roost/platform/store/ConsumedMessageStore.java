@@ -1,5 +1,6 @@
 package io.roost.platform.store;
 
+import io.roost.platform.metrics.StoreTimed;
 import jakarta.ejb.Stateless;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
@@ -7,6 +8,7 @@ import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
 
 /** The consumed_message rows: a message id per consumer group, for {@code ConsumedMessages}. */
+@StoreTimed
 @Stateless
 public class ConsumedMessageStore {
 

@@ -1,5 +1,6 @@
 package io.roost.platform.store;
 
+import io.roost.platform.metrics.StoreTimed;
 import jakarta.annotation.Resource;
 import jakarta.ejb.Stateless;
 import jakarta.ejb.TransactionAttribute;
@@ -11,6 +12,7 @@ import java.sql.Statement;
 import javax.sql.DataSource;
 
 /** The database side of the health check: one round trip, no table. */
+@StoreTimed
 @Stateless
 @TransactionAttribute(TransactionAttributeType.SUPPORTS) // a probe never begins a transaction
 public class HealthStore {

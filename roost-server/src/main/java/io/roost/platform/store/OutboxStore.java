@@ -1,5 +1,6 @@
 package io.roost.platform.store;
 
+import io.roost.platform.metrics.StoreTimed;
 import io.roost.platform.messaging.MessagingException;
 import io.roost.platform.messaging.RocketMqProducer;
 import io.roost.platform.outbox.OutboxPublisher;
@@ -23,6 +24,7 @@ import javax.sql.DataSource;
  * The outbox table: write messages in the caller's transaction (for {@code OutboxPublisher});
  * claim and delete due rows, send them, put back what failed (for {@code OutboxRelay}).
  */
+@StoreTimed
 @Stateless
 public class OutboxStore {
 

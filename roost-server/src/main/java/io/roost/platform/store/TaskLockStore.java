@@ -1,5 +1,6 @@
 package io.roost.platform.store;
 
+import io.roost.platform.metrics.StoreTimed;
 import jakarta.annotation.Resource;
 import jakarta.ejb.Stateless;
 import jakarta.ejb.TransactionAttribute;
@@ -7,6 +8,7 @@ import jakarta.ejb.TransactionAttributeType;
 import javax.sql.DataSource;
 
 /** Transaction-scoped PostgreSQL advisory locks that stand for cluster-wide timer tasks. */
+@StoreTimed
 @Stateless
 @TransactionAttribute(TransactionAttributeType.MANDATORY) // the lock lives as long as the caller's transaction
 public class TaskLockStore {

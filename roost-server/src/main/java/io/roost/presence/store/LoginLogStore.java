@@ -1,5 +1,6 @@
 package io.roost.presence.store;
 
+import io.roost.platform.metrics.StoreTimed;
 import io.roost.platform.store.SqlArrays;
 import io.roost.platform.store.SqlTimes;
 import io.roost.presence.session.LoginLogEntry;
@@ -19,6 +20,7 @@ import javax.sql.DataSource;
  * The login_log rows: written a consumed batch at a time, keyed by the outbox id of the message
  * (a redelivery inserts nothing); read newest first per user.
  */
+@StoreTimed
 @Stateless
 public class LoginLogStore {
 

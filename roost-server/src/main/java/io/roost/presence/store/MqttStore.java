@@ -1,5 +1,6 @@
 package io.roost.presence.store;
 
+import io.roost.platform.metrics.StoreTimed;
 import io.roost.platform.store.SqlArrays;
 import io.roost.platform.store.SqlTimes;
 import io.roost.presence.MqttPresence;
@@ -36,6 +37,7 @@ import javax.sql.DataSource;
  * across consumers or nodes. The read side (clients, connections, history, numbers per group) is
  * what {@link MqttPresence} offers.
  */
+@StoreTimed
 @Stateless
 public class MqttStore {
 

@@ -1,5 +1,6 @@
 package io.roost.presence.store;
 
+import io.roost.platform.metrics.StoreTimed;
 import io.roost.presence.session.ClusterNode;
 import io.roost.presence.session.DeviceRoute;
 import io.roost.presence.session.RouteTarget;
@@ -33,6 +34,7 @@ import java.util.stream.IntStream;
 import javax.sql.DataSource;
 
 /** The device route table: one row per live device session. */
+@StoreTimed
 @Stateless
 public class RouteStore {
 

@@ -1,5 +1,6 @@
 package io.roost.presence.store;
 
+import io.roost.platform.metrics.StoreTimed;
 import io.roost.platform.ids.IdGenerator;
 import io.roost.platform.json.Jsonp;
 import io.roost.platform.outbox.OutboxPublisher;
@@ -17,6 +18,7 @@ import java.util.List;
  * The rtc_channel_kick rows: an operator's kick, leases for the kicker, outcomes, and the list an
  * operator reads.
  */
+@StoreTimed
 @Stateless
 public class RtcKickStore {
 

@@ -1,5 +1,6 @@
 package io.roost.presence.store;
 
+import io.roost.platform.metrics.StoreTimed;
 import io.roost.platform.ids.IdGenerator;
 import io.roost.platform.store.SqlArrays;
 import io.roost.platform.store.SqlTimes;
@@ -31,6 +32,7 @@ import javax.sql.DataSource;
  * per batch, with arrays, is what makes durable ingestion fast. The read side (channels, members,
  * the overview's summary) is what {@link RtcPresence} offers.
  */
+@StoreTimed
 @Stateless
 public class RtcStore {
 

@@ -1,5 +1,6 @@
 package io.roost.room.store;
 
+import io.roost.platform.metrics.StoreTimed;
 import io.roost.platform.store.Jdbc;
 import io.roost.platform.store.StatementFailed;
 import io.roost.room.LoyalFan;
@@ -35,6 +36,7 @@ import javax.sql.DataSource;
  * moves them. Nobody waits for a viewer row while holding a shard. Closing a session takes its
  * shards in order and no viewer row.
  */
+@StoreTimed
 @Stateless
 @TransactionAttribute(TransactionAttributeType.SUPPORTS) // reads join a caller's transaction, never begin one; writers say theirs
 public class RoomStore {

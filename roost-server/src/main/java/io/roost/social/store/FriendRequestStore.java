@@ -1,5 +1,6 @@
 package io.roost.social.store;
 
+import io.roost.platform.metrics.StoreTimed;
 import io.roost.platform.store.SqlTimes;
 import io.roost.social.SocialGraph.FriendRequest;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -14,6 +15,7 @@ import java.util.Optional;
  * ({@code WHERE status = 'PENDING'}), so of two concurrent answers exactly one applies. No
  * transaction of its own: every statement runs in its caller's.
  */
+@StoreTimed
 @ApplicationScoped
 public class FriendRequestStore {
 

@@ -1,5 +1,6 @@
 package io.roost.social.store;
 
+import io.roost.platform.metrics.StoreTimed;
 import io.roost.platform.store.Jdbc;
 import io.roost.platform.store.SqlArrays;
 import io.roost.social.SocialGraph.Counts;
@@ -20,6 +21,7 @@ import javax.sql.DataSource;
  * (social_block) and per-contact permissions (social_permission). No transaction of its own: every
  * statement runs in its caller's.
  */
+@StoreTimed
 @ApplicationScoped
 public class GraphStore {
 
