@@ -20,6 +20,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.DoubleSupplier;
 import java.util.function.ToDoubleFunction;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -63,7 +64,7 @@ public class Meters {
     private boolean byBuilder;
     private Tags deploymentTags = Tags.empty();
     private final Map<String, Meter> meters = new ConcurrentHashMap<>();
-    private final Map<String, List<Counter>> countersByName = new ConcurrentHashMap<>();
+    private final Map<String, List<DoubleSupplier>> countsByName = new ConcurrentHashMap<>();
     /** Gauges hold their object weakly: these keep them as long as the deployment lives. */
     private final List<Object> gaugeTargets = new CopyOnWriteArrayList<>();
 
@@ -80,7 +81,11 @@ public class Meters {
 
     @PostConstruct
     void findRegistry() {
-        MeterRegistry own = deploymentRegistry.isResolvable() ? deploymentRegistry.get() : null;
+        use(deploymentRegistry.isResolvable() ? deploymentRegistry.get() : null);
+    }
+
+    /** Registers on the registry behind the deployment's {@code own} where it can be found. */
+    void use(MeterRegistry own) {
         if (own == null) {
             exported = new io.micrometer.core.instrument.simple.SimpleMeterRegistry();
             byBuilder = true;
@@ -121,7 +126,7 @@ public class Meters {
             meters.values().forEach(exported::remove);
         }
         meters.clear();
-        countersByName.clear();
+        countsByName.clear();
         gaugeTargets.clear();
     }
 
@@ -131,7 +136,7 @@ public class Meters {
             Counter c = byBuilder
                     ? Counter.builder(name).description(description).tags(tags(tags)).register(exported)
                     : exported.counter(name, tags(tags));
-            countersByName.computeIfAbsent(name, n -> new CopyOnWriteArrayList<>()).add(c);
+            countsByName.computeIfAbsent(name, n -> new CopyOnWriteArrayList<>()).add(c::count);
             return c;
         });
     }
@@ -139,9 +144,12 @@ public class Meters {
     /** A counter read from a count kept elsewhere (monotonic). */
     public <T> void countOf(String name, String description, T target, ToDoubleFunction<T> count, String... tags) {
         gaugeTargets.add(Objects.requireNonNull(target));
-        meters.computeIfAbsent(key(name, tags), k -> byBuilder
-                ? FunctionCounter.builder(name, target, count).description(description).tags(tags(tags)).register(exported)
-                : exported.more().counter(name, tags(tags), target, count));
+        meters.computeIfAbsent(key(name, tags), k -> {
+            countsByName.computeIfAbsent(name, n -> new CopyOnWriteArrayList<>()).add(() -> count.applyAsDouble(target));
+            return byBuilder
+                    ? FunctionCounter.builder(name, target, count).description(description).tags(tags(tags)).register(exported)
+                    : exported.more().counter(name, tags(tags), target, count);
+        });
     }
 
     /** A gauge: a value now (a depth, a backlog, a number of connections). */
@@ -170,10 +178,10 @@ public class Meters {
                 : exported.summary(name, tags(tags)));
     }
 
-    /** The sum of every counter of this name made here, whatever its tags (the console's charts read it). */
+    /** The sum of every counter (and counted function) of this name made here, whatever its tags (the console's charts read it). */
     public double total(String name) {
-        List<Counter> cs = countersByName.get(name);
-        return cs == null ? 0 : cs.stream().mapToDouble(Counter::count).sum();
+        List<DoubleSupplier> cs = countsByName.get(name);
+        return cs == null ? 0 : cs.stream().mapToDouble(DoubleSupplier::getAsDouble).sum();
     }
 
     private Tags tags(String... tags) {
