@@ -140,6 +140,7 @@ public final class ClusterNodes implements BeforeAllCallback, AfterAllCallback {
         env.put("JBOSS_PIDFILE", base.resolve("wildfly.pid").toString());
         env.put("LAUNCH_JBOSS_IN_BACKGROUND", "1");
         env.put("JBOSS_JAVA_SIZING", "-Xms64m -Xmx512m -XX:+UseG1GC " + TEST_JIT);
+        env.remove("ROOST_METRICS_AUTH"); // the default (the suite's own server lets MetricsIT in without credentials)
         env.putAll(environment);
         return new Node(id, new URL("http://127.0.0.1:" + (8080 + offset) + "/"), base, builder.start());
     }

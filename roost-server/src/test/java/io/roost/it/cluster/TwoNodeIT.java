@@ -28,6 +28,8 @@ import jakarta.json.JsonArray;
 import jakarta.json.JsonObject;
 import java.net.URI;
 import java.net.URL;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -499,6 +501,18 @@ class TwoNodeIT {
         Path textLog = cluster.node(0).base().resolve("log/server.log");
         Wait.until("node zero's text line of request " + id, Duration.ofSeconds(20), () -> Files.readString(textLog).contains(id + "-text"));
         assertFalse(Files.readString(textLog).contains("{\"timestamp\""), "node zero logs text");
+    }
+
+    /** A node started without ROOST_METRICS_AUTH keeps its metrics behind the management realm. */
+    @Test
+    @Order(12)
+    void eachNodesMetricsNeedTheManagementRealmsCredentials() throws Exception {
+        for (int node = 0; node < 2; node++) {
+            URI metrics = URI.create("http://127.0.0.1:" + (cluster.node(node).url().getPort() - 8080 + 9990) + "/metrics"); // management = http - 8080 + 9990
+            HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(metrics).build(), HttpResponse.BodyHandlers.ofString());
+            assertEquals(401, r.statusCode(), "node " + node + ": " + r.body());
+            assertFalse(r.body().contains("roost_"), "no meter without credentials");
+        }
     }
 
     @Test
