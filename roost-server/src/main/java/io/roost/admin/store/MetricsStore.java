@@ -77,7 +77,7 @@ public class MetricsStore {
                         GROUP BY 1, 2
                         UNION ALL
                         SELECT metric || '_per_second', extract(epoch FROM date_bin(make_interval(secs => ?1), bucket, TIMESTAMPTZ 'epoch'))::bigint,
-                               round(sum(value) / ?1::numeric, 2)
+                               round(sum(value) / CAST(?1 AS numeric), 2)
                         FROM admin_node_sample WHERE bucket >= now() - make_interval(secs => ?2)
                         GROUP BY 1, 2
                         ORDER BY 1, 2""")
