@@ -186,6 +186,11 @@ public final class Devices {
             return messages(c);
         }
 
+        /** Waits for a notice of {@code type}; returns the first. */
+        public Notice awaitNotice(String type, Duration within) throws Exception {
+            return awaitNotice(type, n -> true, within);
+        }
+
         /** Waits for a notice of {@code type} that {@code test} accepts; returns it. */
         public Notice awaitNotice(String type, Predicate<Notice> test, Duration within) throws Exception {
             Wait.until("a " + type + " notice", within, () -> notices().stream().anyMatch(n -> n.type().equals(type) && test.test(n)));

@@ -66,6 +66,7 @@ public final class Social {
     /**
      * Makes two users friends over their live devices' friendOp frames, as apps do: the request is
      * forwarded to the addressee's device, and the acceptance to the asker's, wherever they are connected.
+     * On raw frames, as its callers are (ContactPresenceIT's growing versions, TwoNodeIT): it checks the forwarded frames' fields.
      */
     public static void befriend(User asker, WsDevice askerDevice, User addressee, WsDevice addresseeDevice, String message)
             throws InterruptedException {

@@ -10,8 +10,12 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.roost.client.device.RoostDevice;
 import io.roost.it.Database;
 import io.roost.it.DeployedRoost;
+import io.roost.it.Devices;
+import io.roost.it.Devices.Recorder;
 import io.roost.it.TestUsers;
 import io.roost.it.TestUsers.User;
 import io.roost.it.TopicEvents;
@@ -29,9 +33,13 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /**
  * One-to-one chat beyond the send: recall (the sender's, within ROOST_CHAT_RECALL_WINDOW — 5 s in
  * the suite's WildFly, pom.xml — and the operator's, audited), catch-up with a gap marker, the
- * conversation ops over a device's socket, and per-user chat settings.
+ * conversation ops over a device's socket, and per-user chat settings. The recall tests' devices are
+ * the client library's; the socket tests of catch-up and the conversation ops keep raw frames: they
+ * check that the answer frames carry the REST API's views, and the refusal codes of malformed ops.
  */
 class ChatExtrasIT extends DeployedRoost {
+
+    static final Duration WITHIN = Duration.ofSeconds(20);
 
     /** The suite's ROOST_CHAT_RECALL_WINDOW. */
     static final int RECALL_WINDOW_SECONDS = 5;
@@ -60,32 +68,27 @@ class ChatExtrasIT extends DeployedRoost {
         assertEquals(2, chats.existingConversation(b, a).getInt("unread"));
 
         // the devices stay only as long as they are needed: the suite's heartbeat timeout is 8 s
-        JsonObject ret;
-        WsDevice aDevice = WsDevice.login(baseUrl, a.token(), "web", "w");
-        WsDevice bDevice = WsDevice.login(baseUrl, b.token(), "web", "w");
-        try {
-            // the sender's device gets the answer and the notice, in either order
-            aDevice.send("{\"v\":1,\"type\":\"chatOp\",\"seq\":\"recall-1\",\"op\":\"recall\",\"peer\":\"" + b.id()
-                    + "\",\"msgSeq\":2}");
-            java.util.Map<String, JsonObject> atSender = aDevice.awaitAll("chatOpRet", "chatRecall");
-            ret = atSender.get("chatOpRet");
-            assertEquals("recall-1", ret.getString("seq"), ret.toString());
-            assertEquals("ok", ret.getString("result"), ret.toString());
-            assertTrue(ret.getJsonObject("message").getBoolean("recalled"));
-            assertNull(ret.getJsonObject("message").getString("text", null), ret.toString());
-            for (JsonObject notice : List.of(atSender.get("chatRecall"), bDevice.await("chatRecall"))) {
-                assertEquals(msgId, notice.getString("msgId"), notice.toString());
-                assertEquals(2, notice.getInt("seq"));
-                assertEquals(a.id(), notice.getString("from"));
-                assertEquals(b.id(), notice.getString("to"));
-                assertEquals(a.id(), notice.getString("by"));
+        ObjectNode ret;
+        Recorder aHeard = new Recorder();
+        Recorder bHeard = new Recorder();
+        try (RoostDevice aDevice = Devices.online(baseUrl, a, "web", "w", aHeard);
+                RoostDevice bDevice = Devices.online(baseUrl, b, "web", "w", bHeard)) {
+            // the sender's device gets the answer (the library matches it by the request's seq) and the notice, in either order
+            ret = aDevice.request("chatOp", "recall", RoostDevice.fields().put("peer", b.id()).put("msgSeq", 2)).get(30, TimeUnit.SECONDS);
+            assertEquals("ok", ret.path("result").asText(), ret.toString());
+            assertTrue(ret.path("message").path("recalled").asBoolean(), ret.toString());
+            assertFalse(ret.path("message").path("text").isTextual(), ret.toString());
+            for (Recorder heard : List.of(aHeard, bHeard)) {
+                ObjectNode notice = heard.awaitNotice("chatRecall", n -> msgId.equals(n.frame().path("msgId").asText()), WITHIN).frame();
+                assertEquals(2, notice.path("seq").asInt(), notice.toString());
+                assertEquals(a.id(), notice.path("from").asText());
+                assertEquals(b.id(), notice.path("to").asText());
+                assertEquals(a.id(), notice.path("by").asText());
             }
-            assertEquals("not-found", aDevice.op("chatOp", "\"op\":\"recall\",\"peer\":\"" + b.id() + "\",\"msgSeq\":99")
-                    .getString("code"));
-            assertEquals("invalid-cursor", aDevice.op("chatOp", "\"op\":\"recall\",\"peer\":\"" + b.id() + "\"").getString("code"));
-        } finally {
-            aDevice.bye();
-            bDevice.bye();
+            assertEquals("not-found", Devices.outcome(aDevice.request("chatOp", "recall",
+                    RoostDevice.fields().put("peer", b.id()).put("msgSeq", 99))).path("code").asText());
+            assertEquals("invalid-cursor", Devices.outcome(aDevice.request("chatOp", "recall",
+                    RoostDevice.fields().put("peer", b.id()))).path("code").asText());
         }
 
         for (User[] side : new User[][] {{a, b}, {b, a}}) {
@@ -104,7 +107,7 @@ class ChatExtrasIT extends DeployedRoost {
         long after = chats.existingConversation(a, b).getJsonNumber("syncVersion").longValue();
         var again = chats.recall(a, a.auth(), b, 2);
         assertEquals(200, again.statusCode(), again.body());
-        assertEquals(ret.getJsonObject("message"), json(again));
+        assertEquals(json(ret.get("message").toString()), json(again));
         assertEquals(after, chats.existingConversation(a, b).getJsonNumber("syncVersion").longValue());
 
         // a message that is not the last: the preview stays
@@ -167,17 +170,15 @@ class ChatExtrasIT extends DeployedRoost {
         String body = "{\"owner\":\"" + b.id() + "\",\"peer\":\"" + a.id() + "\",\"seq\":1}";
         assertProblem(http().post("api/v1/admin/chat/messages/recall", b.auth(), body), 403, "forbidden");
         String admin = okJson(http().get("api/v1/accounts/me", ADMIN)).getString("id");
-        WsDevice bDevice = WsDevice.login(baseUrl, b.token(), "web", "w");
-        try {
+        Recorder bHeard = new Recorder();
+        try (RoostDevice bDevice = Devices.online(baseUrl, b, "web", "w", bHeard)) {
             var r = http().post("api/v1/admin/chat/messages/recall", ADMIN, body);
             assertEquals(200, r.statusCode(), r.body());
             assertTrue(json(r).getBoolean("recalled"));
             assertEquals(sent.getString("msgId"), json(r).getString("msgId"));
-            JsonObject notice = bDevice.await("chatRecall");
-            assertEquals(admin, notice.getString("by"));
-            assertEquals(a.id(), notice.getString("from"), "the sender, whichever side the operator named");
-        } finally {
-            bDevice.bye();
+            ObjectNode notice = bHeard.awaitNotice("chatRecall", WITHIN).frame();
+            assertEquals(admin, notice.path("by").asText(), notice.toString());
+            assertEquals(a.id(), notice.path("from").asText(), "the sender, whichever side the operator named");
         }
         assertTrue(chats.items(a, b).getJsonObject(0).getBoolean("recalled"));
         assertProblem(http().post("api/v1/admin/chat/messages/recall", ADMIN,

@@ -24,7 +24,11 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
-/** The group and group chat calls the ITs share (one node or two): groups, sends, history, the list, the login race. */
+/**
+ * The group and group chat calls the ITs share (one node or two): groups, sends, history, the list, the login race.
+ * Its device helpers keep raw frames ({@link WsDevice}): they check which frames a connection was pushed, which the
+ * client library hides (it fetches what a gap misses and drops repeats).
+ */
 public final class GroupChats {
 
     private final URL base;

@@ -4,19 +4,32 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import io.roost.client.device.Presence;
+import io.roost.client.device.RoostDevice;
 import io.roost.it.DeployedRoost;
+import io.roost.it.Devices;
+import io.roost.it.Devices.Recorder;
 import io.roost.it.Http;
 import io.roost.it.Social;
 import io.roost.it.TestUsers;
 import io.roost.it.TestUsers.User;
 import io.roost.it.WsDevice;
 import jakarta.json.JsonObject;
+import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** friendOp frames over real WebSockets, forwarded requests and answers, and presence frames to friends. */
+/**
+ * friendOp frames over real WebSockets, forwarded requests and answers, and presence frames to
+ * friends. The presence read at a device's start runs on the client library; the other tests keep
+ * raw frames: one checks that presence versions grow frame by frame (the library drops frames not
+ * newer), the rest check friendOp refusal codes of malformed frames and that the connection stays.
+ */
 class ContactPresenceIT extends DeployedRoost {
+
+    static final Duration WITHIN = Duration.ofSeconds(20);
 
     User user() throws Exception {
         return TestUsers.register(baseUrl, "cp-");
@@ -24,8 +37,17 @@ class ContactPresenceIT extends DeployedRoost {
 
     /** The user's device of this type (id TYPE-1), signed in with the password as an app does, then logged in. */
     WsDevice device(User u, String type) throws Exception {
-        String token = TestUsers.login(baseUrl, u.name(), TestUsers.PASSWORD, type, type + "-1");
-        return WsDevice.login(baseUrl, token, type, type + "-1");
+        return WsDevice.login(baseUrl, token(u, type), type, type + "-1");
+    }
+
+    /** The same device through the client library. */
+    RoostDevice online(User u, String type, Recorder heard) throws Exception {
+        return Devices.online(baseUrl, new User(u.id(), u.name(), token(u, type)), type, type + "-1", heard);
+    }
+
+    /** A token of the user's device of this type (id TYPE-1), from a sign-in with the password as an app does it. */
+    String token(User u, String type) throws Exception {
+        return TestUsers.login(baseUrl, u.name(), TestUsers.PASSWORD, type, type + "-1");
     }
 
     @Test
@@ -79,41 +101,39 @@ class ContactPresenceIT extends DeployedRoost {
         User stranger = user();
         Social.befriend(baseUrl, ann, bob);
         Social.befriend(baseUrl, ann, cat);
-        WsDevice annWeb = device(ann, "web");
-        WsDevice bobPhone = device(bob, "android");
-        JsonObject told = annWeb.await("presence");
-        assertEquals(bob.id(), told.getString("uid"), told.toString());
-        WsDevice catWeb = device(cat, "web");
-        annWeb.await("presence");
-        assertEquals("ok", catWeb.friendOp("\"op\":\"permission\",\"uid\":\"" + ann.id() + "\",\"hidePresence\":true").getString("result"));
-        WsDevice strangerWeb = device(stranger, "web");
+        Recorder annHeard = new Recorder();
+        try (RoostDevice annWeb = online(ann, "web", annHeard); RoostDevice catWeb = online(cat, "web", new Recorder());
+                RoostDevice strangerWeb = online(stranger, "web", new Recorder());
+                RoostDevice bobPhone = online(bob, "android", new Recorder())) {
+            Presence told = annHeard.awaitPresence(bob.id(), Presence::online, WITHIN);
+            annHeard.awaitPresence(cat.id(), Presence::online, WITHIN);
+            JsonNode hidden = Devices.outcome(catWeb.request("friendOp", "permission",
+                    RoostDevice.fields().put("uid", ann.id()).put("hidePresence", true)));
+            assertEquals("ok", hidden.path("result").asText(), hidden.toString());
 
-        List<JsonObject> contacts = contactsPresence(ann);
-        assertEquals(List.of(bob.id(), cat.id()).stream().sorted(Comparator.comparingLong(Long::parseLong)).toList(),
-                contacts.stream().map(c -> c.getString("uid")).toList(), contacts.toString());
-        JsonObject bobSeen = presenceOf(contacts, bob);
-        assertTrue(bobSeen.getBoolean("online"), bobSeen.toString());
-        assertEquals("android", bobSeen.getJsonArray("devices").getJsonObject(0).getString("deviceType"), bobSeen.toString());
-        assertEquals(told.getJsonNumber("version").longValue(), bobSeen.getJsonNumber("version").longValue(), bobSeen.toString());
-        JsonObject catSeen = presenceOf(contacts, cat);
-        assertFalse(catSeen.getBoolean("online"), "Cat hides her presence from Ann: " + catSeen);
-        assertEquals(0, catSeen.getJsonNumber("version").longValue(), catSeen.toString());
+            List<JsonObject> contacts = contactsPresence(ann);
+            assertEquals(List.of(bob.id(), cat.id()).stream().sorted(Comparator.comparingLong(Long::parseLong)).toList(),
+                    contacts.stream().map(c -> c.getString("uid")).toList(), contacts.toString());
+            JsonObject bobSeen = presenceOf(contacts, bob);
+            assertTrue(bobSeen.getBoolean("online"), bobSeen.toString());
+            assertEquals("android", bobSeen.getJsonArray("devices").getJsonObject(0).getString("deviceType"), bobSeen.toString());
+            assertEquals(told.version(), bobSeen.getJsonNumber("version").longValue(), bobSeen.toString());
+            JsonObject catSeen = presenceOf(contacts, cat);
+            assertFalse(catSeen.getBoolean("online"), "Cat hides her presence from Ann: " + catSeen);
+            assertEquals(0, catSeen.getJsonNumber("version").longValue(), catSeen.toString());
 
-        JsonObject first = Http.okJson(http().get("api/v1/social/users/me/presence?limit=1", ann.auth()));
-        assertEquals(contacts.get(0).getString("uid"), first.getString("next"), first.toString());
-        JsonObject second = Http.okJson(http().get("api/v1/social/users/me/presence?limit=1&after=" + first.getString("next"), ann.auth()));
-        assertEquals(contacts.get(1), second.getJsonArray("items").getJsonObject(0));
-        assertTrue(second.isNull("next"), second.toString());
+            JsonObject first = Http.okJson(http().get("api/v1/social/users/me/presence?limit=1", ann.auth()));
+            assertEquals(contacts.get(0).getString("uid"), first.getString("next"), first.toString());
+            JsonObject second = Http.okJson(http().get("api/v1/social/users/me/presence?limit=1&after=" + first.getString("next"), ann.auth()));
+            assertEquals(contacts.get(1), second.getJsonArray("items").getJsonObject(0));
+            assertTrue(second.isNull("next"), second.toString());
 
-        bobPhone.bye();
-        JsonObject gone = annWeb.await("presence");
-        assertEquals(bob.id(), gone.getString("uid"), gone.toString());
-        JsonObject bobNow = presenceOf(contactsPresence(ann), bob);
-        assertFalse(bobNow.getBoolean("online"), bobNow.toString());
-        assertEquals(gone.getJsonNumber("version").longValue(), bobNow.getJsonNumber("version").longValue(), bobNow.toString());
-        assertEquals(400, http().get("api/v1/social/users/me/presence?limit=0", ann.auth()).statusCode());
-        for (WsDevice d : List.of(annWeb, catWeb, strangerWeb)) {
-            d.bye();
+            bobPhone.close(); // closing twice (the try's) does nothing
+            Presence gone = annHeard.awaitPresence(bob.id(), p -> !p.online(), WITHIN);
+            JsonObject bobNow = presenceOf(contactsPresence(ann), bob);
+            assertFalse(bobNow.getBoolean("online"), bobNow.toString());
+            assertEquals(gone.version(), bobNow.getJsonNumber("version").longValue(), bobNow.toString());
+            assertEquals(400, http().get("api/v1/social/users/me/presence?limit=0", ann.auth()).statusCode());
         }
     }
 
