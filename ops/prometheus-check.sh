@@ -107,11 +107,11 @@ curl -fsS -m 2 "$PROM_URL/-/ready" >/dev/null || { echo "Prometheus did not star
 echo "== Prometheus on $PROM_URL (config $OUT/prometheus.yml)"
 
 # ---- traffic
-api() { # METHOD PATH TOKEN [BODY]: the answer's body; fails on a non-2xx status
-  local args=(-fsS -m 10 -X "$1" "$LB_URL$2" -H 'Content-Type: application/json')
+api() { # METHOD PATH TOKEN [BODY]: the answer's body; exits on a non-2xx status or no answer
+  local args=(-fsS -m 60 -X "$1" "$LB_URL$2" -H 'Content-Type: application/json')
   [[ -n $3 ]] && args+=(-H "Authorization: Bearer $3")
   [[ -n ${4:-} ]] && args+=(--data-binary "$4")
-  curl "${args[@]}"
+  curl "${args[@]}" || { echo "FAIL traffic: $1 $2 got no success" >&2; exit 1; }
 }
 run=$(date +%s)
 register() { api POST /api/v1/registrations "" "{\"username\":\"pc${run}_$1\",\"password\":\"check-password-$1\",\"deviceType\":\"web\",\"deviceId\":\"pc-$1\"}"; }
@@ -130,7 +130,8 @@ done
 echo "== load running: $(grep '^load:' "$OUT/load.log" || true)"
 
 # Over REST: two users, a group they are both in, a group message, a one-to-one message, a read report.
-a=$(register a) b=$(register b)
+a=$(register a)
+b=$(register b)
 a_token=$(jq -r .token.token <<<"$a") b_token=$(jq -r .token.token <<<"$b")
 a_uid=$(jq -r .account.id <<<"$a") b_uid=$(jq -r .account.id <<<"$b")
 group=$(api POST /api/v1/groups "$a_token" '{"name":"check","type":"chat","joinPolicy":"open","visibility":"public"}' | jq -r .id)
