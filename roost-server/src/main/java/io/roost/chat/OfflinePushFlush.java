@@ -17,7 +17,8 @@ import java.util.logging.Logger;
 /**
  * The timer {@code chat-offline-push}: every second, the due offline-push rows go out, a batch a
  * transaction, until none is due. Every node runs it; rows another node is sending are skipped,
- * so each goes out once.
+ * so each goes out once. Every tenth second or so it also reads the offline backlog's gauge (both
+ * buffers, one-to-one and group).
  */
 @Singleton
 @Startup
@@ -34,12 +35,22 @@ public class OfflinePushFlush {
     @Inject
     OfflinePushes pushes;
 
+    @Inject
+    ChatMeters meters;
+
     private final AtomicBoolean flushing = new AtomicBoolean();
 
     @Schedule(hour = "*", minute = "*", second = "*", persistent = false, info = "chat-offline-push")
     void tick() {
         if (draining.isDraining()) {
             return; // a draining node claims no more work
+        }
+        if (meters.offlineBacklogDue()) { // before the flush, which may take long when a backlog goes out
+            try {
+                meters.offlineBacklog(pushes.waiting());
+            } catch (RuntimeException e) {
+                LOG.log(Level.FINE, "offline backlog not read; the next interval tries again", e);
+            }
         }
         if (!flushing.compareAndSet(false, true)) {
             return;

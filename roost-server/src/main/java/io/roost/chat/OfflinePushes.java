@@ -98,6 +98,11 @@ public class OfflinePushes {
                 ChatRules.preview(m.type(), m.body()), Math.max(1, count), byDevice);
     }
 
+    /** Offline pushes waiting, due or not: the rows of both buffers (one-to-one and group), each counted up to a limit. */
+    public long waiting() {
+        return store.waiting(ChatMeters.OFFLINE_COUNTED_UP_TO);
+    }
+
     /** Sends the due rows (at most one batch); how many rows it took. */
     @Transactional(Transactional.TxType.REQUIRES_NEW)
     public int flush() {

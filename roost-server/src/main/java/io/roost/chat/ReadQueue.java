@@ -36,6 +36,9 @@ public class ReadQueue {
     @Inject
     Receipts receipts;
 
+    @Inject
+    ChatMeters meters;
+
     @Resource
     ManagedThreadFactory threads;
 
@@ -43,6 +46,7 @@ public class ReadQueue {
 
     @PostConstruct
     void start() {
+        meters.readQueue(queue);
         queue.start(threads, 1);
     }
 

@@ -88,6 +88,9 @@ public class SendQueue {
     @Inject
     StrangerLimit strangers;
 
+    @Inject
+    ChatMeters meters;
+
     @Resource
     ManagedThreadFactory threads;
 
@@ -95,6 +98,7 @@ public class SendQueue {
 
     @PostConstruct
     void start() {
+        meters.sendQueue(queue);
         queue.start(threads, WRITERS);
     }
 
@@ -279,17 +283,21 @@ public class SendQueue {
         }
     }
 
+    /** The answers of a committed {@link ChatWriter#writeAll}, in order. */
     private void complete(List<Pending> writing, List<Sent> answers) {
         List<Pending> refused = new ArrayList<>();
+        int stored = 0;
         for (int i = 0; i < writing.size(); i++) {
             if (answers.get(i) == ChatWriter.REFUSED) {
                 refused.add(writing.get(i));
             } else if (answers.get(i) != null) {
+                stored += answers.get(i).resent() ? 0 : 1;
                 writing.get(i).done.complete(answers.get(i));
             } else {
                 answerResend(writing.get(i)); // another transaction claimed this sendId first and committed
             }
         }
+        meters.sent(stored);
         // refused in the claim's statement: the checks in order name the problem (or find a stored answer)
         checkInOrder(refused).keySet().forEach(this::enqueue); // passes after all (a row changed in between): a later batch
     }

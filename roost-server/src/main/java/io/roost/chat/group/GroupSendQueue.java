@@ -1,5 +1,6 @@
 package io.roost.chat.group;
 
+import io.roost.chat.ChatMeters;
 import io.roost.chat.Sent;
 import io.roost.platform.batch.GroupCommit;
 import io.roost.platform.problem.ProblemException;
@@ -37,6 +38,9 @@ public class GroupSendQueue {
     @Inject
     GroupChatWriter writer;
 
+    @Inject
+    ChatMeters meters;
+
     @Resource
     ManagedThreadFactory threads;
 
@@ -44,6 +48,7 @@ public class GroupSendQueue {
 
     @PostConstruct
     void start() {
+        meters.sendQueue(queue);
         queue.start(threads, 1);
     }
 
@@ -98,10 +103,13 @@ public class GroupSendQueue {
         }
     }
 
+    /** The answers of a committed {@link GroupChatWriter#writeAll}, in order. */
     private void complete(List<Pending> writing, List<Object> answers) {
+        int stored = 0;
         for (int i = 0; i < writing.size(); i++) {
             Object a = answers.get(i);
             if (a instanceof Sent s) {
+                stored += s.resent() ? 0 : 1; // a refused resend of a stored message gets its stored answer
                 writing.get(i).done.complete(s);
             } else if (a instanceof ProblemException e) {
                 writing.get(i).done.completeExceptionally(e);
@@ -109,6 +117,7 @@ public class GroupSendQueue {
                 resend(writing.get(i)); // another transaction claimed the sendId first and committed
             }
         }
+        meters.groupSent(stored);
     }
 
     private void resend(Pending p) {

@@ -126,6 +126,19 @@ public class OfflinePushStore {
                         rs.getObject(8, OffsetDateTime.class), rs.getString(9), rs.getLong(10), rs.getLong(11)), limit);
     }
 
+    /**
+     * The rows waiting in both offline-push buffers, one-to-one ({@code chat_offline_push}, a row per
+     * recipient) and group ({@code group_offline_push}, a row per group), each counted up to
+     * {@code countUpTo} so that a backlog is never scanned whole; no transaction (a read for a gauge).
+     */
+    @TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
+    public long waiting(int countUpTo) {
+        return Jdbc.query(dataSource, e -> new StatementFailed("chat offline push", e), """
+                SELECT (SELECT count(*) FROM (SELECT 1 FROM chat_offline_push LIMIT ?) o)
+                    + (SELECT count(*) FROM (SELECT 1 FROM group_offline_push LIMIT ?) g)""",
+                rs -> rs.getLong(1), countUpTo, countUpTo).get(0);
+    }
+
     private void update(String sql, Object... params) {
         Jdbc.update(dataSource, e -> new StatementFailed("chat offline push", e), sql, params);
     }

@@ -9,6 +9,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
+import java.util.function.IntConsumer;
 import java.util.function.IntSupplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -32,6 +33,7 @@ public final class GroupCommit<T> {
     private final long pacingNanos;
     private final List<Thread> writers = new ArrayList<>();
     private volatile boolean running = true;
+    private volatile IntConsumer batchSizes = size -> { };
 
     public GroupCommit(String name, int capacity, IntSupplier batchMax, Consumer<List<T>> apply) {
         this(name, capacity, batchMax, Duration.ZERO, apply);
@@ -49,6 +51,11 @@ public final class GroupCommit<T> {
         this.batchMax = batchMax;
         this.pacingNanos = pacing.toNanos();
         this.apply = apply;
+    }
+
+    /** Tells {@code sizes} the size of every batch a writer takes, before it is applied (a batch-size histogram). */
+    public void recordBatches(IntConsumer sizes) {
+        this.batchSizes = sizes;
     }
 
     /** Starts the writers on managed threads (they see the application's naming context and class loader). */
@@ -91,6 +98,7 @@ public final class GroupCommit<T> {
                 }
                 batch.add(first);
                 queue.drainTo(batch, batchMax.getAsInt() - 1);
+                batchSizes.accept(batch.size());
                 BatchHandoff.collect(() -> apply.accept(batch));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();

@@ -1,6 +1,7 @@
 package io.roost.platform.messaging;
 
 import io.roost.platform.config.NodeIdentity;
+import io.roost.platform.metrics.PlatformMeters;
 import jakarta.ejb.EJB;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -8,8 +9,6 @@ import java.time.Duration;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.apache.rocketmq.client.consumer.DefaultMQPushConsumer;
-import org.apache.rocketmq.client.consumer.listener.ConsumeConcurrentlyStatus;
-import org.apache.rocketmq.client.consumer.listener.MessageListenerConcurrently;
 import org.apache.rocketmq.client.exception.MQClientException;
 import org.apache.rocketmq.common.UtilAll;
 import org.apache.rocketmq.common.consumer.ConsumeFromWhere;
@@ -17,7 +16,8 @@ import org.apache.rocketmq.common.consumer.ConsumeFromWhere;
 /**
  * Builds push consumers for the modules' {@code events} packages. The message is acknowledged
  * (CONSUME_SUCCESS) only when the handler returned, i.e. after its transaction committed; a
- * failure is never swallowed but answered with RECONSUME_LATER, so RocketMQ redelivers.
+ * failure is never swallowed but answered with RECONSUME_LATER, so RocketMQ redelivers
+ * ({@link MeteredListener}, which also counts them by consumer group).
  */
 @ApplicationScoped
 public class PushConsumers {
@@ -33,6 +33,9 @@ public class PushConsumers {
     @EJB
     TopicProvisioner topics;
 
+    @Inject
+    PlatformMeters meters;
+
     /**
      * How far before its start a consumer group that has no offset yet begins: the broker's clock
      * may lag the node's, and what this replays is deduplicated by the consumers.
@@ -46,16 +49,8 @@ public class PushConsumers {
         DefaultMQPushConsumer consumer = configure(spec, settings.nameServer(), node.nodeId(), System.currentTimeMillis());
         try {
             consumer.subscribe(spec.topic(), spec.tags());
-            consumer.registerMessageListener((MessageListenerConcurrently) (messages, context) -> {
-                try {
-                    handler.handle(messages);
-                    return ConsumeConcurrentlyStatus.CONSUME_SUCCESS;
-                } catch (Exception | Error e) {
-                    LOG.log(Level.WARNING, "Consumer " + spec.group() + " failed on " + messages.size()
-                            + " message(s) of " + spec.topic() + "; they will be redelivered", e);
-                    return ConsumeConcurrentlyStatus.RECONSUME_LATER;
-                }
-            });
+            consumer.registerMessageListener(new MeteredListener(spec, handler, meters.consumer(groupLabel(spec.group(), node.nodeId())),
+                    consumer.getDefaultMQPushConsumerImpl().getMaxReconsumeTimes(), System::currentTimeMillis));
             consumer.start();
         } catch (MQClientException e) {
             throw new IllegalStateException("Cannot start consumer " + spec.group() + " on " + spec.topic(), e);
@@ -63,6 +58,16 @@ public class PushConsumers {
         LOG.info(() -> "Consumer " + spec.group() + " subscribed to " + spec.topic() + " [" + spec.tags() + "]");
         started.put(spec.group() + "/" + spec.topic(), new Started(spec, consumer));
         return consumer;
+    }
+
+    /**
+     * A consumer group's label on the meters: its name, less this node's id where the group is the
+     * node's own ({@code roost-deliveries-node-3} is {@code roost-deliveries-node}), so that every
+     * node has the same fixed set of labels, one per consumer spec of the code.
+     */
+    static String groupLabel(String group, int nodeId) {
+        String own = "-node-" + nodeId;
+        return group.endsWith(own) ? group.substring(0, group.length() - own.length()) + "-node" : group;
     }
 
     /**

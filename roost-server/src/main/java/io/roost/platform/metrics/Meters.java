@@ -164,6 +164,21 @@ public class Meters {
         });
     }
 
+    /**
+     * A gauge of a time in seconds ({@code roost.outbox.lag} exports as {@code roost_outbox_lag_seconds}).
+     * Without WildFly's registry behind the deployment's, it exports without the unit in its name.
+     */
+    public <T> void secondsGauge(String name, String description, T target, ToDoubleFunction<T> seconds, String... tags) {
+        gaugeTargets.add(Objects.requireNonNull(target));
+        meters.computeIfAbsent(key(name, tags), k -> {
+            if (byBuilder) {
+                return Gauge.builder(name, target, seconds).description(description).baseUnit("seconds").tags(tags(tags)).register(exported);
+            }
+            exported.gauge(name, tags(tags), target, seconds);
+            return exported.find(name).tags(tags(tags)).gauge();
+        });
+    }
+
     /** A latency histogram in seconds over {@link #LATENCY_BUCKETS}. */
     public Timer latency(String name, String description, String... tags) {
         return (Timer) meters.computeIfAbsent(key(name, tags), k -> byBuilder

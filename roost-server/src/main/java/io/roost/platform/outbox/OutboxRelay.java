@@ -1,6 +1,7 @@
 package io.roost.platform.outbox;
 
 import io.roost.platform.ids.Snowflake;
+import io.roost.platform.metrics.PlatformMeters;
 import io.roost.platform.store.OutboxStore;
 import jakarta.annotation.Resource;
 import jakarta.ejb.Asynchronous;
@@ -14,6 +15,7 @@ import jakarta.ejb.Singleton;
 import jakarta.ejb.Startup;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.event.TransactionPhase;
+import jakarta.inject.Inject;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -54,6 +56,9 @@ public class OutboxRelay {
     @EJB
     OutboxStore store;
 
+    @Inject
+    PlatformMeters meters;
+
     private final AtomicBoolean draining = new AtomicBoolean();
     private final AtomicBoolean again = new AtomicBoolean();
     /** Whether the next round starts from the lowest id (the timer asks, every tick; so does the first round). */
@@ -83,9 +88,22 @@ public class OutboxRelay {
         drain();
     }
 
-    /** Every second: while the broker is out of reach, the most the backlog waits after its return. */
+    /**
+     * Every second: while the broker is out of reach, the most the backlog waits after its return.
+     * Every tenth second or so it also reads the outbox gauges, before the drain, which may take long
+     * when a backlog goes out (and the gauges matter then). A draining node reads them too: its relay
+     * still sends.
+     */
     @Schedule(hour = "*", minute = "*", second = "*", persistent = false, info = "outbox-relay")
     void tick() {
+        if (meters.outboxDue()) {
+            try {
+                OutboxStore.Waiting w = store.waiting(PlatformMeters.OUTBOX_COUNTED_UP_TO);
+                meters.outbox(w.rows(), w.oldestSeconds());
+            } catch (RuntimeException e) {
+                LOG.log(Level.FINE, "outbox gauges not read; the next interval tries again", e);
+            }
+        }
         sweep.set(true); // a round already running sweeps in its next round
         drain();
     }
@@ -126,6 +144,7 @@ public class OutboxRelay {
                 do {
                     result = store.relayBatch(BATCH, from);
                     total += result.sent();
+                    meters.relayed(result.sent()); // committed: relayBatch has its own transaction
                     brokerUnreachable = result.brokerUnreachable();
                     if (result.failed()) {
                         return total; // broker trouble: the timer tries again

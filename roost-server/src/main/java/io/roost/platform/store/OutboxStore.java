@@ -153,6 +153,25 @@ public class OutboxStore {
         return Jdbc.query(dataSource, failed("count"), "SELECT count(*) FROM outbox", rs -> rs.getLong(1)).get(0);
     }
 
+    /** Rows waiting to be sent, counted up to a limit, and the age of the oldest in seconds (0: none). */
+    public record Waiting(long rows, double oldestSeconds) {
+    }
+
+    /**
+     * {@link Waiting} in one statement for the gauges: the count stops at {@code countUpTo} (a
+     * backlog grown through a broker outage is not scanned whole every few seconds); the oldest row
+     * is the lowest id (a snowflake, in time order) through the primary key, its age by the
+     * database's clock. Outside the caller's transaction: a failure here must not roll back the
+     * relay's timer.
+     */
+    @TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
+    public Waiting waiting(int countUpTo) {
+        return Jdbc.query(dataSource, failed("count"), """
+                SELECT (SELECT count(*) FROM (SELECT 1 FROM outbox LIMIT ?) w),
+                    coalesce((SELECT extract(epoch FROM now() - created_at)::float8 FROM outbox ORDER BY id LIMIT 1), 0)""",
+                rs -> new Waiting(rs.getLong(1), Math.max(0, rs.getDouble(2))), countUpTo).get(0);
+    }
+
     private static Function<SQLException, RuntimeException> failed(String what) {
         return e -> new IllegalStateException("outbox " + what + " failed: " + e.getMessage(), e);
     }

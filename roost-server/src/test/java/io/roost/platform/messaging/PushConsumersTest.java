@@ -20,4 +20,11 @@ class PushConsumersTest {
         assertEquals(32, consumer.getPullBatchSize());
         assertEquals(2, consumer.getConsumeThreadMax());
     }
+
+    @Test
+    void aNodesOwnGroupIsLabelledWithoutItsNodeIdSoEveryNodeHasTheSameLabels() {
+        assertEquals("roost-deliveries-node", PushConsumers.groupLabel("roost-deliveries-node-3", 3));
+        assertEquals("roost-login-log", PushConsumers.groupLabel("roost-login-log", 3));
+        assertEquals("roost-deliveries-node-13", PushConsumers.groupLabel("roost-deliveries-node-13", 3), "another node's id is kept");
+    }
 }
