@@ -11,6 +11,7 @@ import io.roost.presence.session.DeviceSessions;
 import io.roost.room.RoomTotals;
 import jakarta.ejb.EJB;
 import jakarta.enterprise.context.ApplicationScoped;
+import io.roost.chat.ChatMeters;
 import jakarta.inject.Inject;
 import java.time.OffsetDateTime;
 import java.util.LinkedHashMap;
@@ -52,6 +53,9 @@ public class Overview {
     @Inject
     HealthService health;
 
+    @Inject
+    ChatMeters chatMeters;
+
     public Numbers now() {
         Map<String, Long> byType = new LinkedHashMap<>(sessions.onlineByDeviceType());
         long online = byType.remove("*");
@@ -85,6 +89,7 @@ public class Overview {
         m.put("room_viewers", roomTotals.viewers());
         m.put("room_fans", roomTotals.fans());
         m.put("outbox_backlog", outbox.backlog());
+        m.put("chat_offline_backlog", chatMeters.offlineBacklog());
         return m;
     }
 

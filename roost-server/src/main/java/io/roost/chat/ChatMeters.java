@@ -101,4 +101,9 @@ public class ChatMeters {
     public void offlineBacklog(long waiting) {
         offlineBacklog = waiting;
     }
+
+    /** The offline backlog last read (the console's chart samples it: one number for Grafana and the console). */
+    public long offlineBacklog() {
+        return offlineBacklog;
+    }
 }

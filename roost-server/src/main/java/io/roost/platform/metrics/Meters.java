@@ -154,27 +154,21 @@ public class Meters {
 
     /** A gauge: a value now (a depth, a backlog, a number of connections). */
     public <T> void gauge(String name, String description, T target, ToDoubleFunction<T> value, String... tags) {
-        gaugeTargets.add(Objects.requireNonNull(target));
-        meters.computeIfAbsent(key(name, tags), k -> {
-            if (byBuilder) {
-                return Gauge.builder(name, target, value).description(description).tags(tags(tags)).register(exported);
-            }
-            exported.gauge(name, tags(tags), target, value);
-            return exported.find(name).tags(tags(tags)).gauge();
-        });
+        gauge(name, description, null, target, value, tags);
     }
 
-    /**
-     * A gauge of a time in seconds ({@code roost.outbox.lag} exports as {@code roost_outbox_lag_seconds}).
-     * Without WildFly's registry behind the deployment's, it exports without the unit in its name.
-     */
+    /** A gauge in seconds ({@code _seconds}): an age, a lag. */
     public <T> void secondsGauge(String name, String description, T target, ToDoubleFunction<T> seconds, String... tags) {
+        gauge(name, description, "seconds", target, seconds, tags);
+    }
+
+    private <T> void gauge(String name, String description, String baseUnit, T target, ToDoubleFunction<T> value, String... tags) {
         gaugeTargets.add(Objects.requireNonNull(target));
         meters.computeIfAbsent(key(name, tags), k -> {
             if (byBuilder) {
-                return Gauge.builder(name, target, seconds).description(description).baseUnit("seconds").tags(tags(tags)).register(exported);
+                return Gauge.builder(name, target, value).description(description).baseUnit(baseUnit).tags(tags(tags)).register(exported);
             }
-            exported.gauge(name, tags(tags), target, seconds);
+            exported.gauge(name, tags(tags), target, value);
             return exported.find(name).tags(tags(tags)).gauge();
         });
     }
