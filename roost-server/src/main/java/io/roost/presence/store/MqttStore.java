@@ -208,7 +208,7 @@ public class MqttStore {
                     WHERE v.time IS NOT NULL AND v.had IS NULL
                       AND (v.time > (SELECT event_time FROM mqtt_purge_horizon) OR NOT EXISTS (
                           SELECT 1 FROM mqtt_event h WHERE h.client_id = f.c AND h.event_time = v.time
-                                                       AND h.channel_id = f.ch AND h.event_type = v.type)))
+                                                       AND h.channel_id = f.ch AND h.event_type = v.type))
                     RETURNING client_id, channel_id),
                 newest AS (
                     SELECT DISTINCT ON (client_id) client_id, channel_id, connect_time, open
