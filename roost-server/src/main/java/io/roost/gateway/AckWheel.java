@@ -53,6 +53,9 @@ public class AckWheel {
     @Inject
     DeviceSessions sessions;
 
+    @Inject
+    GatewayMeters meters;
+
     @Resource
     ManagedExecutorService executor;
 
@@ -94,15 +97,17 @@ public class AckWheel {
         if (!connections.has(connectionId)) {
             return false;
         }
-        long deadline = System.nanoTime() + timeoutNanos;
+        long now = System.nanoTime();
+        long deadline = now + timeoutNanos;
         pending.compute(connectionId, (id, p) -> {
             PendingAcks acks = p != null ? p : new PendingAcks(id, owner);
-            if (acks.add(peer, seq, incoming, group, deadline)) {
+            if (acks.add(peer, seq, incoming, group, now, deadline)) {
                 arm(acks, deadline);
             }
             return acks;
         });
         connections.send(connectionId, frame);
+        meters.pushed(group);
         if (!connections.has(connectionId)) {
             // it closed while we pushed, maybe before its close drained what it had pending: drain that now, not at the deadline
             closed(connectionId);
@@ -114,7 +119,7 @@ public class AckWheel {
     public void ack(String connectionId, long peer, long seq) {
         PendingAcks acks = pending.get(connectionId);
         if (acks != null) {
-            acks.ack(peer, seq);
+            acks.ack(peer, seq, System.nanoTime(), meters::ackLatency);
         }
     }
 
@@ -122,7 +127,7 @@ public class AckWheel {
     public void ackGroup(String connectionId, long groupId, long seq) {
         PendingAcks acks = pending.get(connectionId);
         if (acks != null) {
-            acks.ackGroup(groupId, seq);
+            acks.ackGroup(groupId, seq, System.nanoTime(), meters::ackLatency);
         }
     }
 
@@ -161,7 +166,10 @@ public class AckWheel {
             for (long[] peerAndSeq : expiry.again()) {
                 (peerAndSeq[2] == 1 ? groupChat.pushAgain(peerAndSeq[0], peerAndSeq[1])
                         : chat.pushAgain(acks.owner, peerAndSeq[0], peerAndSeq[1])).ifPresentOrElse(
-                        message -> connections.send(acks.connectionId, Frames.frame("chatMsg", pushedAgain(message))),
+                        message -> {
+                            connections.send(acks.connectionId, Frames.frame("chatMsg", pushedAgain(message)));
+                            meters.pushedAgain();
+                        },
                         () -> acks.forget(peerAndSeq[0], peerAndSeq[1]));
             }
             rearm(acks, expiry.nextDeadline());
@@ -190,6 +198,7 @@ public class AckWheel {
 
     private void giveUp(PendingAcks acks) {
         pending.remove(acks.connectionId, acks);
+        meters.ackTimeouts(acks.size()); // every message still pending was never acknowledged in time
         List<PendingAcks.Undelivered> undelivered = acks.drain();
         try {
             sessions.unacknowledged(acks.connectionId); // kick and close after commit; the login log says ack_timeout

@@ -53,6 +53,9 @@ public class ChatDelivery {
     @Inject
     NodeIdentity node;
 
+    @Inject
+    GatewayMeters meters;
+
     @Resource
     ManagedExecutorService executor;
 
@@ -193,7 +196,9 @@ public class ChatDelivery {
     public void deliverHere(String connectionId, long owner, long from, long to, long seq, String frame) {
         long peer = owner == from ? to : from;
         if (!acks.push(connectionId, owner, peer, seq, owner != from, frame)) {
-            sessions.unreachable(connectionId);
+            if (sessions.unreachable(connectionId).isPresent()) {
+                meters.unreachableRepair();
+            }
             chat.undeliveredToDevice(owner, peer, seq, 1);
         }
     }

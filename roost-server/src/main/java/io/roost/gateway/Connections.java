@@ -34,16 +34,49 @@ public class Connections {
 
     private final Map<String, Outbound> open = new ConcurrentHashMap<>();
 
+    /** Logged-in connections by device type (the connections gauge reads it; a scrape counts nothing). */
+    private final Map<String, AtomicInteger> loggedIn = new ConcurrentHashMap<>();
+
     @jakarta.inject.Inject
     GroupFanout groups;
+
+    @jakarta.inject.Inject
+    GatewayMeters meters;
 
     public void add(String connectionId, Outbound outbound) {
         open.put(connectionId, outbound);
     }
 
+    /**
+     * The connection's login is done ({@code deviceType} a known type): it counts as logged in until
+     * it is removed. Nothing if it is gone already (kicked or closed while logging in).
+     */
+    public void loggedIn(String connectionId, String deviceType) {
+        open.computeIfPresent(connectionId, (id, outbound) -> {
+            if (outbound.deviceType == null) { // under the map's lock for this id: a removal sees it, or comes first
+                outbound.deviceType = deviceType;
+                loggedIn.computeIfAbsent(deviceType, t -> new AtomicInteger()).incrementAndGet();
+            }
+            return outbound;
+        });
+    }
+
+    /** This node's logged-in connections of a device type now. */
+    public int loggedIn(String deviceType) {
+        AtomicInteger n = loggedIn.get(deviceType);
+        return n == null ? 0 : n.get();
+    }
+
     public void remove(String connectionId) {
-        open.remove(connectionId);
+        removed(open.remove(connectionId));
         groups.offline(connectionId);
+    }
+
+    /** A connection taken out of {@link #open} (each one once: the map hands it out to one removal). */
+    private void removed(Outbound outbound) {
+        if (outbound != null && outbound.deviceType != null) {
+            loggedIn.get(outbound.deviceType).decrementAndGet();
+        }
     }
 
     /** Whether this node holds the connection (logged in, or logging in). */
@@ -89,6 +122,8 @@ public class Connections {
         private final AtomicInteger unanswered = new AtomicInteger();
         /** Set when the connection's node drains it: it starts no more requests. */
         private volatile boolean ending;
+        /** The device type once logged in ({@link Connections#loggedIn(String, String)}); null before. */
+        private volatile String deviceType;
 
         /** {@code ioThread}: the thread that owns the connection's socket ({@link #DIRECT} where there is none). */
         public Outbound(Session session, Executor ioThread) {
@@ -302,7 +337,9 @@ public class Connections {
 
     /** A session of this node ended elsewhere (newer login, timeout, operator): tell the device and close. */
     void onSessionEnded(@Observes(during = TransactionPhase.AFTER_SUCCESS) SessionEnded ended) {
+        meters.kick(ended.reason());
         Outbound outbound = open.remove(ended.connectionId());
+        removed(outbound);
         groups.offline(ended.connectionId());
         if (outbound == null || !outbound.session.isOpen()) {
             return;

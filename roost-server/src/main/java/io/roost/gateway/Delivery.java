@@ -79,7 +79,11 @@ public class Delivery {
     @Resource
     ManagedScheduledExecutorService scheduler;
 
-    private final HeldForwards held = new HeldForwards(HOLD_CAPACITY, MAX_HOLD.toNanos(), System::nanoTime);
+    @Inject
+    GatewayMeters meters;
+
+    private final HeldForwards held = new HeldForwards(HOLD_CAPACITY, MAX_HOLD.toNanos(), System::nanoTime,
+            n -> meters.forwardsGivenUp(n));
     private final AtomicBoolean flushScheduled = new AtomicBoolean();
 
     /** Work for the delivery thread: the users whose routes it needs, and what to do once they are known. */

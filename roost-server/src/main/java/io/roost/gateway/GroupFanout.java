@@ -59,6 +59,9 @@ public class GroupFanout {
     @Inject
     NodeIdentity node;
 
+    @Inject
+    GatewayMeters meters;
+
     private final GroupIndex index = new GroupIndex();
     /** The groups this node has published; changed only under {@link #publication}. */
     private final Set<Long> published = ConcurrentHashMap.newKeySet();
@@ -309,15 +312,21 @@ public class GroupFanout {
         if (group.epoch < p.memberEpoch()) {
             refresh(groupId, group, p.memberEpoch());
         }
+        int reached = 0;
         for (GroupIndex.Member m : group.members.values()) {
             if (m.connectionId().equals(p.fromConnection()) || !m.sees(p.seq()) || (m.muted() && !p.mentions(m.uid()))) {
                 continue;
             }
             if (!p.acknowledged()) {
                 connections.send(m.connectionId(), p.frame());
-            } else if (!acks.pushGroup(m.connectionId(), m.uid(), p.groupId(), p.seq(), p.frame())) {
+            } else if (acks.pushGroup(m.connectionId(), m.uid(), p.groupId(), p.seq(), p.frame())) {
+                reached++;
+            } else {
                 index.remove(m.connectionId()); // the connection is gone; its close will not find it here
             }
+        }
+        if (reached > 0) { // a message (not a recall) that reached devices here
+            meters.groupFanout(reached);
         }
     }
 

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.IntConsumer;
 import java.util.function.LongSupplier;
 import java.util.function.Predicate;
 import java.util.logging.Level;
@@ -41,12 +42,19 @@ final class HeldForwards {
     private final int capacity;
     private final long maxHoldNanos;
     private final LongSupplier clock;
+    /** Told how many frames were given up, each time some are. */
+    private final IntConsumer givenUp;
     private int size;
 
     HeldForwards(int capacity, long maxHoldNanos, LongSupplier clock) {
+        this(capacity, maxHoldNanos, clock, n -> { });
+    }
+
+    HeldForwards(int capacity, long maxHoldNanos, LongSupplier clock, IntConsumer givenUp) {
         this.capacity = capacity;
         this.maxHoldNanos = maxHoldNanos;
         this.clock = clock;
+        this.givenUp = givenUp;
     }
 
     /**
@@ -155,10 +163,11 @@ final class HeldForwards {
         return taken;
     }
 
-    private static void giveUp(List<Held> held, String why) {
+    private void giveUp(List<Held> held, String why) {
         if (held.isEmpty()) {
             return;
         }
+        givenUp.accept(held.size());
         LOG.log(Level.WARNING, "giving up " + held.size() + " frames for other nodes (" + why + "); their devices read them in their catch-up");
         for (Held h : held) {
             try {

@@ -69,6 +69,9 @@ public class LoginQueue {
     @Resource
     ManagedThreadFactory threads;
 
+    @Inject
+    GatewayMeters meters;
+
     private final AtomicLong attempts = new AtomicLong();
     private final AtomicLong batches = new AtomicLong();
     private final AtomicLong largestBatch = new AtomicLong();
@@ -111,10 +114,16 @@ public class LoginQueue {
         return new Stats(attempts.get(), batches.get(), largestBatch.get(), queue.queued());
     }
 
+    /** Logins waiting in the queue now. */
+    public int queued() {
+        return queue.queued();
+    }
+
     private void apply(List<Attempt> batch) {
         attempts.addAndGet(batch.size());
         batches.incrementAndGet();
         largestBatch.accumulateAndGet(batch.size(), Math::max);
+        meters.loginBatch(batch.size());
         try {
             List<Optional<TokenService.Grant>> grants = tokens.authenticateAll(batch.stream().map(Attempt::token).toList());
             List<Admitted> admitted = new ArrayList<>();

@@ -5,10 +5,11 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.LongConsumer;
 
 /**
  * The chat messages pushed to one connection and not acknowledged yet, as (peer, seq, deadline,
- * pushes, incoming) in parallel primitive arrays: about 26 bytes an entry and no object per
+ * pushed at, pushes, incoming) in parallel primitive arrays: about 34 bytes an entry and no object per
  * message, so 100,000 pending acknowledgements cost a few MB. An acknowledgement is cumulative per
  * conversation ("I hold everything up to seq"). Pushes, acknowledgements and the timer reach it
  * from different threads, hence the locks. {@code armed} says whether a wheel entry is waiting
@@ -34,6 +35,8 @@ final class PendingAcks {
     private long[] peers = new long[4];
     private long[] seqs = new long[4];
     private long[] deadlines = new long[4];
+    /** When each was first pushed (nanoTime): its acknowledgement's latency is measured from there. */
+    private long[] pushedAt = new long[4];
     private byte[] pushes = new byte[4];
     /** Sent to the owner by the peer, not by the owner from another device: only those can need an offline push. */
     private boolean[] incoming = new boolean[4];
@@ -52,16 +55,20 @@ final class PendingAcks {
      * caller must arm one for {@code deadline}.
      */
     synchronized boolean add(long peer, long seq, boolean incoming, long deadline) {
-        return add(peer, seq, incoming, false, deadline);
+        return add(peer, seq, incoming, false, deadline, deadline);
     }
 
-    /** As {@link #add(long, long, boolean, long)}; {@code group}: a message of group {@code peer}. */
-    synchronized boolean add(long peer, long seq, boolean incoming, boolean group, long deadline) {
+    /**
+     * As {@link #add(long, long, boolean, long)}; {@code group}: a message of group {@code peer};
+     * {@code now}: when it is pushed.
+     */
+    synchronized boolean add(long peer, long seq, boolean incoming, boolean group, long now, long deadline) {
         if (size == seqs.length) {
             int capacity = size * 2;
             peers = Arrays.copyOf(peers, capacity);
             seqs = Arrays.copyOf(seqs, capacity);
             deadlines = Arrays.copyOf(deadlines, capacity);
+            pushedAt = Arrays.copyOf(pushedAt, capacity);
             pushes = Arrays.copyOf(pushes, capacity);
             this.incoming = Arrays.copyOf(this.incoming, capacity);
             this.group = Arrays.copyOf(this.group, capacity);
@@ -69,6 +76,7 @@ final class PendingAcks {
         peers[size] = peer;
         seqs[size] = seq;
         deadlines[size] = deadline;
+        pushedAt[size] = now;
         pushes[size] = 1;
         this.incoming[size] = incoming && !group;
         this.group[size] = group;
@@ -82,28 +90,46 @@ final class PendingAcks {
 
     /** The device holds everything of the conversation with {@code peer} up to {@code upTo}; how many entries that cleared. */
     synchronized int ack(long peer, long upTo) {
-        return removeIf(peer, false, Long.MIN_VALUE, upTo);
+        return ack(peer, upTo, 0, null);
+    }
+
+    /**
+     * As {@link #ack(long, long)}, acknowledged at {@code now}: {@code latency} is told, for each
+     * entry cleared, how long after its first push that was.
+     */
+    synchronized int ack(long peer, long upTo, long now, LongConsumer latency) {
+        return removeIf(peer, false, Long.MIN_VALUE, upTo, now, latency);
     }
 
     /** The device holds everything of group {@code groupId} up to {@code upTo}; how many entries that cleared. */
     synchronized int ackGroup(long groupId, long upTo) {
-        return removeIf(groupId, true, Long.MIN_VALUE, upTo);
+        return ackGroup(groupId, upTo, 0, null);
+    }
+
+    /** As {@link #ackGroup(long, long)}, with each cleared entry's latency as in {@link #ack(long, long, long, LongConsumer)}. */
+    synchronized int ackGroup(long groupId, long upTo, long now, LongConsumer latency) {
+        return removeIf(groupId, true, Long.MIN_VALUE, upTo, now, latency);
     }
 
     /** Forgets one message (deleted by its owner: there is nothing left to deliver). */
     synchronized void forget(long peer, long seq) {
-        removeIf(peer, false, seq, seq);
+        removeIf(peer, false, seq, seq, 0, null);
     }
 
-    private int removeIf(long peer, boolean ofGroup, long fromSeq, long toSeq) {
+    /** Removes the matching entries ({@code latency}, if not null, told each one's time since its push); how many. */
+    private int removeIf(long peer, boolean ofGroup, long fromSeq, long toSeq, long now, LongConsumer latency) {
         int kept = 0;
         for (int i = 0; i < size; i++) {
             if (peers[i] == peer && group[i] == ofGroup && seqs[i] >= fromSeq && seqs[i] <= toSeq) {
+                if (latency != null) {
+                    latency.accept(now - pushedAt[i]);
+                }
                 continue;
             }
             peers[kept] = peers[i];
             seqs[kept] = seqs[i];
             deadlines[kept] = deadlines[i];
+            pushedAt[kept] = pushedAt[i];
             pushes[kept] = pushes[i];
             incoming[kept] = incoming[i];
             group[kept] = group[i];

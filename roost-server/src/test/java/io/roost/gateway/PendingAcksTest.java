@@ -127,4 +127,18 @@ class PendingAcksTest {
         assertEquals(2, first.again().size());
         assertTrue(acks.expire(145, 2, TIMEOUT).giveUp(), "pushed twice now, and still not acknowledged");
     }
+
+    @Test
+    void anAckTellsEachClearedEntrysTimeSinceItsPush() {
+        PendingAcks acks = new PendingAcks("c", 7);
+        acks.add(8, 1, true, false, 1_000, 9_000);
+        acks.add(8, 2, true, false, 1_500, 9_500);
+        acks.add(8, 3, true, false, 2_000, 10_000);
+        acks.add(9, 1, true, true, 2_000, 10_000);
+        List<Long> latencies = new java.util.ArrayList<>();
+        assertEquals(2, acks.ack(8, 2, 4_000, latencies::add));
+        assertEquals(List.of(3_000L, 2_500L), latencies);
+        assertEquals(1, acks.ackGroup(9, 1, 5_000, latencies::add));
+        assertEquals(List.of(3_000L, 2_500L, 3_000L), latencies, "the group's entry, not the conversation's seq 3");
+    }
 }

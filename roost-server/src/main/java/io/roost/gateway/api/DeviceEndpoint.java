@@ -7,6 +7,7 @@ import io.roost.gateway.ChatOps;
 import io.roost.gateway.Connections;
 import io.roost.gateway.Frames;
 import io.roost.gateway.FriendOps;
+import io.roost.gateway.GatewayMeters;
 import io.roost.gateway.GroupOps;
 import io.roost.gateway.GroupFanout;
 import io.roost.gateway.LoginQueue;
@@ -135,6 +136,9 @@ public class DeviceEndpoint {
 
         @Inject
         Draining draining;
+
+        @Inject
+        GatewayMeters meters;
 
         @Inject
         @ConfigProperty(name = "roost.gateway.redirect-url")
@@ -267,6 +271,7 @@ public class DeviceEndpoint {
             case "login" -> login(frame);
             case "heartbeat" -> {
                 if (requireLogin()) {
+                    gw.meters.heartbeat();
                     gw.heartbeats.mark(connectionId);
                     send(Frames.text(Frames.frame("heartbeat")));
                 }
@@ -396,6 +401,7 @@ public class DeviceEndpoint {
             }
             return;
         }
+        gw.meters.login(deviceType);
         try {
             // the user's groups learn of this connection before the answer: its catch-up follows the answer
             gw.groupFanout.online(connectionId, outcome.uid());
@@ -417,6 +423,7 @@ public class DeviceEndpoint {
             uid = outcome.uid();
             stage = Stage.LOGGED_IN;
         }
+        gw.connections.loggedIn(connectionId, deviceType);
         out.release(Frames.text(Frames.frame("login").add("uid", Long.toString(uid)).add("connectionId", connectionId)
                 .add("epoch", outcome.epoch())));
     }

@@ -1,5 +1,6 @@
 package io.roost.presence.mqtt;
 
+import io.roost.presence.PresenceMeters;
 import io.roost.presence.store.MqttStore;
 import jakarta.annotation.PostConstruct;
 import jakarta.ejb.EJB;
@@ -44,6 +45,9 @@ public class MqttIngest {
 
     @Inject
     MqttSettings settings;
+
+    @Inject
+    PresenceMeters meters;
 
     private final AtomicLong applied = new AtomicLong();
     private final AtomicLong deadLettered = new AtomicLong();
@@ -159,8 +163,7 @@ public class MqttIngest {
             dead.addAll(p.dead);
         });
         try {
-            store.apply(events, dead);
-            count(events.size(), dead.size());
+            count(events.size(), dead.size(), store.apply(events, dead));
             finish(round, null);
         } catch (RuntimeException combined) {
             if (round.size() == 1) {
@@ -169,8 +172,7 @@ public class MqttIngest {
             }
             for (Part p : round) {
                 try {
-                    store.apply(p.events, p.dead);
-                    count(p.events.size(), p.dead.size());
+                    count(p.events.size(), p.dead.size(), store.apply(p.events, p.dead));
                     finish(List.of(p), null);
                 } catch (RuntimeException alone) {
                     finish(List.of(p), alone);
@@ -189,9 +191,17 @@ public class MqttIngest {
         }
     }
 
-    private void count(int events, int dead) {
+    private void count(int events, int dead, MqttStore.Applied outcome) {
         applied.addAndGet(events);
         deadLettered.addAndGet(dead);
+        count(meters, events, outcome);
+    }
+
+    /** The outcomes of {@code events} notifications applied: new facts applied or stale, the rest duplicates. */
+    static void count(PresenceMeters meters, int events, MqttStore.Applied outcome) {
+        meters.mqtt(PresenceMeters.Outcome.APPLIED, outcome.newFacts() - outcome.stale());
+        meters.mqtt(PresenceMeters.Outcome.STALE, outcome.stale());
+        meters.mqtt(PresenceMeters.Outcome.DUPLICATE, events - outcome.newFacts());
     }
 
     private void awaitQuietly() {
@@ -205,8 +215,7 @@ public class MqttIngest {
 
     /** Applies events already validated (the HTTP path answers 400 for invalid ones instead). */
     public void ingest(List<MqttStatusEvent> events) {
-        store.apply(events, List.of());
-        applied.addAndGet(events.size());
+        count(events.size(), 0, store.apply(events, List.of()));
     }
 
     public Stats stats() {

@@ -15,8 +15,11 @@ import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
 import jakarta.enterprise.concurrent.ManagedThreadFactory;
 import jakarta.inject.Inject;
+import io.roost.presence.PresenceMeters;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.logging.Level;
@@ -55,6 +58,9 @@ public class RtcIngestor {
     @Inject
     RtcSettings settings;
 
+    @Inject
+    PresenceMeters meters;
+
     private final GroupCommit<Pending> queue = new GroupCommit<>("rtc-ingest", 100_000, () -> settings.batchMax(),
             this::applyAndComplete);
     private final RecentNotices recent = new RecentNotices(200_000);
@@ -89,6 +95,7 @@ public class RtcIngestor {
         }
         if (recent.contains(notice.noticeId())) {
             duplicates.incrementAndGet();
+            meters.rtc(PresenceMeters.Outcome.DUPLICATE, 1);
             return CompletableFuture.completedFuture(null);
         }
         Pending p = new Pending(notice, new CompletableFuture<>());
@@ -103,6 +110,30 @@ public class RtcIngestor {
                 queue.queued());
     }
 
+    /**
+     * What became of a committed batch's notices, {@code membersChanged} of its member rows having
+     * changed: a noticeId seen earlier in the batch is a duplicate (a redelivery that raced its
+     * first delivery), a channel event applied, and a member event that changed no row (its
+     * clientSeq not above the row's, or a higher one of the same member in the batch) stale.
+     */
+    static void count(PresenceMeters meters, List<NcsNotice> batch, int membersChanged) {
+        Set<String> seen = new HashSet<>();
+        int channelEvents = 0;
+        int distinct = 0;
+        for (NcsNotice n : batch) {
+            if (seen.add(n.noticeId())) {
+                distinct++;
+                if (n.isChannelEvent()) {
+                    channelEvents++;
+                }
+            }
+        }
+        int applied = channelEvents + membersChanged;
+        meters.rtc(PresenceMeters.Outcome.DUPLICATE, batch.size() - distinct);
+        meters.rtc(PresenceMeters.Outcome.APPLIED, applied);
+        meters.rtc(PresenceMeters.Outcome.STALE, distinct - applied);
+    }
+
     private void applyAndComplete(List<Pending> batch) {
         List<NcsNotice> channelEvents = new ArrayList<>();
         List<NcsNotice> memberEvents = new ArrayList<>();
@@ -114,6 +145,7 @@ public class RtcIngestor {
                     MemberTransitions.latestPerMember(memberEvents), settings.kickDelay());
             batches.incrementAndGet();
             membersChanged.addAndGet(outcome.membersChanged());
+            count(meters, batch.stream().map(Pending::notice).toList(), outcome.membersChanged());
             for (Pending p : batch) {
                 recent.add(p.notice.noticeId());
                 p.done.complete(null);

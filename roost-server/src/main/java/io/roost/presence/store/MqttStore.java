@@ -60,12 +60,19 @@ public class MqttStore {
     @PersistenceContext(unitName = "roost")
     EntityManager em;
 
+    /**
+     * What a batch's events did: how many brought a fact new to their connection (the rest were
+     * known: duplicates), and how many of those were of a connection other than its client's newest
+     * connect (stale: they change no client's state).
+     */
+    public record Applied(int newFacts, int stale) {
+        public static final Applied NONE = new Applied(0, 0);
+    }
+
     @TransactionAttribute(TransactionAttributeType.REQUIRES_NEW)
-    public void apply(List<MqttStatusEvent> events, List<DeadLetter> deadLetters) {
+    public Applied apply(List<MqttStatusEvent> events, List<DeadLetter> deadLetters) {
         try (Connection c = dataSource.getConnection()) {
-            if (!events.isEmpty()) {
-                applyEvents(c, events);
-            }
+            Applied applied = events.isEmpty() ? Applied.NONE : applyEvents(c, events);
             if (!deadLetters.isEmpty()) {
                 try (PreparedStatement ps = c.prepareStatement(
                         "INSERT INTO mqtt_dead_letter (message_id, tag, body, reason) VALUES (?, ?, ?, ?)")) {
@@ -79,6 +86,7 @@ public class MqttStore {
                     ps.executeBatch();
                 }
             }
+            return applied;
         } catch (SQLException e) {
             throw new IllegalStateException("MQTT batch failed: " + e.getMessage(), e);
         }
@@ -106,7 +114,7 @@ public class MqttStore {
         }
     }
 
-    private static void applyEvents(Connection c, List<MqttStatusEvent> events) throws SQLException {
+    private static Applied applyEvents(Connection c, List<MqttStatusEvent> events) throws SQLException {
         // Facts per connection, merged in memory first: one row touched once per statement. The
         // merge keeps the first fact of each kind, which is also each kind's history candidate.
         Map<String, String> groups = new TreeMap<>();
@@ -161,7 +169,8 @@ public class MqttStore {
         // connection's times, see V13), that the history itself does not have: the row may be gone,
         // or re-created by a late duplicate after its purge without the facts the purge took. Then
         // create the clients not seen before and move each client whose newest connect or its
-        // openness changed.
+        // openness changed. It answers how many facts were new (the history's rows) and how many
+        // of those were of a connection that is not its client's newest connect after the batch.
         // The client row holds the state derived from its connections at its last commit, so
         // only the connections changed now can change it (ConnectionRules: the newest connect
         // decides, online iff that connection is open).
@@ -199,7 +208,8 @@ public class MqttStore {
                     WHERE v.time IS NOT NULL AND v.had IS NULL
                       AND (v.time > (SELECT event_time FROM mqtt_purge_horizon) OR NOT EXISTS (
                           SELECT 1 FROM mqtt_event h WHERE h.client_id = f.c AND h.event_time = v.time
-                                                       AND h.channel_id = f.ch AND h.event_type = v.type))),
+                                                       AND h.channel_id = f.ch AND h.event_type = v.type))
+                    RETURNING client_id, channel_id),
                 newest AS (
                     SELECT DISTINCT ON (client_id) client_id, channel_id, connect_time, open
                     FROM (SELECT * FROM changed UNION ALL SELECT * FROM added) m
@@ -211,16 +221,28 @@ public class MqttStore {
                     INSERT INTO mqtt_client (client_id, group_id, latest_connect_time, latest_channel_id, online, online_since)
                     SELECT l.c, l.g, n.connect_time, n.channel_id, coalesce(n.open, false), CASE WHEN n.open THEN n.connect_time END
                     FROM clients l LEFT JOIN newest n ON n.client_id = l.c
-                    WHERE l.tid IS NULL)
-                UPDATE mqtt_client m SET latest_connect_time = n.connect_time, latest_channel_id = n.channel_id,
-                    online = n.open, online_since = CASE WHEN n.open THEN n.connect_time END, updated_at = now()
-                FROM clients l JOIN newest n ON n.client_id = l.c
-                WHERE m.ctid = l.tid
-                  AND (l.latest_connect_time IS NULL
-                       OR (n.connect_time, n.channel_id) > (l.latest_connect_time, l.latest_channel_id)
-                       OR (n.channel_id = l.latest_channel_id AND n.open <> l.online))""")) {
+                    WHERE l.tid IS NULL),
+                moved AS (
+                    UPDATE mqtt_client m SET latest_connect_time = n.connect_time, latest_channel_id = n.channel_id,
+                        online = n.open, online_since = CASE WHEN n.open THEN n.connect_time END, updated_at = now()
+                    FROM clients l JOIN newest n ON n.client_id = l.c
+                    WHERE m.ctid = l.tid
+                      AND (l.latest_connect_time IS NULL
+                           OR (n.connect_time, n.channel_id) > (l.latest_connect_time, l.latest_channel_id)
+                           OR (n.channel_id = l.latest_channel_id AND n.open <> l.online))),
+                latest AS (
+                    -- each client's newest connect after the batch: the batch's if it is newer than the row's
+                    SELECT l.c, CASE WHEN n.connect_time IS NOT NULL AND (l.latest_connect_time IS NULL
+                                          OR (n.connect_time, n.channel_id) > (l.latest_connect_time, l.latest_channel_id))
+                                     THEN n.channel_id ELSE l.latest_channel_id END AS ch
+                    FROM clients l LEFT JOIN newest n ON n.client_id = l.c)
+                SELECT count(*), count(*) FILTER (WHERE a.ch IS NOT NULL AND a.ch <> h.channel_id)
+                FROM history h LEFT JOIN latest a ON a.c = h.client_id""")) {
             SqlArrays.bind(c, ps, client, group, channel, connect, ip, disconnect, tcpclean);
-            ps.executeUpdate();
+            try (var rs = ps.executeQuery()) {
+                rs.next();
+                return new Applied(rs.getInt(1), rs.getInt(2));
+            }
         }
     }
 

@@ -4,6 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.roost.platform.metrics.Meters;
+import io.roost.presence.PresenceMeters;
 import io.roost.presence.store.MqttStore;
 import java.util.ArrayList;
 import java.util.List;
@@ -33,7 +36,7 @@ class MqttIngestTest {
         final List<String> overlaps = java.util.Collections.synchronizedList(new ArrayList<>());
 
         @Override
-        public void apply(List<MqttStatusEvent> events, List<DeadLetter> deadLetters) {
+        public Applied apply(List<MqttStatusEvent> events, List<DeadLetter> deadLetters) {
             mostAtOnce.accumulateAndGet(running.incrementAndGet(), Math::max);
             Set<String> mine = new java.util.HashSet<>();
             events.forEach(e -> mine.add(e.clientId()));
@@ -48,6 +51,7 @@ class MqttIngestTest {
                     throw new IllegalStateException("poisoned batch");
                 }
                 events.forEach(e -> applied.add(key(e.clientId(), e.channelId(), e.type().wire())));
+                return new Applied(events.size(), 0);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new IllegalStateException(e);
@@ -69,6 +73,7 @@ class MqttIngestTest {
         MqttIngest ingest = new MqttIngest();
         ingest.store = store;
         ingest.settings = settings;
+        ingest.meters = PresenceMeters.over(Meters.over(new SimpleMeterRegistry()));
         ingest.init();
         return ingest;
     }
@@ -145,5 +150,25 @@ class MqttIngestTest {
         pool.shutdown();
         assertEquals(8 * 20 * 2, store.applied.stream().filter(k -> !k.contains("/p")).count());
         assertTrue(store.applied.stream().noneMatch(k -> k.contains("poison")));
+    }
+
+    @Test
+    void notificationsCountAsAppliedStaleOrDuplicateByWhatTheStoreFound() {
+        io.micrometer.core.instrument.MeterRegistry registry = new SimpleMeterRegistry();
+        MqttIngest ingest = ingest(new RecordingStore(), 1);
+        ingest.store = new MqttStore() {
+            @Override
+            public Applied apply(List<MqttStatusEvent> events, List<DeadLetter> deadLetters) {
+                return new Applied(3, 1); // of 5: 3 new facts, one of them of a superseded connection
+            }
+        };
+        ingest.meters = PresenceMeters.over(Meters.over(registry));
+        ingest.ingestMessages(List.of(raw("a", "c1", "connect"), raw("a", "c1", "connect"), raw("a", "c2", "connect"),
+                raw("a", "c1", "tcpclean"), raw("a", "c1", "tcpclean")));
+        java.util.function.ToDoubleFunction<String> events = outcome -> registry.get("roost.presence.mqtt.events")
+                .tags("outcome", outcome).counter().count();
+        assertEquals(2, events.applyAsDouble("applied"));
+        assertEquals(1, events.applyAsDouble("stale"));
+        assertEquals(2, events.applyAsDouble("duplicate"));
     }
 }
