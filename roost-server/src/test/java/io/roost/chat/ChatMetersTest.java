@@ -6,29 +6,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.roost.platform.batch.GroupCommit;
+import io.roost.platform.batch.PlainThreads;
 import io.roost.platform.cluster.Draining;
 import io.roost.platform.metrics.Meters;
-import jakarta.enterprise.concurrent.ManagedThreadFactory;
 import java.util.List;
-import java.util.concurrent.ForkJoinPool;
-import java.util.concurrent.ForkJoinWorkerThread;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 class ChatMetersTest {
-
-    private static final ManagedThreadFactory THREADS = new ManagedThreadFactory() {
-        @Override
-        public Thread newThread(Runnable r) {
-            return new Thread(r);
-        }
-
-        @Override
-        public ForkJoinWorkerThread newThread(ForkJoinPool pool) {
-            throw new UnsupportedOperationException();
-        }
-    };
 
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
     private final Meters meters = Meters.over(registry);
@@ -58,8 +44,8 @@ class ChatMetersTest {
         group.offer(9);
         assertEquals(4, registry.get("roost.chat.send.queue").gauge().value(), "waiting before the writers start");
 
-        oneToOne.start(THREADS, 1);
-        group.start(THREADS, 1);
+        oneToOne.start(PlainThreads.FACTORY, 1);
+        group.start(PlainThreads.FACTORY, 1);
         try {
             DistributionSummary batches = registry.get("roost.chat.send.batch").summary();
             awaitTrue(() -> batches.count() == 2);
@@ -79,7 +65,7 @@ class ChatMetersTest {
         reads.offer(1);
         reads.offer(2);
         assertEquals(2, registry.get("roost.chat.read.queue").gauge().value());
-        reads.start(THREADS, 1);
+        reads.start(PlainThreads.FACTORY, 1);
         try {
             DistributionSummary batches = registry.get("roost.chat.read.batch").summary();
             awaitTrue(() -> batches.count() == 1);

@@ -3,31 +3,15 @@ package io.roost.platform.batch;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import jakarta.enterprise.concurrent.ManagedThreadFactory;
 import jakarta.transaction.HeuristicMixedException;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ForkJoinPool;
-import java.util.concurrent.ForkJoinWorkerThread;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 class GroupCommitTest {
-
-    /** Plain threads: the writers only need a thread factory. */
-    private static final ManagedThreadFactory THREADS = new ManagedThreadFactory() {
-        @Override
-        public Thread newThread(Runnable r) {
-            return new Thread(r);
-        }
-
-        @Override
-        public ForkJoinWorkerThread newThread(ForkJoinPool pool) {
-            throw new UnsupportedOperationException();
-        }
-    };
 
     /**
      * A @Transactional method's commit on a connection the database has just closed throws the checked
@@ -43,7 +27,7 @@ class GroupCommitTest {
             }
             applied.countDown();
         });
-        queue.start(THREADS, 1);
+        queue.start(PlainThreads.FACTORY, 1);
         try {
             queue.offer("commit fails");
             queue.offer("next");
@@ -66,7 +50,7 @@ class GroupCommitTest {
             starts.add(System.nanoTime());
             sizes.add(batch.size());
         });
-        queue.start(THREADS, 1);
+        queue.start(PlainThreads.FACTORY, 1);
         try {
             long offered = System.nanoTime();
             queue.offer(0);
