@@ -103,6 +103,9 @@ class MetricsIT extends DeployedRoost {
                 "the pool's use of Roost's datasource");
         assertTrue(s.samples.stream().anyMatch(x -> x.name.equals("roost_gateway_connections")), "connections are a gauge");
         assertTrue(s.samples.stream().anyMatch(x -> x.name.equals("roost_chat_offline_backlog")), "the offline-push backlog is a gauge");
+        // each consumer group's lag, measured every 10 s on the node (never on the scrape)
+        Wait.until("a consumer group's lag measured", Duration.ofSeconds(30), () -> Scrape.now().samples.stream()
+                .anyMatch(x -> x.name.equals("roost_messaging_lag") && "roost-login-log".equals(x.labels.get("group")) && x.value >= 0));
     }
 
     private double consoleRate(String metric, long fromBucket) throws Exception {

@@ -49,7 +49,9 @@ public class PushConsumers {
         DefaultMQPushConsumer consumer = configure(spec, settings.nameServer(), node.nodeId(), System.currentTimeMillis());
         try {
             consumer.subscribe(spec.topic(), spec.tags());
-            consumer.registerMessageListener(new MeteredListener(spec, handler, meters.consumer(groupLabel(spec.group(), node.nodeId())),
+            String label = groupLabel(spec.group(), node.nodeId());
+            meters.lag(label, this, c -> c.lastLag(spec.group()));
+            consumer.registerMessageListener(new MeteredListener(spec, handler, meters.consumer(label),
                     consumer.getDefaultMQPushConsumerImpl().getMaxReconsumeTimes(), System::currentTimeMillis));
             consumer.start();
         } catch (MQClientException e) {
@@ -114,6 +116,15 @@ public class PushConsumers {
     }
 
     private record LagSnapshot(long at, java.util.Map<String, Long> lag) {
+    }
+
+    /**
+     * A group's lag as last measured (-1 before the first or when unknown), for the meters: a
+     * scrape never waits on the broker; {@link ConsumerLagSampler} measures every 10 s.
+     */
+    double lastLag(String group) {
+        LagSnapshot last = lastLag;
+        return last == null ? -1 : last.lag().getOrDefault(group, -1L);
     }
 
     private static final long LAG_TTL_NANOS = 2_000_000_000L;

@@ -60,6 +60,12 @@ public class PlatformMeters {
         outboxLagSeconds = oldestSeconds;
     }
 
+    /** A consumer group's lag in messages (the broker's newest offsets less the group's committed ones), read from {@code lag}. */
+    public <T> void lag(String group, T source, java.util.function.ToDoubleFunction<T> lag) {
+        meters.gauge("roost.messaging.lag", "Messages on the broker not yet consumed, per consumer group of this node (-1: unknown;"
+                + " measured every 10 s)", source, lag, "group", group);
+    }
+
     /** The meters of one consumer group, held by its consumer; {@code group} is a label from the code's consumer specs. */
     public Consumer consumer(String group) {
         return new Consumer(
