@@ -278,7 +278,13 @@ class ChatDeliveryIT extends DeployedRoost {
         for (User to : List.of(full, sender, none, recalled)) {
             chats.sendText(a, to, "secret for " + to.id());
         }
-        // recalled within the window, before its offline push goes out (5 s in the suite)
+        // recalled within the window, after its offline push is buffered (a message recalled before that
+        // is never buffered) and before it goes out (3 s later in the suite)
+        Wait.until("the offline push to " + recalled.id() + " buffered", Duration.ofSeconds(10), () -> {
+            try (Connection c = Database.connect()) {
+                return Database.queryLong(c, "SELECT count(*) FROM chat_offline_push WHERE recipient_uid = ?", Long.parseLong(recalled.id())) == 1;
+            }
+        });
         var recall = http().post("api/v1/chat/users/me/conversations/" + recalled.id() + "/messages/1/recall", a.auth(), "");
         assertEquals(200, recall.statusCode(), recall.body());
 
