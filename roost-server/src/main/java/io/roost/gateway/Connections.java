@@ -34,9 +34,6 @@ public class Connections {
 
     private final Map<String, Outbound> open = new ConcurrentHashMap<>();
 
-    /** Logged-in connections by device type (the connections gauge reads it; a scrape counts nothing). */
-    private final Map<String, AtomicInteger> loggedIn = new ConcurrentHashMap<>();
-
     @jakarta.inject.Inject
     GroupFanout groups;
 
@@ -48,35 +45,30 @@ public class Connections {
     }
 
     /**
-     * The connection's login is done ({@code deviceType} a known type): it counts as logged in until
-     * it is removed. Nothing if it is gone already (kicked or closed while logging in).
+     * The connection's login is done ({@code deviceType} a known type): it counts as logged in while
+     * it is open. Nothing if it is gone already (kicked or closed while logging in).
      */
     public void loggedIn(String connectionId, String deviceType) {
-        open.computeIfPresent(connectionId, (id, outbound) -> {
-            if (outbound.deviceType == null) { // under the map's lock for this id: a removal sees it, or comes first
-                outbound.deviceType = deviceType;
-                loggedIn.computeIfAbsent(deviceType, t -> new AtomicInteger()).incrementAndGet();
-            }
-            return outbound;
-        });
+        Outbound outbound = open.get(connectionId);
+        if (outbound != null) {
+            outbound.deviceType = deviceType;
+        }
     }
 
-    /** This node's logged-in connections of a device type now. */
+    /** This node's logged-in connections of a device type now, counted from the open ones (for a gauge, read per scrape). */
     public int loggedIn(String deviceType) {
-        AtomicInteger n = loggedIn.get(deviceType);
-        return n == null ? 0 : n.get();
+        int n = 0;
+        for (Outbound outbound : open.values()) {
+            if (deviceType.equals(outbound.deviceType)) {
+                n++;
+            }
+        }
+        return n;
     }
 
     public void remove(String connectionId) {
-        removed(open.remove(connectionId));
+        open.remove(connectionId);
         groups.offline(connectionId);
-    }
-
-    /** A connection taken out of {@link #open} (each one once: the map hands it out to one removal). */
-    private void removed(Outbound outbound) {
-        if (outbound != null && outbound.deviceType != null) {
-            loggedIn.get(outbound.deviceType).decrementAndGet();
-        }
     }
 
     /** Whether this node holds the connection (logged in, or logging in). */
@@ -339,7 +331,6 @@ public class Connections {
     void onSessionEnded(@Observes(during = TransactionPhase.AFTER_SUCCESS) SessionEnded ended) {
         meters.kick(ended.reason());
         Outbound outbound = open.remove(ended.connectionId());
-        removed(outbound);
         groups.offline(ended.connectionId());
         if (outbound == null || !outbound.session.isOpen()) {
             return;
