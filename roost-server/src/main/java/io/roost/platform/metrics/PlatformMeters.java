@@ -54,6 +54,11 @@ public class PlatformMeters {
         return outboxSample.due();
     }
 
+    /** The outbox backlog last read (the console's chart samples it: one number for Grafana and the console). */
+    public long outboxBacklog() {
+        return outboxBacklog;
+    }
+
     /** The outbox as read from the database: rows waiting, and the age of the oldest in seconds. */
     public void outbox(long backlog, double oldestSeconds) {
         outboxBacklog = backlog;
